@@ -1,0 +1,74 @@
+/**
+ * The OAuth error envelope `{error, error_description}` (RFC 6749 §5.2, RFC 6750 §3.1, RFC 7009, OIDC Core §3.1.2.6)
+ * plus the product spec's self-encoded-token codes (`expired`, `invalid`, `unauthorized`).
+ * Every code has a status here; adding a code without one does not compile.
+ */
+export const OAUTH_ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  unsupported_response_type: 400,
+  unsupported_token_type: 400,
+  invalid_scope: 400,
+  invalid_target: 400,
+  invalid_redirect_uri: 400,
+  invalid_client_metadata: 400,
+  access_denied: 403,
+  login_required: 400,
+  consent_required: 400,
+  interaction_required: 400,
+  invalid_token: 401,
+  insufficient_scope: 403,
+  expired: 401,
+  invalid: 401,
+  unauthorized: 401,
+  not_found: 404,
+  conflict: 409,
+  too_many_requests: 429,
+  server_error: 500,
+  temporarily_unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type OAuthErrorCode = keyof typeof OAUTH_ERROR_STATUS;
+
+export interface OAuthErrorBody {
+  error: OAuthErrorCode;
+  error_description?: string;
+}
+
+/** An immutable OAuth error value; add detail by copying (`with`). */
+export class OAuthError extends Error {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    readonly code: OAuthErrorCode,
+    readonly description?: string,
+    headers: Record<string, string> = {},
+  ) {
+    super(description ? `${code}: ${description}` : code);
+    this.name = 'OAuthError';
+    this.status = OAUTH_ERROR_STATUS[code];
+    this.headers = Object.freeze({ ...headers });
+    Object.freeze(this);
+  }
+
+  with(change: { description?: string; headers?: Record<string, string> }): OAuthError {
+    return new OAuthError(this.code, change.description ?? this.description, {
+      ...this.headers,
+      ...(change.headers ?? {}),
+    });
+  }
+
+  toBody(): OAuthErrorBody {
+    return this.description === undefined
+      ? { error: this.code }
+      : { error: this.code, error_description: this.description };
+  }
+}
+
+export function isOAuthError(value: unknown): value is OAuthError {
+  return value instanceof OAuthError;
+}

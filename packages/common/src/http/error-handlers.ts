@@ -1,0 +1,71 @@
+import type { ErrorRequestHandler } from 'express';
+import { EsError, isEsError } from '../errors/es-error';
+import { OAuthError, isOAuthError } from '../errors/oauth-error';
+import type { Logger } from '../logging/create-logger';
+
+/** Body-parser errors carry `type`/`status`; they are the client's fault, not ours. */
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+}
+
+function clientStatus(error: unknown): number | undefined {
+  const e = error as HttpishError | null;
+  const status = e?.status ?? e?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
+/**
+ * The last handler of auth-server: typed OAuth errors go out as `{error, error_description}` with their
+ * status and headers; client errors from body parsing become invalid_request; anything else is a 500
+ * `server_error` without a stack, and its cause is logged.
+ */
+export function oauthErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    let oauth: OAuthError;
+    if (isOAuthError(error)) oauth = error;
+    else if (clientStatus(error) === 413) oauth = new OAuthError('invalid_request', 'request body too large');
+    else if (clientStatus(error)) oauth = new OAuthError('invalid_request', 'malformed request body');
+    else {
+      logger.error('unhandled error', { requestId: req.id, error: describeError(error) });
+      oauth = new OAuthError('server_error', 'internal error');
+    }
+    if (res.headersSent) return;
+    res.status(oauth.status).set(oauth.headers).set('Cache-Control', 'no-store').json(oauth.toBody());
+  };
+}
+
+/**
+ * The last handler of search-store: typed ES errors go out in Elasticsearch's envelope; anything
+ * untyped is a 500 `exception` without a stack, and its cause is logged.
+ */
+export function esErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    let es: EsError;
+    if (isEsError(error)) es = error;
+    else if (clientStatus(error) === 413)
+      es = new EsError('content_too_long_exception', 'request body is too large', { status: 413 });
+    else if (clientStatus(error)) {
+      es = new EsError('x_content_parse_exception', 'failed to parse request body');
+    } else {
+      logger.error('unhandled error', { requestId: req.id, error: describeError(error) });
+      es = new EsError('exception', 'internal error');
+    }
+    if (res.headersSent) return;
+    res.status(es.status).set(es.headers).json(es.toBody());
+  };
+}
+
+/** Name, message and the first stack frames: enough to find the cause, never request data. */
+export function describeError(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) {
+    return {
+      name: error.name,
+      message: error.message,
+      stack: error.stack?.split('\n').slice(0, 6).join('\n'),
+    };
+  }
+  return { value: String(error) };
+}

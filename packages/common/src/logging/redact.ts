@@ -1,0 +1,63 @@
+/**
+ * Keys whose values never reach a log line: credentials, tokens, codes and the headers that carry them.
+ * Matching is case-insensitive; any key ending in `_token` or `token` is covered too.
+ */
+const REDACTED_KEYS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'client_secret',
+  'clientsecret',
+  'secret',
+  'password',
+  'passwd',
+  'code',
+  'code_verifier',
+  'token',
+  'assertion',
+  'client_assertion',
+  'csrf',
+  '_csrf',
+  'x-api-key',
+]);
+
+export const REDACTED = '[REDACTED]';
+
+export function isSensitiveKey(key: string): boolean {
+  const lower = key.toLowerCase();
+  return (
+    REDACTED_KEYS.has(lower) ||
+    lower.endsWith('_token') ||
+    lower.endsWith('token') ||
+    lower.endsWith('secret')
+  );
+}
+
+/** Deep copy with sensitive keys replaced; cycles and depth are bounded so logging never throws. */
+export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 8 || seen.has(value)) return '[…]';
+  seen.add(value);
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1, seen));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = isSensitiveKey(key) ? REDACTED : redact(item, depth + 1, seen);
+  }
+  return out;
+}
+
+/** Bearer/Basic credentials and JWT-looking strings inside free text (error messages, URLs). */
+const INLINE_PATTERNS: [RegExp, string][] = [
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
+  [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, REDACTED],
+  [
+    /([?&](?:code|token|access_token|refresh_token|id_token|client_secret|password|code_verifier)=)[^&\s"]*/gi,
+    `$1${REDACTED}`,
+  ],
+];
+
+export function redactText(text: string): string {
+  return INLINE_PATTERNS.reduce((acc, [pattern, replacement]) => acc.replace(pattern, replacement), text);
+}

@@ -1,0 +1,35 @@
+import { Client } from 'pg';
+import Redis from 'ioredis';
+import { createTestDatabase, testRedisUrl, uniqueId } from '../src';
+
+describe('testkit servers', () => {
+  it('gives each suite its own real Postgres database that stores and returns rows', async () => {
+    const url = await createTestDatabase('testkit');
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query('CREATE TABLE t (id int PRIMARY KEY, v jsonb)');
+      await client.query('INSERT INTO t VALUES ($1, $2)', [1, { a: 'b' }]);
+      const { rows } = await client.query('SELECT v, current_database() AS db, version() AS version FROM t');
+      expect(rows[0].v).toEqual({ a: 'b' });
+      expect(rows[0].db).toBe(new URL(url).pathname.slice(1));
+      expect(rows[0].version).toMatch(/^PostgreSQL \d+/);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('gives a real Redis that keeps a value with its TTL', async () => {
+    const redis = new Redis(testRedisUrl());
+    try {
+      const key = uniqueId('k');
+      await redis.set(key, 'v', 'EX', 60);
+      expect(await redis.get(key)).toBe('v');
+      const ttl = await redis.ttl(key);
+      expect(ttl).toBeGreaterThan(50);
+      expect(ttl).toBeLessThanOrEqual(60);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});

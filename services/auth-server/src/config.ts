@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { envBool, envInt, envLogLevel, envPort, envSecret, envUrl } from '@acme/common';
+
+/**
+ * auth-server's environment. Read once in main.ts; everything else receives the parsed value.
+ * Secrets have no defaults: a missing one stops start-up with its name.
+ */
+export const authConfigSchema = z.object({
+  PORT: envPort.default(4000),
+  HOST: z.string().default('0.0.0.0'),
+  /** The issuer identifier (OIDC Core §2, RFC 8414): the public base URL, no trailing slash. */
+  ISSUER: envUrl.transform((value) => value.replace(/\/+$/, '')),
+  DATABASE_URL: envUrl,
+  /** Unset: an in-process cache (one instance only). */
+  REDIS_URL: envUrl.optional(),
+  LOG_LEVEL: envLogLevel,
+  /** Key for HS256 access tokens, for the keyed hash of secrets and tokens (pepper) and for CSRF/session MACs. */
+  TOKEN_SIGNING_SECRET: envSecret,
+  /** Admin API credential (Bearer). */
+  ADMIN_TOKEN: envSecret,
+  AUTH_CODE_TTL_SECONDS: envInt(180, 300).default(300),
+  INTROSPECTION_CACHE_MAX_SECONDS: envInt(0, 3600).default(60),
+  TRUST_PROXY: envBool.default(false),
+});
+
+export type AuthConfig = z.infer<typeof authConfigSchema>;

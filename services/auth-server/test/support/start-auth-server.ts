@@ -1,0 +1,49 @@
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import { createLogger, runMigrations, type Logger } from '@acme/common';
+import { createTestDatabase } from '@acme/testkit';
+import { createApp } from '../../src/app';
+import { authConfigSchema, type AuthConfig } from '../../src/config';
+
+export interface RunningAuthServer {
+  url: string;
+  config: AuthConfig;
+  pool: Pool;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = join(__dirname, '..', '..', 'src', 'storage', 'migrations');
+
+/** auth-server on port 0 against a fresh, migrated database on the run's real Postgres. */
+export async function startAuthServer(
+  overrides: Partial<Record<string, string>> = {},
+): Promise<RunningAuthServer> {
+  const databaseUrl = await createTestDatabase('auth');
+  await runMigrations({ databaseUrl, dir: MIGRATIONS_DIR, table: 'auth_migrations' });
+  const config = authConfigSchema.parse({
+    ISSUER: 'http://127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    TOKEN_SIGNING_SECRET: 'test-signing-secret-0123456789abcdef0123',
+    ADMIN_TOKEN: 'test-admin-token-0123456789abcdef01234567',
+    LOG_LEVEL: 'error',
+    ...overrides,
+  });
+  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  const logger = createLogger({ service: 'auth-server', silent: true });
+  const app = createApp({ config, pool, logger });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    config,
+    pool,
+    logger,
+    async stop() {
+      await new Promise((resolve) => server.close(resolve));
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { envInt, envLogLevel, envPort, envUrl } from '@acme/common';
+
+/** search-store's environment, read once in main.ts. */
+export const searchConfigSchema = z.object({
+  PORT: envPort.default(9200),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: envUrl,
+  LOG_LEVEL: envLogLevel,
+  /** auth-server's base URL; introspection goes to `${AUTH_SERVER_URL}/token_info`. */
+  AUTH_SERVER_URL: envUrl.transform((value) => value.replace(/\/+$/, '')),
+  /** search-store's own resource-server credentials for /token_info (RFC 7662 §2.1). */
+  INTROSPECTION_CLIENT_ID: z.string().min(1),
+  INTROSPECTION_CLIENT_SECRET: z.string().min(16),
+  /** Upper bound for caching an introspection result; never past the token's exp. */
+  INTROSPECTION_CACHE_MAX_SECONDS: envInt(0, 3600).default(30),
+  /** Largest request body accepted (Elasticsearch's http.max_content_length is 100mb). */
+  MAX_REQUEST_BYTES: envInt(1024, 2 ** 31 - 1).default(100 * 1024 * 1024),
+  /** The cluster name reported by GET /. */
+  CLUSTER_NAME: z.string().default('search-store'),
+  NODE_NAME: z.string().default('node-1'),
+  /** Directory whose file system /_cat/nodes reports disk figures for (the Postgres data dir when local). */
+  DATA_PATH: z.string().default('/'),
+});
+
+export type SearchConfig = z.infer<typeof searchConfigSchema>;

@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import { ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
+import { createApp } from './app';
+import { searchConfigSchema } from './config';
+
+/** The only reader of process.env. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(searchConfigSchema, process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`search-store: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger({ service: 'search-store', level: config.LOG_LEVEL });
+  await runMigrations({
+    databaseUrl: config.DATABASE_URL,
+    dir: join(__dirname, '..', 'src', 'storage', 'migrations'),
+    table: 'search_migrations',
+    logger,
+  });
+  const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
+  const app = createApp({ config, pool, logger });
+  const server = app.listen(config.PORT, config.HOST, () => {
+    logger.info('search-store listening', { port: config.PORT });
+  });
+  const stop = (signal: string) => {
+    logger.info('stopping', { signal });
+    server.close(() => void pool.end().then(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main().catch((error: unknown) => {
+  process.stderr.write(
+    `search-store failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

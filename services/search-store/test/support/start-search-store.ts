@@ -1,0 +1,49 @@
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Pool } from 'pg';
+import { createLogger, runMigrations, type Logger } from '@acme/common';
+import { createTestDatabase } from '@acme/testkit';
+import { createApp } from '../../src/app';
+import { searchConfigSchema, type SearchConfig } from '../../src/config';
+
+export interface RunningSearchStore {
+  url: string;
+  config: SearchConfig;
+  pool: Pool;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = join(__dirname, '..', '..', 'src', 'storage', 'migrations');
+
+/** search-store on port 0 against a fresh, migrated database on the run's real Postgres. */
+export async function startSearchStore(
+  overrides: Partial<Record<string, string>> = {},
+): Promise<RunningSearchStore> {
+  const databaseUrl = await createTestDatabase('search');
+  await runMigrations({ databaseUrl, dir: MIGRATIONS_DIR, table: 'search_migrations' });
+  const config = searchConfigSchema.parse({
+    DATABASE_URL: databaseUrl,
+    AUTH_SERVER_URL: 'http://127.0.0.1:1',
+    INTROSPECTION_CLIENT_ID: 'search-store',
+    INTROSPECTION_CLIENT_SECRET: 'test-introspection-secret-0123456789',
+    LOG_LEVEL: 'error',
+    ...overrides,
+  });
+  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  const logger = createLogger({ service: 'search-store', silent: true });
+  const app = createApp({ config, pool, logger });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    config,
+    pool,
+    logger,
+    async stop() {
+      await new Promise((resolve) => server.close(resolve));
+      await pool.end();
+    },
+  };
+}
