@@ -15,7 +15,10 @@ describe('docker-compose.yml', () => {
       ADMIN_TOKEN: 'a'.repeat(32),
       SEARCH_STORE_CLIENT_SECRET: 'c'.repeat(32),
     };
-    const rendered = execFileSync(binary, ['-f', join(root, 'docker-compose.yml'), 'config'], { env, encoding: 'utf8' });
+    const rendered = execFileSync(binary, ['-f', join(root, 'docker-compose.yml'), 'config'], {
+      env,
+      encoding: 'utf8',
+    });
     expect(rendered).toMatch(/auth-server:/);
     expect(rendered).toMatch(/search-store:/);
     expect(rendered).toContain('DATABASE_URL: postgres://acme:pw@postgres:5432/acme');
