@@ -1,0 +1,59 @@
+import type { OAuthError } from '@acme/common';
+
+/**
+ * The seam between the protocol (parsing and completing an authorization request, RFC 6749 §4.1/§4.2,
+ * OIDC Core §3) and the pages (login, consent) that put a person in the middle of it.
+ */
+export interface AuthorizationRequest {
+  clientId: string;
+  clientName: string;
+  redirectUri: string;
+  /** 'code', 'token' or 'id_token token' (implicit only for clients allowed it). */
+  responseType: string;
+  responseMode: 'query' | 'fragment';
+  scopes: string[];
+  state?: string;
+  nonce?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: 'S256';
+  /** RFC 8707 resource indicators. */
+  resources: string[];
+  /** OIDC prompt values: none, login, consent, select_account. */
+  prompt: string[];
+  maxAge?: number;
+  loginHint?: string;
+}
+
+/**
+ * An error found while parsing. `redirectable` false means the client or redirect_uri could not be
+ * trusted: render an error page, never redirect (RFC 6749 §4.1.2.1, RFC 9700 §4.11.2).
+ */
+export class AuthorizeError extends Error {
+  constructor(
+    readonly error: OAuthError,
+    readonly redirectable: boolean,
+    /** Present when redirectable: where and how to send the error. */
+    readonly request?: Pick<AuthorizationRequest, 'redirectUri' | 'responseMode' | 'state'>,
+  ) {
+    super(error.message);
+    this.name = 'AuthorizeError';
+  }
+}
+
+export interface AuthenticatedUser {
+  userId: string;
+  authTime: Date;
+}
+
+export interface AuthorizationFlow {
+  /** Validates the /authorize parameters; throws AuthorizeError. */
+  parse(params: Record<string, unknown>): Promise<AuthorizationRequest>;
+  /** The user approved these scopes: issue the code (or implicit tokens) and return the redirect URL
+   *  carrying code/state/iss (RFC 9207) in the query or fragment. */
+  approve(request: AuthorizationRequest, user: AuthenticatedUser, approvedScopes: string[]): Promise<string>;
+  /** The redirect URL for an error (`access_denied` on deny, `login_required` for prompt=none, …). */
+  errorRedirect(
+    request: Pick<AuthorizationRequest, 'redirectUri' | 'responseMode' | 'state'>,
+    error: OAuthError,
+  ): string;
+}
