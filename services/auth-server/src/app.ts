@@ -9,7 +9,11 @@ import {
   type Logger,
   type ReadinessCheck,
 } from '@acme/common';
+import type { Redis } from 'ioredis';
 import type { AuthConfig } from './config';
+import type { AuthorizationFlow } from './domain/authorize/authorization-flow';
+import type { GrantRevoker } from './domain/consent/grant-revoker';
+import { createPagesRouter } from './http/pages.router';
 
 export interface AuthDeps {
   config: AuthConfig;
@@ -17,6 +21,16 @@ export interface AuthDeps {
   logger: Logger;
   /** Extra readiness checks (Redis, when configured). */
   readiness?: Record<string, ReadinessCheck>;
+  /** Shared counters (login throttle) across instances; in-process when absent. */
+  redis?: Redis;
+  /** The protocol side of /authorize; the login and consent pages drive it. */
+  authorizationFlow?: AuthorizationFlow;
+  /** Revokes grants with their tokens (account page); plain SQL when absent. */
+  grantRevoker?: GrantRevoker;
+  /** Injected time for sessions (tests use a fake clock). */
+  clock?: () => Date;
+  /** Redis key prefix of the login throttle (tests keep apart with a unique one). */
+  throttleKeyPrefix?: string;
 }
 
 /** Builds the express app without listening: tests start it on port 0 against real databases. */
@@ -35,6 +49,7 @@ export function createApp(deps: AuthDeps): Express {
     }),
   );
   app.use(metrics.router);
+  app.use(createPagesRouter(deps));
   app.use(oauthErrorHandler(deps.logger));
   return app;
 }
