@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import {
   accessLog,
@@ -10,31 +11,43 @@ import {
   type ReadinessCheck,
 } from '@acme/common';
 import type { AuthConfig } from './config';
+import { createAuthCore, type AuthCore } from './http/auth-core';
 
 export interface AuthDeps {
   config: AuthConfig;
   pool: Pool;
   logger: Logger;
+  /** Shared introspection cache, failure counters; absent: in-process (one instance). */
+  redis?: Redis;
+  /** A second connection in subscriber mode for revocation broadcasts (pub/sub). */
+  redisSubscriber?: Redis;
   /** Extra readiness checks (Redis, when configured). */
   readiness?: Record<string, ReadinessCheck>;
 }
 
 /** Builds the express app without listening: tests start it on port 0 against real databases. */
-export function createApp(deps: AuthDeps): Express {
+export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.TRUST_PROXY);
   const metrics = createMetrics('auth-server');
+  const redis = deps.redis;
+  const core = createAuthCore(deps);
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(metrics.middleware);
   app.use(
     healthRouter({
-      checks: { postgres: async () => void (await deps.pool.query('SELECT 1')), ...(deps.readiness ?? {}) },
+      checks: {
+        postgres: async () => void (await deps.pool.query('SELECT 1')),
+        ...(redis ? { redis: async () => void (await redis.ping()) } : {}),
+        ...(deps.readiness ?? {}),
+      },
       optional: ['redis'],
     }),
   );
   app.use(metrics.router);
+  app.use(core.router);
   app.use(oauthErrorHandler(deps.logger));
-  return app;
+  return Object.assign(app, { core });
 }

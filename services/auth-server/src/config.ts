@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envBool, envInt, envLogLevel, envPort, envSecret, envUrl } from '@acme/common';
+import { envBool, envInt, envList, envLogLevel, envPort, envSecret, envUrl } from '@acme/common';
 
 /**
  * auth-server's environment. Read once in main.ts; everything else receives the parsed value.
@@ -21,6 +21,15 @@ export const authConfigSchema = z.object({
   AUTH_CODE_TTL_SECONDS: envInt(180, 300).default(300),
   INTROSPECTION_CACHE_MAX_SECONDS: envInt(0, 3600).default(60),
   TRUST_PROXY: envBool.default(false),
+  /** In-process introspection layer in front of Redis (ms); pub/sub drops revoked entries on every instance. */
+  INTROSPECTION_LOCAL_CACHE_MS: envInt(0, 60_000).default(1000),
+  /** Comma-separated CIDRs allowed to call /token_info; unset: any address (Basic is always required). */
+  INTROSPECTION_ALLOW_CIDRS: envList.optional(),
+  /** Failed client/resource-server authentications per IP per minute before 429. */
+  AUTH_FAILURES_PER_MINUTE: envInt(1, 10_000).default(30),
+  /** RFC 9700 §4.14.2 reuse detection with a grace window for a client's network retry. */
+  REFRESH_REUSE_GRACE_SECONDS: envInt(0, 300).default(10),
+  ID_TOKEN_TTL_SECONDS: envInt(60, 86_400).default(3600),
 });
 
 export type AuthConfig = z.infer<typeof authConfigSchema>;
