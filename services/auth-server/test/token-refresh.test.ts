@@ -1,5 +1,13 @@
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
-import { basic, codeFlowTokens, createClient, createResourceServer, createUser, introspect, postForm } from './support/oauth-helpers';
+import {
+  basic,
+  codeFlowTokens,
+  createClient,
+  createResourceServer,
+  createUser,
+  introspect,
+  postForm,
+} from './support/oauth-helpers';
 
 describe('POST /token with refresh_token (RFC 6749 §6, RFC 9700 §4.14.2)', () => {
   let server: RunningAuthServer;
@@ -7,9 +15,13 @@ describe('POST /token with refresh_token (RFC 6749 §6, RFC 9700 §4.14.2)', () 
   let user: { userId: string; username: string };
   let rs: { id: string; secret: string; audience: string };
   const refresh = (token: string, extra: Record<string, string> = {}, who = client) =>
-    postForm(`${server.url}/token`, { grant_type: 'refresh_token', refresh_token: token, ...extra }, {
-      authorization: basic(who.clientId, who.secret!),
-    });
+    postForm(
+      `${server.url}/token`,
+      { grant_type: 'refresh_token', refresh_token: token, ...extra },
+      {
+        authorization: basic(who.clientId, who.secret!),
+      },
+    );
   beforeAll(async () => {
     server = await startAuthServer({ REFRESH_REUSE_GRACE_SECONDS: '0' });
     client = await createClient(server);
@@ -23,7 +35,10 @@ describe('POST /token with refresh_token (RFC 6749 §6, RFC 9700 §4.14.2)', () 
   it('rotates: each use returns a new refresh token and the old one turns inactive', async () => {
     const { token } = await codeFlowTokens(server, client, user, 'search.read search.write');
     const rt1 = token.body.refresh_token as string;
-    expect((await introspect(server, rs, rt1)).body).toMatchObject({ active: true, token_type: 'refresh_token' });
+    expect((await introspect(server, rs, rt1)).body).toMatchObject({
+      active: true,
+      token_type: 'refresh_token',
+    });
     const second = await refresh(rt1);
     expect(second.status).toBe(200);
     expect(second.headers.get('cache-control')).toBe('no-store');
@@ -54,7 +69,10 @@ describe('POST /token with refresh_token (RFC 6749 §6, RFC 9700 §4.14.2)', () 
     expect(narrow.body.scope).toBe('search.read');
     const wider = await refresh(narrow.body.refresh_token as string, { scope: 'search.read other.read' });
     expect(wider.status).toBe(400);
-    expect(wider.body).toEqual({ error: 'invalid_scope', error_description: 'scope exceeds the original grant' });
+    expect(wider.body).toEqual({
+      error: 'invalid_scope',
+      error_description: 'scope exceeds the original grant',
+    });
   });
 
   it("refuses another client's refresh token", async () => {
@@ -67,13 +85,22 @@ describe('POST /token with refresh_token (RFC 6749 §6, RFC 9700 §4.14.2)', () 
   it('expires a refresh token after inactivity when the client sets an idle lifetime', async () => {
     const idle = await createClient(server, { refresh_idle_ttl_seconds: 60 });
     const { token } = await codeFlowTokens(server, idle, user, 'search.read');
-    await server.pool.query(`UPDATE tokens SET issued_at = now() - interval '61 seconds' WHERE client_id = $1`, [idle.clientId]);
+    await server.pool.query(
+      `UPDATE tokens SET issued_at = now() - interval '61 seconds' WHERE client_id = $1`,
+      [idle.clientId],
+    );
     const response = await refresh(token.body.refresh_token as string, {}, idle);
-    expect(response.body).toEqual({ error: 'invalid_grant', error_description: 'refresh token expired after inactivity' });
+    expect(response.body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'refresh token expired after inactivity',
+    });
   });
 
   it('gives no refresh token to a client without the refresh_token grant (short AT without RT)', async () => {
-    const short = await createClient(server, { grant_types: ['authorization_code'], access_token_ttl_seconds: 300 });
+    const short = await createClient(server, {
+      grant_types: ['authorization_code'],
+      access_token_ttl_seconds: 300,
+    });
     const { token } = await codeFlowTokens(server, short, user, 'search.read');
     expect(token.body.expires_in).toBe(300);
     expect(token.body.refresh_token).toBeUndefined();

@@ -94,7 +94,14 @@ export function createIntrospectionCache(options: CacheOptions): IntrospectionCa
       try {
         const [value, tombstone] = await redis.hmget(PREFIX + key, rsId, TOMBSTONE);
         if (tombstone) return { active: false };
-        return value ? (JSON.parse(value) as IntrospectionResponse) : undefined;
+        if (!value) return undefined;
+        const result = JSON.parse(value) as IntrospectionResponse;
+        if (localEnabled) {
+          // Never past the token's own expiry (the product spec: cache time must not exceed exp).
+          const untilExp = result.active && result.exp ? result.exp * 1000 - Date.now() : options.localMs;
+          local.set(key, rsId, result, Math.min(options.localMs, untilExp));
+        }
+        return result;
       } catch (error) {
         warn('get', error);
         return undefined;
