@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { Pool } from 'pg';
 import { ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
 import { createApp } from './app';
 import { authConfigSchema } from './config';
+import { connectRedis } from './storage/connect-redis';
 
 /** The only reader of process.env. */
 async function main(): Promise<void> {
@@ -25,19 +25,22 @@ async function main(): Promise<void> {
     logger,
   });
   const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 }) : undefined;
+  const connections = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger) : undefined;
   const app = createApp({
     config,
     pool,
     logger,
-    ...(redis ? { redis, readiness: { redis: async () => void (await redis.ping()) } } : {}),
+    redis: connections?.redis,
+    redisSubscriber: connections?.subscriber,
   });
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info('auth-server listening', { port: config.PORT, issuer: config.ISSUER });
   });
   const stop = (signal: string) => {
     logger.info('stopping', { signal });
-    server.close(() => void Promise.all([pool.end(), redis?.quit()]).then(() => process.exit(0)));
+    connections?.redis.disconnect();
+    connections?.subscriber.disconnect();
+    server.close(() => void pool.end().then(() => process.exit(0)));
     setTimeout(() => process.exit(0), 5000).unref();
   };
   process.on('SIGINT', () => stop('SIGINT'));

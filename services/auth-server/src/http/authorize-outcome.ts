@@ -54,7 +54,7 @@ export function redirectWithError(
 
 /** Issues the code (or implicit tokens) for the approved scopes and sends the browser to the client. */
 export async function approveAndRedirect(
-  ctx: PageContext & { flow: AuthorizationFlow },
+  ctx: PageContext,
   res: Response,
   request: AuthorizationRequest,
   session: PageSession,

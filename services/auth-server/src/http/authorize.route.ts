@@ -1,5 +1,4 @@
 import express, { Router, type Request, type Response } from 'express';
-import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
 import { describeScopes } from '../domain/consent/describe-scopes';
 import { isConsentRemembered } from '../domain/consent/is-consent-remembered';
 import { LOGIN_MARK_PARAM, pickRawParams, toQueryString, type RawParams } from './authorize-params';
@@ -8,15 +7,13 @@ import type { PageContext } from './page-context';
 import { renderConsent } from './views/consent.view';
 import { renderLogin } from './views/login.view';
 
-type FlowContext = PageContext & { flow: AuthorizationFlow };
-
 /**
  * GET and POST /authorize (RFC 6749 §4.1.1, OIDC Core §3.1.2.1: both methods). The pipeline:
  * parse → signed in (fresh enough for prompt=login / max_age)? → consent remembered (and no
  * prompt=consent)? → approve; otherwise the login or consent page, or for prompt=none the
  * login_required / consent_required error (OIDC Core §3.1.2.6). No CORS here (RFC 9700 §2.6).
  */
-export function authorizeRoute(ctx: FlowContext): Router {
+export function authorizeRoute(ctx: PageContext): Router {
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '16kb' });
   router.get('/authorize', (req, res) => handleAuthorize(ctx, req, res, pickRawParams(req.query)));
@@ -26,7 +23,7 @@ export function authorizeRoute(ctx: FlowContext): Router {
   return router;
 }
 
-async function handleAuthorize(ctx: FlowContext, req: Request, res: Response, raw: RawParams): Promise<void> {
+async function handleAuthorize(ctx: PageContext, req: Request, res: Response, raw: RawParams): Promise<void> {
   const { [LOGIN_MARK_PARAM]: mark, ...params } = raw;
   const request = await parseOrAnswer(ctx.flow, res, params);
   if (!request) return;

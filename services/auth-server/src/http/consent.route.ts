@@ -1,5 +1,4 @@
 import express, { Router } from 'express';
-import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
 import { fromQueryString } from './authorize-params';
 import { approveAndRedirect, parseOrAnswer, redirectWithError } from './authorize-outcome';
 import { formField } from './page-form';
@@ -12,7 +11,7 @@ import { PageError } from './page-error';
  * is parsed afresh (nothing is trusted from the form but the decision); the session decides who approves.
  * Allow remembers the scopes for this user and client; deny sends access_denied (RFC 6749 §4.1.2.1).
  */
-export function consentRoute(ctx: PageContext & { flow: AuthorizationFlow }): Router {
+export function consentRoute(ctx: PageContext): Router {
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '16kb' });
   router.post('/consent', form, ctx.csrf.require(), async (req, res) => {

@@ -13,8 +13,7 @@ import type { SessionManager } from './session-manager';
 export interface PageContext {
   config: AuthConfig;
   logger: Logger;
-  /** Absent until the protocol side is wired: /authorize and /consent are then not mounted. */
-  flow?: AuthorizationFlow;
+  flow: AuthorizationFlow;
   sessions: SessionManager;
   csrf: Csrf;
   throttle: LoginThrottle;

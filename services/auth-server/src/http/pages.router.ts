@@ -5,7 +5,7 @@ import type { Logger } from '@acme/common';
 import type { AuthConfig } from '../config';
 import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
 import type { GrantRevoker } from '../domain/consent/grant-revoker';
-import { createAccountGrantsRepo, createSqlGrantRevoker } from '../storage/account-grants.repo';
+import { createAccountGrantsRepo } from '../storage/account-grants.repo';
 import { createConsentsRepo } from '../storage/consents.repo';
 import { createSessionsRepo } from '../storage/sessions.repo';
 import { createUserCredentialsRepo } from '../storage/user-credentials.repo';
@@ -26,9 +26,9 @@ export interface PagesDeps {
   pool: Pool;
   logger: Logger;
   redis?: Redis;
-  authorizationFlow?: AuthorizationFlow;
-  /** Revokes grants and their tokens; defaults to plain SQL (no introspection-cache purge). */
-  grantRevoker?: GrantRevoker;
+  authorizationFlow: AuthorizationFlow;
+  /** Revokes grants with their tokens and purges cached introspection answers. */
+  grantRevoker: GrantRevoker;
   clock?: () => Date;
   /** Redis key prefix for the login throttle (tests keep apart with a unique one). */
   throttleKeyPrefix?: string;
@@ -45,7 +45,7 @@ export function createPagesRouter(deps: PagesDeps): Router {
   const ctx: PageContext = {
     config,
     logger: deps.logger,
-    ...(deps.authorizationFlow ? { flow: deps.authorizationFlow } : {}),
+    flow: deps.authorizationFlow,
     sessions: createSessionManager({
       repo: createSessionsRepo(deps.pool),
       keys,
@@ -64,17 +64,14 @@ export function createPagesRouter(deps: PagesDeps): Router {
     users: createUserCredentialsRepo(deps.pool),
     consents,
     accountGrants: createAccountGrantsRepo(deps.pool, consents),
-    grantRevoker: deps.grantRevoker ?? createSqlGrantRevoker(deps.pool),
+    grantRevoker: deps.grantRevoker,
     clock,
   };
 
   const router = Router();
   router.use(PAGE_PATHS, pageHeaders());
-  const { flow } = ctx;
-  if (flow) {
-    router.use(authorizeRoute({ ...ctx, flow }));
-    router.use(consentRoute({ ...ctx, flow }));
-  }
+  router.use(authorizeRoute(ctx));
+  router.use(consentRoute(ctx));
   router.use(loginRoute(ctx));
   router.use(accountRoute(ctx));
   router.use(pageErrorHandler(deps.logger));

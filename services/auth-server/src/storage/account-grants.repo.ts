@@ -1,5 +1,4 @@
 import type { Pool } from 'pg';
-import type { GrantRevoker } from '../domain/consent/grant-revoker';
 import type { AuthorizedAppStore } from '../domain/consent/revoke-authorized-app';
 import type { ConsentsRepo } from './consents.repo';
 
@@ -56,40 +55,11 @@ export function createAccountGrantsRepo(pool: Pool, consents: ConsentsRepo): Acc
       return rows.map((row) => row.grant_id);
     },
     deleteConsent: (userId, clientId) => consents.deleteConsent(userId, clientId),
-  };
-}
-
-/**
- * Marks the grants and every token issued under them revoked, in one transaction. It does not purge an
- * introspection cache: the token service's revoker (which also does that) replaces this when wired in.
- */
-export function createSqlGrantRevoker(pool: Pool): GrantRevoker {
-  return {
-    async revokeGrants(grantIds, reason) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query(
-          `UPDATE grants SET revoked_at = now(), revoked_reason = $2
-            WHERE grant_id = ANY($1::uuid[]) AND revoked_at IS NULL`,
-          [grantIds, reason],
-        );
-        await client.query(
-          'UPDATE tokens SET revoked_at = now() WHERE grant_id = ANY($1::uuid[]) AND revoked_at IS NULL',
-          [grantIds],
-        );
-        // An unredeemed code of a revoked grant must not mint tokens afterwards (RFC 7009 §2.1 spirit).
-        await client.query(
-          'DELETE FROM authorization_codes WHERE grant_id = ANY($1::uuid[]) AND consumed_at IS NULL',
-          [grantIds],
-        );
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      } finally {
-        client.release();
-      }
+    async deleteUnredeemedCodes(grantIds) {
+      await pool.query(
+        'DELETE FROM authorization_codes WHERE grant_id = ANY($1::uuid[]) AND consumed_at IS NULL',
+        [grantIds],
+      );
     },
   };
 }

@@ -5,6 +5,8 @@ export interface AuthorizedAppStore {
   findActiveGrantIds(userId: string, clientId: string): Promise<string[]>;
   /** Forgets the remembered consent, so the next authorization asks again. */
   deleteConsent(userId: string, clientId: string): Promise<boolean>;
+  /** A code not yet redeemed under a revoked grant must not mint tokens afterwards. */
+  deleteUnredeemedCodes(grantIds: readonly string[]): Promise<void>;
 }
 
 /**
@@ -20,6 +22,9 @@ export async function revokeAuthorizedApp(
   // silently minting a new grant from the old consent.
   const consentDeleted = await deps.store.deleteConsent(userId, clientId);
   const grantIds = await deps.store.findActiveGrantIds(userId, clientId);
-  if (grantIds.length > 0) await deps.revoker.revokeGrants(grantIds, 'revoked by user on the account page');
+  if (grantIds.length > 0) {
+    await deps.revoker.revokeGrants(grantIds, 'revoked by user on the account page');
+    await deps.store.deleteUnredeemedCodes(grantIds);
+  }
   return { grantsRevoked: grantIds.length, consentDeleted };
 }

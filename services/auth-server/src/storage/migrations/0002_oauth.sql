@@ -111,6 +111,9 @@ CREATE TABLE tokens (
 CREATE INDEX tokens_grant ON tokens (grant_id);
 CREATE INDEX tokens_family ON tokens (family_id) WHERE family_id IS NOT NULL;
 CREATE INDEX tokens_expiry ON tokens (expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX tokens_user ON tokens (user_id) WHERE user_id IS NOT NULL;
+CREATE INDEX tokens_client ON tokens (client_id);
+CREATE INDEX tokens_code ON tokens (code_hash) WHERE code_hash IS NOT NULL;
 
 -- Browser sessions of signed-in users (shared across instances behind a load balancer).
 CREATE TABLE sessions (
@@ -127,7 +130,7 @@ CREATE INDEX sessions_expiry ON sessions (expires_at);
 CREATE TABLE signing_keys (
   kid text PRIMARY KEY,
   alg text NOT NULL CHECK (alg IN ('RS256', 'ES256')),
-  private_key_pem text NOT NULL,
+  private_key_sealed text NOT NULL,               -- PKCS#8 PEM, AES-256-GCM under a TOKEN_SIGNING_SECRET-derived key
   public_jwk jsonb NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
   retired_at timestamptz,

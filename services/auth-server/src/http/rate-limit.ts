@@ -1,0 +1,45 @@
+import type Redis from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { OAuthError } from '@acme/common';
+
+/**
+ * Failed client and resource-server authentications per key (IP), on Redis when configured so every
+ * instance counts together; in memory otherwise and as Redis's stand-in while it is down.
+ */
+export function createFailureLimiter(options: { redis?: Redis; points: number; prefix: string }) {
+  const memory = new RateLimiterMemory({ keyPrefix: options.prefix, points: options.points, duration: 60 });
+  const limiter: RateLimiterAbstract = options.redis
+    ? new RateLimiterRedis({
+        storeClient: options.redis,
+        keyPrefix: options.prefix,
+        points: options.points,
+        duration: 60,
+        insuranceLimiter: memory,
+      })
+    : memory;
+  const tooMany = (ms: number) =>
+    new OAuthError('too_many_requests', 'too many failed attempts', {
+      'Retry-After': String(Math.max(1, Math.ceil(ms / 1000))),
+    });
+  return {
+    /** Throws 429 while the key is blocked. */
+    async check(key: string): Promise<void> {
+      const state = await limiter.get(key).catch(() => null);
+      if (state && state.consumedPoints >= options.points) throw tooMany(state.msBeforeNext);
+    },
+    /** Counts a failure; throws 429 when that exceeded the budget. */
+    async fail(key: string): Promise<void> {
+      try {
+        await limiter.consume(key);
+      } catch (error) {
+        if (error instanceof RateLimiterRes) throw tooMany(error.msBeforeNext);
+      }
+    },
+  };
+}
+export type FailureLimiter = ReturnType<typeof createFailureLimiter>;
