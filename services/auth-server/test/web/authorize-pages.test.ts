@@ -90,13 +90,13 @@ describe('/authorize with the login and consent pages', () => {
 
   it('shows the consent page listing the scopes in words, then allow redirects with code, state and iss', async () => {
     const browser = new WebClient(server.url);
-    const login = await signIn(browser, request({ scope: 'openid email search:read', prompt: 'consent' }));
+    const login = await signIn(browser, request({ scope: 'openid email search.read', prompt: 'consent' }));
     const consentPage = await browser.get(login.headers.get('location')!);
     expect(consentPage.status).toBe(200);
     expect(consentPage.headers.get('x-frame-options')).toBe('DENY');
     const html = await consentPage.text();
     expect(html).toContain('<li data-scope="email">See your email address</li>');
-    expect(html).toContain('<li data-scope="search:read">Search and read documents</li>');
+    expect(html).toContain('<li data-scope="search.read">Search and read documents</li>');
     expect(html).toContain('<button type="submit" name="decision" value="allow">');
     expect(html).toContain('<button type="submit" name="decision" value="deny">');
     const decided = await browser.post('/consent', {
@@ -112,12 +112,12 @@ describe('/authorize with the login and consent pages', () => {
     expect(callback.searchParams.get('iss')).toBe(server.config.ISSUER);
     const approval = server.flow!.approvals.find((a) => a.code === callback.searchParams.get('code'))!;
     expect(approval.user.userId).toBe(userId);
-    expect(approval.approvedScopes).toEqual(['openid', 'email', 'search:read']);
+    expect(approval.approvedScopes).toEqual(['openid', 'email', 'search.read']);
     const { rows } = await server.pool.query(
       'SELECT scopes FROM consents WHERE user_id = $1 AND client_id = $2',
       [userId, client().clientId],
     );
-    expect(rows).toEqual([{ scopes: ['email', 'openid', 'search:read'] }]);
+    expect(rows).toEqual([{ scopes: ['email', 'openid', 'search.read'] }]);
   });
 
   it('remembers consent: the same or a narrower request goes straight to the client, prompt=consent asks again', async () => {

@@ -6,9 +6,9 @@ const SCOPE_WORDS: Record<string, string> = {
   address: 'See your postal address',
   phone: 'See your phone number',
   offline_access: 'Stay connected while you are away (keep access until you revoke it)',
-  'search:read': 'Search and read documents',
-  'search:write': 'Create, change and delete documents',
-  'search:admin': 'Manage search indices',
+  'search.read': 'Search and read documents',
+  'search.write': 'Create, change and delete documents',
+  'search.admin': 'Manage search indices',
 };
 
 export interface ScopeDescription {

@@ -52,7 +52,7 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
       clientId: uniqueId('app-'),
       name: 'Photo <Book>',
       redirectUris: ['http://127.0.0.1:9/cb'],
-      scopes: ['openid', 'profile', 'email', 'offline_access', 'search:read'],
+      scopes: ['openid', 'profile', 'email', 'offline_access', 'search.read'],
     },
   ];
   for (const client of clients) {
