@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { describeError, type Logger } from '@acme/common';
+import { describeError, isOAuthError, type Logger } from '@acme/common';
 import { renderError } from './views/error.view';
 
 /** An error shown to a person as an HTML page (never a redirect). */
@@ -16,11 +16,20 @@ export class PageError extends Error {
   }
 }
 
-/** Renders PageErrors as HTML; anything else is a 500 page without detail, and its cause is logged. */
+/** Renders PageErrors and 4xx OAuth errors as HTML; anything else is a 500 page without detail, and its
+ *  cause is logged. */
 export function pageErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     let page: PageError;
     if (error instanceof PageError) page = error;
+    // A typed protocol error from the flow (e.g. the client was deleted mid-interaction): show it, no redirect.
+    else if (isOAuthError(error) && error.status < 500)
+      page = new PageError(
+        error.status,
+        'This sign-in request cannot continue',
+        error.description ?? 'The request was refused.',
+        error.code,
+      );
     else if (isBodyParserError(error))
       page = new PageError(400, 'Bad request', 'The form could not be read.', 'invalid_request');
     else {

@@ -27,6 +27,8 @@ export interface FakeApproval {
 
 export class FakeAuthorizationFlow implements AuthorizationFlow {
   readonly approvals: FakeApproval[] = [];
+  /** When set, the next approve() throws it (as the real flow does when the client vanished). */
+  failNextApprove: Error | undefined;
 
   constructor(
     private readonly issuer: string,
@@ -75,6 +77,9 @@ export class FakeAuthorizationFlow implements AuthorizationFlow {
     user: AuthenticatedUser,
     approvedScopes: string[],
   ): Promise<string> {
+    const failure = this.failNextApprove;
+    this.failNextApprove = undefined;
+    if (failure) throw failure;
     const code = `fake-code-${this.approvals.length + 1}`;
     this.approvals.push({ request, user, approvedScopes, code });
     const url = new URL(request.redirectUri);

@@ -1,3 +1,4 @@
+import { OAuthError } from '@acme/common';
 import { startWebServer, type WebServer } from './support/start-web-server';
 import { authorizePath, inputValue, WebClient } from './support/web-client';
 
@@ -265,5 +266,38 @@ describe('/authorize with the login and consent pages', () => {
     });
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
+  });
+
+  it('an OAuth error from approve becomes an error page with its code, not a redirect and not a 500', async () => {
+    const browser = new WebClient(server.url);
+    const login = await signIn(browser, request({ prompt: 'consent' }));
+    const html = await (await browser.get(login.headers.get('location')!)).text();
+    server.flow!.failNextApprove = new OAuthError('invalid_request', 'client no longer exists');
+    const response = await browser.post('/consent', {
+      csrf_token: inputValue(html, 'csrf_token'),
+      authorize_query: inputValue(html, 'authorize_query'),
+      decision: 'allow',
+    });
+    expect([response.status, response.headers.get('location')]).toEqual([400, null]);
+    const page = await response.text();
+    expect(page).toContain('client no longer exists');
+    expect(page).toContain('<code>invalid_request</code>');
+  });
+
+  it('an unexpected failure renders a 500 page without details and logs the cause', async () => {
+    const browser = new WebClient(server.url);
+    const login = await signIn(browser, request({ prompt: 'consent' }));
+    const html = await (await browser.get(login.headers.get('location')!)).text();
+    server.flow!.failNextApprove = new Error('database exploded at /secret/path');
+    const response = await browser.post('/consent', {
+      csrf_token: inputValue(html, 'csrf_token'),
+      authorize_query: inputValue(html, 'authorize_query'),
+      decision: 'allow',
+    });
+    expect(response.status).toBe(500);
+    const page = await response.text();
+    expect(page).toContain('<h1>Something went wrong</h1>');
+    expect(page).not.toContain('exploded');
+    expect(server.logText()).toContain('database exploded');
   });
 });

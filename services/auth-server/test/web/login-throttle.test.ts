@@ -67,3 +67,21 @@ describe.each([
     expect(new Set(failures.map((e) => e.ip))).toEqual(new Set(['127.0.0.1']));
   });
 });
+
+describe('login throttling behind a trusted proxy', () => {
+  let server: WebServer;
+  beforeAll(async () => {
+    server = await startWebServer({ env: { TRUST_PROXY: 'true', LOGIN_MAX_FAILURES_PER_IP: '2' } });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('keys on the forwarded address only when TRUST_PROXY is on (the control for the forged-header test)', async () => {
+    for (let i = 0; i < 2; i++)
+      expect((await attempt(server, `u${i}`, 'x', { 'x-forwarded-for': '203.0.113.9' })).status).toBe(400);
+    expect((await attempt(server, 'u9', 'x', { 'x-forwarded-for': '203.0.113.9' })).status).toBe(429);
+    expect((await attempt(server, 'u9', 'x', { 'x-forwarded-for': '203.0.113.10' })).status).toBe(400);
+    expect(server.audit().find((e) => e.event === 'login.failure')).toMatchObject({ ip: '203.0.113.9' });
+  });
+});
