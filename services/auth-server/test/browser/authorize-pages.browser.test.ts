@@ -135,4 +135,20 @@ describe('login and consent pages in chromium', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Your account');
     await context.close();
   });
+
+  it("refuses to render the login page inside another site's frame (RFC 9700 §4.16)", async () => {
+    callback.page('/frame', `<h1>framer</h1><iframe name="victim" src="${server.url}/login"></iframe>`);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const [framed] = await Promise.all([
+      page.waitForResponse((r) => r.url() === `${server.url}/login`),
+      page.goto(`${callback.origin}/frame`),
+    ]);
+    expect(framed.headers()['x-frame-options']).toBe('DENY');
+    await page.waitForLoadState('load');
+    const frame = page.frame({ name: 'victim' })!;
+    // Chromium replaces a blocked frame with an error document: no login form is reachable in it.
+    expect(await frame.locator('input[name="password"]').count()).toBe(0);
+    await context.close();
+  });
 });
