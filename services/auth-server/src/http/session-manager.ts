@@ -5,6 +5,9 @@ import { pageCookieOptions, readCookie } from './session-cookie';
 import { isSameMac, keyedHash, type PageKeys } from './session-keys';
 
 export const SESSION_COOKIE = 'auth_session';
+/** How long after a login its /authorize continuation counts as "just signed in" (a bookmarked
+ *  continuation must not skip prompt=login or max_age later). */
+export const LOGIN_MARK_MAX_AGE_SECONDS = 600;
 
 export interface PageSession {
   /** The raw id from the cookie; only its keyed hash is stored. */
@@ -22,6 +25,7 @@ export interface SessionManager {
   end(req: Request, res: Response): Promise<void>;
   /** A MAC of the session id, carried on the /authorize continuation right after login. */
   loginMark(session: PageSession): string;
+  /** The mark of this session, presented within LOGIN_MARK_MAX_AGE_SECONDS of the login. */
   isLoginMark(session: PageSession, mark: string | undefined): boolean;
 }
 
@@ -83,7 +87,8 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       return keyedHash(keys.loginMark, session.sessionId).toString('base64url');
     },
     isLoginMark(session, mark) {
-      return isSameMac(keyedHash(keys.loginMark, session.sessionId), mark);
+      const fresh = clock().getTime() - session.authTime.getTime() <= LOGIN_MARK_MAX_AGE_SECONDS * 1000;
+      return fresh && isSameMac(keyedHash(keys.loginMark, session.sessionId), mark);
     },
   };
 }

@@ -210,6 +210,10 @@ describe('/authorize with the login and consent pages', () => {
     server.clock.advance(61);
     const next = await browser.get(login.headers.get('location')!);
     expect(await next.text()).toContain('name="decision"');
+    // The continuation is not a lasting pass: ten minutes later it asks for the password again.
+    server.clock.advance(600);
+    const later = await browser.get(login.headers.get('location')!);
+    expect(await later.text()).toContain('name="password"');
   });
 
   it('renders an error page without a Location header for an unknown client', async () => {
