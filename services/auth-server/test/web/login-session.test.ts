@@ -98,6 +98,7 @@ describe('login, sessions, logout and CSRF', () => {
     const response = await signIn(browser);
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/account');
+    expect(response.headers.get('cache-control')).toBe('no-store');
     expect(server.audit()).toContainEqual(expect.objectContaining({ event: 'login.success', userId }));
     const account = await browser.get('/account');
     expect(account.status).toBe(200);

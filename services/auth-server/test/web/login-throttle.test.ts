@@ -47,6 +47,8 @@ describe.each([
     expect(retryAfter).toBeGreaterThan(590);
     expect(retryAfter).toBeLessThanOrEqual(600);
     expect(await blocked.text()).toContain('Too many failed sign-in attempts');
+    expect(blocked.headers.get('x-frame-options')).toBe('DENY');
+    expect(blocked.headers.get('cache-control')).toBe('no-store');
     expect(server.audit()).toContainEqual(
       expect.objectContaining({ event: 'login.throttled', username: 'FRANK' }),
     );
