@@ -18,7 +18,7 @@ export async function authenticateRequestClient(
   const basic = parseBasicAuth(header);
   const clientId = basic?.id ?? params.client_id;
   const keys = clientId ? [ipKey, `client:${clientId}`] : [ipKey];
-  await limiter.check(...keys);
+  limiter.check(...keys);
   if (header && /^basic /i.test(header) && !basic) {
     await limiter.fail(ipKey);
     throw new OAuthError('invalid_client', 'malformed Basic credentials', {

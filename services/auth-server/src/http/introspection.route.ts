@@ -27,7 +27,7 @@ export function introspectionRouter(ctx: AuthContext, limiter: FailureLimiter): 
       const ip = req.ip ?? 'unknown';
       const rsId = parseBasicAuth(req.headers.authorization)?.id;
       const keys = rsId ? [`ip:${ip}`, `rs:${rsId}`] : [`ip:${ip}`];
-      await limiter.check(...keys);
+      limiter.check(...keys);
       const rs = await authenticate(req, res).catch(async (error: unknown) => {
         if (error instanceof OAuthError && error.code === 'invalid_client') {
           ctx.audit('resource_server_auth_failure', { ip, resource_server: rsId });

@@ -23,26 +23,37 @@ export function createFailureLimiter(options: { redis?: Redis; points: number; p
         insuranceLimiter: memory,
       })
     : memory;
+  const blocked = new Map<string, number>();
   const tooMany = (ms: number) =>
     new OAuthError('too_many_requests', 'too many failed attempts', {
       'Retry-After': String(Math.max(1, Math.ceil(ms / 1000))),
     });
   return {
-    /** Throws 429 while any of the keys (IP, client id) is blocked. */
-    async check(...keys: string[]): Promise<void> {
+    /**
+     * Throws 429 while any of the keys (IP, client id) is blocked. Answered from memory: a successful
+     * authentication costs no Redis round trip; counting happens on failures only (the secrets are
+     * high-entropy, so throttling bounds abuse, not guessing odds).
+     */
+    check(...keys: string[]): void {
+      const now = Date.now();
       for (const key of keys) {
-        const state = await limiter.get(key).catch(() => null);
-        if (state && state.consumedPoints >= options.points) throw tooMany(state.msBeforeNext);
+        const until = blocked.get(key);
+        if (until === undefined) continue;
+        if (until > now) throw tooMany(until - now);
+        blocked.delete(key);
       }
     },
-    /** Counts a failure against every key; throws 429 when one exceeded the budget. */
+    /** Counts a failure against every key (shared through Redis); throws 429 when one exceeded the budget. */
     async fail(...keys: string[]): Promise<void> {
       let blockedMs = 0;
       for (const key of keys) {
         try {
           await limiter.consume(key);
         } catch (error) {
-          if (error instanceof RateLimiterRes) blockedMs = Math.max(blockedMs, error.msBeforeNext);
+          if (!(error instanceof RateLimiterRes)) continue;
+          blockedMs = Math.max(blockedMs, error.msBeforeNext);
+          if (blocked.size > 100_000) blocked.clear();
+          blocked.set(key, Date.now() + error.msBeforeNext);
         }
       }
       if (blockedMs > 0) throw tooMany(blockedMs);
