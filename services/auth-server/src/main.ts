@@ -4,6 +4,7 @@ import { ConfigError, createLogger, loadConfig, runMigrations } from '@acme/comm
 import { createApp } from './app';
 import { authConfigSchema } from './config';
 import { connectRedis } from './storage/connect-redis';
+import { purgeExpired } from './domain/tokens/purge-expired';
 
 /** The only reader of process.env. */
 async function main(): Promise<void> {
@@ -33,6 +34,14 @@ async function main(): Promise<void> {
     redis: connections?.redis,
     redisSubscriber: connections?.subscriber,
   });
+  // Expired tokens and codes: hourly, in batches (every instance may run it; deletes are idempotent).
+  const janitor = setInterval(() => {
+    purgeExpired(app.core.ctx).then(
+      (purged) => logger.info('purged expired tokens and codes', purged),
+      (error: unknown) => logger.warn('purge failed', { error: String(error) }),
+    );
+  }, 3_600_000);
+  janitor.unref();
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info('auth-server listening', { port: config.PORT, issuer: config.ISSUER });
   });

@@ -13,12 +13,14 @@ export async function authenticateRequestClient(
   req: Request,
   params: Record<string, string>,
 ): Promise<Client> {
-  const key = req.ip ?? 'unknown';
-  await limiter.check(key);
+  const ipKey = `ip:${req.ip ?? 'unknown'}`;
   const header = req.headers.authorization;
   const basic = parseBasicAuth(header);
+  const clientId = basic?.id ?? params.client_id;
+  const keys = clientId ? [ipKey, `client:${clientId}`] : [ipKey];
+  limiter.check(...keys);
   if (header && /^basic /i.test(header) && !basic) {
-    await limiter.fail(key);
+    await limiter.fail(ipKey);
     throw new OAuthError('invalid_client', 'malformed Basic credentials', {
       'WWW-Authenticate': 'Basic realm="auth-server", charset="UTF-8"',
     });
@@ -30,7 +32,7 @@ export async function authenticateRequestClient(
       clientSecret: params.client_secret,
     });
   } catch (error) {
-    if (error instanceof OAuthError && error.code === 'invalid_client') await limiter.fail(key);
+    if (error instanceof OAuthError && error.code === 'invalid_client') await limiter.fail(...keys);
     throw error;
   }
 }

@@ -3,7 +3,7 @@ import express, { type Request, type Router } from 'express';
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../domain/auth-context';
 import { introspectToken } from '../domain/introspection/introspect-token';
-import { parseFormBody } from './parse-params';
+import { parseBasicAuth, parseFormBody } from './parse-params';
 import type { FailureLimiter } from './rate-limit';
 import { createResourceServerAuth } from './resource-server-auth';
 
@@ -24,12 +24,14 @@ export function introspectionRouter(ctx: AuthContext, limiter: FailureLimiter): 
       res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache');
       if (allowed && !isAllowed(allowed, req))
         throw new OAuthError('access_denied', 'introspection is not allowed from this address');
-      const key = req.ip ?? 'unknown';
-      await limiter.check(key);
+      const ip = req.ip ?? 'unknown';
+      const rsId = parseBasicAuth(req.headers.authorization)?.id;
+      const keys = rsId ? [`ip:${ip}`, `rs:${rsId}`] : [`ip:${ip}`];
+      limiter.check(...keys);
       const rs = await authenticate(req, res).catch(async (error: unknown) => {
         if (error instanceof OAuthError && error.code === 'invalid_client') {
-          ctx.audit('resource_server_auth_failure', { ip: key });
-          await limiter.fail(key);
+          ctx.audit('resource_server_auth_failure', { ip, resource_server: rsId });
+          await limiter.fail(...keys);
         }
         throw error;
       });

@@ -54,6 +54,11 @@ export function createAuthorizationCodesRepo(db: Queryable) {
         ],
       );
     },
+    /** Removes codes past their expiry; a replay of one is then simply an unknown code. */
+    async deleteExpired(before: Date): Promise<number> {
+      const { rowCount } = await db.query('DELETE FROM authorization_codes WHERE expires_at < $1', [before]);
+      return rowCount ?? 0;
+    },
     /**
      * Marks the code used and returns it; `replayed` when it had been used before (RFC 6749 §4.1.2:
      * single use). The UPDATE is the lock, so two concurrent redemptions cannot both win.

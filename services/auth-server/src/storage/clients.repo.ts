@@ -91,6 +91,12 @@ export function createClientsRepo(db: Queryable) {
       );
       return Number(rows[0].ttl);
     },
+    async updateSecretHash(clientId: string, secretHash: Buffer): Promise<void> {
+      await db.query('UPDATE clients SET secret_hash = $2, updated_at = now() WHERE client_id = $1', [
+        clientId,
+        secretHash,
+      ]);
+    },
     async delete(clientId: string): Promise<boolean> {
       const { rowCount } = await db.query('DELETE FROM clients WHERE client_id = $1', [clientId]);
       return (rowCount ?? 0) > 0;

@@ -37,6 +37,9 @@ export function createResourceServersRepo(db: Queryable) {
       );
       return rows.map(toResourceServer);
     },
+    async updateSecretHash(id: string, secretHash: Buffer): Promise<void> {
+      await db.query('UPDATE resource_servers SET secret_hash = $2 WHERE id = $1', [id, secretHash]);
+    },
     async delete(id: string): Promise<boolean> {
       const { rowCount } = await db.query('DELETE FROM resource_servers WHERE id = $1', [id]);
       return (rowCount ?? 0) > 0;
