@@ -221,6 +221,17 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       error: 'invalid_grant',
       error_description: 'code was issued to another client',
     });
+    const legit = await postForm(
+      `${server.url}/token`,
+      {
+        grant_type: 'authorization_code',
+        code: url.searchParams.get('code')!,
+        redirect_uri: 'https://app.example/cb',
+        code_verifier: verifier,
+      },
+      { authorization: basic(client.clientId, client.secret!) },
+    );
+    expect(legit.status).toBe(200); // the thief's attempt did not burn the code
 
     const url2 = await authorize(
       server,
