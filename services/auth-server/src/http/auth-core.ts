@@ -22,6 +22,8 @@ export interface AuthCore {
   flow: AuthorizationFlow;
   /** /token, /token_info, /revoke, /userinfo, discovery, /jwks and /admin. */
   router: Router;
+  /** Loads (on first start: creates) the signing keys; main.ts awaits it before listening. */
+  ready(): Promise<void>;
 }
 
 /**
@@ -50,13 +52,14 @@ export function createAuthCore(deps: {
 
   // Signing keys are created on first start; requests wait for that once, and retry if it failed.
   let keysReady: Promise<void> | undefined;
-  const router = express.Router();
-  router.use(async (_req, _res, next) => {
-    keysReady ??= ctx.keys.ensure().catch((error: unknown) => {
+  const ready = () =>
+    (keysReady ??= ctx.keys.ensure().catch((error: unknown) => {
       keysReady = undefined;
       throw error;
-    });
-    await keysReady;
+    }));
+  const router = express.Router();
+  router.use(async (_req, _res, next) => {
+    await ready();
     next();
   });
   router.use(discoveryRouter(ctx));
@@ -65,5 +68,5 @@ export function createAuthCore(deps: {
   router.use(revokeRouter(ctx, tokenLimiter));
   router.use(userinfoRouter(ctx));
   router.use(adminRouter(ctx));
-  return { ctx, flow: createAuthorizationFlow(ctx), router };
+  return { ctx, flow: createAuthorizationFlow(ctx), router, ready };
 }
