@@ -11,7 +11,11 @@ import {
   type ReadinessCheck,
 } from '@acme/common';
 import type { AuthConfig } from './config';
+import type { AuthorizationFlow } from './domain/authorize/authorization-flow';
+import type { GrantRevoker } from './domain/consent/grant-revoker';
+import { revokeGrants } from './domain/revocation/revoke';
 import { createAuthCore, type AuthCore } from './http/auth-core';
+import { createPagesRouter } from './http/pages.router';
 
 export interface AuthDeps {
   config: AuthConfig;
@@ -23,6 +27,14 @@ export interface AuthDeps {
   redisSubscriber?: Redis;
   /** Extra readiness checks (Redis, when configured). */
   readiness?: Record<string, ReadinessCheck>;
+  /** Replaces the protocol side of /authorize (tests of the pages use a test double). */
+  authorizationFlow?: AuthorizationFlow;
+  /** Replaces the grant revoker of the account page; default: the core's (also purges caches). */
+  grantRevoker?: GrantRevoker;
+  /** Injected time for browser sessions (tests use a fake clock). */
+  clock?: () => Date;
+  /** Redis key prefix of the login throttle (tests keep apart with a unique one). */
+  throttleKeyPrefix?: string;
 }
 
 /** Builds the express app without listening: tests start it on port 0 against real databases. */
@@ -34,6 +46,12 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
   const metrics = createMetrics('auth-server');
   const redis = deps.redis;
   const core = createAuthCore(deps);
+  // The account page revokes through the core, so the introspection cache is purged on every instance.
+  const coreRevoker: GrantRevoker = {
+    async revokeGrants(grantIds, reason) {
+      for (const grantId of grantIds) await revokeGrants(core.ctx, 'grant_id', grantId, reason);
+    },
+  };
   app.use(requestId());
   app.use(accessLog(deps.logger));
   app.use(metrics.middleware);
@@ -49,6 +67,13 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
   );
   app.use(metrics.router);
   app.use(core.router);
+  app.use(
+    createPagesRouter({
+      ...deps,
+      authorizationFlow: deps.authorizationFlow ?? core.flow,
+      grantRevoker: deps.grantRevoker ?? coreRevoker,
+    }),
+  );
   app.use(oauthErrorHandler(deps.logger));
   return Object.assign(app, { core });
 }

@@ -22,6 +22,12 @@ export const authConfigSchema = z.object({
   AUTH_CODE_TTL_SECONDS: envInt(180, 300).default(300),
   INTROSPECTION_CACHE_MAX_SECONDS: envInt(0, 3600).default(60),
   TRUST_PROXY: envBool.default(false),
+  /** Browser sign-in session lifetime (absolute, from login). */
+  SESSION_TTL_SECONDS: envInt(300, 30 * 24 * 3600).default(8 * 3600),
+  /** Failed logins allowed per account and per client IP within the window before 429. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: envInt(1, 1000).default(5),
+  LOGIN_MAX_FAILURES_PER_IP: envInt(1, 100000).default(50),
+  LOGIN_FAILURE_WINDOW_SECONDS: envInt(10, 86400).default(900),
   /** In-process introspection layer in front of Redis (ms); pub/sub drops revoked entries on every instance. */
   INTROSPECTION_LOCAL_CACHE_MS: envInt(0, 60_000).default(1000),
   /** Comma-separated CIDRs allowed to call /token_info; unset: any address (Basic is always required). */
