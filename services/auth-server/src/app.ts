@@ -41,6 +41,7 @@ export interface AuthDeps {
 export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
   const app = express();
   app.disable('x-powered-by');
+  app.set('etag', false); // token, introspection and admin answers are no-store: hashing them is waste
   app.set('trust proxy', deps.config.TRUST_PROXY);
   const metrics = createMetrics('auth-server');
   const redis = deps.redis;

@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     redis: connections?.redis,
     redisSubscriber: connections?.subscriber,
   });
+  await app.core.ready(); // signing keys exist before the first request
   // Expired tokens and codes: hourly, in batches (every instance may run it; deletes are idempotent).
   const janitor = setInterval(() => {
     purgeExpired(app.core.ctx).then(

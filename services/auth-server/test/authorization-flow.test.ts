@@ -205,6 +205,34 @@ describe('AuthorizationFlow: the protocol half of /authorize (RFC 6749 §4.1, RF
     expect(rows[0].scopes).toEqual(['openid', 'search.read']);
   });
 
+  it('restricts the audience to the requested resource (RFC 8707) and refuses an unknown one with invalid_target', async () => {
+    const unknown = await parseError({
+      client_id: web.clientId,
+      response_type: 'code',
+      scope: 'search.read',
+      resource: 'https://x.example',
+    });
+    expect(unknown.redirectable).toBe(true);
+    expect(unknown.error.code).toBe('invalid_target');
+    const { audience } = (
+      await server.pool.query('SELECT audience FROM resource_servers WHERE id = $1', [rs.id])
+    ).rows[0];
+    const request = await server.core.flow.parse({
+      client_id: web.clientId,
+      response_type: 'code',
+      scope: 'search.read',
+      resource: audience,
+    });
+    const url = new URL(
+      await server.core.flow.approve(request, { userId: user.userId, authTime: new Date() }, request.scopes),
+    );
+    const { rows } = await server.pool.query(
+      'SELECT resources FROM authorization_codes WHERE code_hash = $1',
+      [server.core.ctx.hasher.hash(url.searchParams.get('code')!)],
+    );
+    expect(rows[0].resources).toEqual([audience]);
+  });
+
   it('builds an access_denied redirect for a deny', () => {
     const url = new URL(
       server.core.flow.errorRedirect(

@@ -1,4 +1,5 @@
 import { startLocalRedis, testRedisUrl, type LocalRedis } from '@acme/testkit';
+import Redis from 'ioredis';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import { basic, createClient, createResourceServer, introspect, postForm } from './support/oauth-helpers';
 
@@ -127,6 +128,42 @@ describe('introspection while Redis is down', () => {
     const ready = await fetch(`${a.url}/ready`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'degraded', checks: { postgres: 'up', redis: 'down' } });
+  });
+});
+
+describe('a revocation that could not reach Redis', () => {
+  let redis: LocalRedis;
+  let a: RunningAuthServer;
+  beforeAll(async () => {
+    redis = await startLocalRedis();
+    a = await startAuthServer({ REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await a.stop();
+    await redis.stop();
+  });
+
+  it('stops trusting Redis until the namespace is flushed, so the stale entry is never served', async () => {
+    const client = await createClient(a);
+    const rs = await createResourceServer(a, ['search.read']);
+    const token = await issue(a, client);
+    expect((await introspect(a, rs, token)).body.active).toBe(true);
+    const key = `auth:ti:${a.core.ctx.hasher.hash(token).toString('base64url')}`;
+    a.redis!.disconnect(); // this instance is cut off from Redis; Redis itself keeps the entry
+    await postForm(`${a.url}/revoke`, { token }, { authorization: basic(client.clientId, client.secret!) });
+    const observer = new Redis(redis.url);
+    try {
+      expect(JSON.parse((await observer.hget(key, rs.id))!)).toMatchObject({ active: true }); // the stale entry
+      expect((await introspect(a, rs, token)).body).toEqual({ active: false });
+      await a.redis!.connect();
+      expect((await introspect(a, rs, token)).body).toEqual({ active: false }); // flush may still be running
+      const stale = async () => (await observer.hget(key, rs.id))?.includes('"active":true') ?? false;
+      for (let i = 0; i < 50 && (await stale()); i += 1) await new Promise((r) => setTimeout(r, 20));
+      expect(await stale()).toBe(false); // flushed (and at most re-cached as inactive)
+      expect((await introspect(a, rs, token)).body).toEqual({ active: false });
+    } finally {
+      observer.disconnect();
+    }
   });
 });
 

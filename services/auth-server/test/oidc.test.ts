@@ -43,6 +43,27 @@ describe('OpenID Connect: discovery, JWKS and userinfo', () => {
     },
   );
 
+  it.each(['/token', '/revoke', '/userinfo'])(
+    'answers a CORS preflight on %s for browser clients',
+    async (path) => {
+      const response = await fetch(`${server.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://spa.example', 'access-control-request-method': 'POST' },
+      });
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
+    },
+  );
+
+  it('does not enable CORS on /token_info (server-to-server only)', async () => {
+    const response = await fetch(`${server.url}/token_info`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://spa.example', 'access-control-request-method': 'POST' },
+    });
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('publishes an RS256 and an ES256 public key in the JWKS', async () => {
     const jwks = (await (await fetch(`${server.url}/jwks`)).json()) as {
       keys: Array<Record<string, string>>;

@@ -25,8 +25,11 @@ describe('purgeExpired', () => {
       `UPDATE tokens SET expires_at = now() - interval '2 days' WHERE token_hash = (SELECT token_hash FROM tokens WHERE client_id = $1 LIMIT 1)`,
       [client.clientId],
     );
-    expect(await purgeExpired(server.core.ctx, 86_400)).toEqual({ tokens: 1, codes: 0 });
+    await server.pool.query(`UPDATE grants SET created_at = now() - interval '2 days'`);
+    expect(await purgeExpired(server.core.ctx, 86_400)).toEqual({ tokens: 1, codes: 0, grants: 1 });
     const { rows } = await server.pool.query('SELECT client_id, expires_at FROM tokens ORDER BY client_id');
     expect(rows).toHaveLength(2);
+    const grants = await server.pool.query('SELECT count(*)::int AS n FROM grants');
+    expect(grants.rows[0].n).toBe(2);
   });
 });

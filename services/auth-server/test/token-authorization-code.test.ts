@@ -221,6 +221,17 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       error: 'invalid_grant',
       error_description: 'code was issued to another client',
     });
+    const legit = await postForm(
+      `${server.url}/token`,
+      {
+        grant_type: 'authorization_code',
+        code: url.searchParams.get('code')!,
+        redirect_uri: 'https://app.example/cb',
+        code_verifier: verifier,
+      },
+      { authorization: basic(client.clientId, client.secret!) },
+    );
+    expect(legit.status).toBe(200); // the thief's attempt did not burn the code
 
     const url2 = await authorize(
       server,
@@ -244,6 +255,38 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       { authorization: basic(client.clientId, client.secret!) },
     );
     expect(wrongUri.body.error).toBe('invalid_grant');
+  });
+
+  it('lets exactly one of two concurrent redemptions of a code succeed', async () => {
+    const { verifier, challenge } = pkce();
+    const url = await authorize(
+      server,
+      {
+        client_id: client.clientId,
+        response_type: 'code',
+        scope: 'search.read',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      user,
+    );
+    const form = {
+      grant_type: 'authorization_code',
+      code: url.searchParams.get('code')!,
+      redirect_uri: 'https://app.example/cb',
+      code_verifier: verifier,
+    };
+    const results = await Promise.all(
+      [1, 2].map(() =>
+        postForm(`${server.url}/token`, form, { authorization: basic(client.clientId, client.secret!) }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+    // The loser is a replay: the grant is revoked, so even the winner's token is dead (RFC 9700 §4.2.4).
+    const winner = results.find((r) => r.status === 200)!;
+    expect((await introspect(server, rs, winner.body.access_token as string)).body).toEqual({
+      active: false,
+    });
   });
 
   it('refuses an expired code', async () => {

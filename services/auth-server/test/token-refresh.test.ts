@@ -1,3 +1,5 @@
+import { PassThrough } from 'node:stream';
+import { createLogger } from '@acme/common';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import {
   basic,
@@ -14,6 +16,7 @@ describe('POST /token with refresh_token (RFC 6749 §6, RFC 9700 §4.14.2)', () 
   let client: { clientId: string; secret?: string };
   let user: { userId: string; username: string };
   let rs: { id: string; secret: string; audience: string };
+  const logLines: string[] = [];
   const refresh = (token: string, extra: Record<string, string> = {}, who = client) =>
     postForm(
       `${server.url}/token`,
@@ -23,7 +26,12 @@ describe('POST /token with refresh_token (RFC 6749 §6, RFC 9700 §4.14.2)', () 
       },
     );
   beforeAll(async () => {
-    server = await startAuthServer({ REFRESH_REUSE_GRACE_SECONDS: '0' });
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString().split('\n').filter(Boolean)));
+    server = await startAuthServer(
+      { REFRESH_REUSE_GRACE_SECONDS: '0' },
+      { logger: createLogger({ service: 'auth-server', stream }) },
+    );
     client = await createClient(server);
     user = await createUser(server);
     rs = await createResourceServer(server, ['search.read', 'search.write']);
@@ -32,13 +40,20 @@ describe('POST /token with refresh_token (RFC 6749 §6, RFC 9700 §4.14.2)', () 
     await server.stop();
   });
 
+  it('never shows a refresh token as active to a resource server (RFC 6749 §1.5)', async () => {
+    const { token } = await codeFlowTokens(server, client, user, 'search.read');
+    expect((await introspect(server, rs, token.body.refresh_token as string)).body).toEqual({
+      active: false,
+    });
+    expect((await introspect(server, rs, token.body.access_token as string)).body).toMatchObject({
+      active: true,
+      token_type: 'Bearer',
+    });
+  });
+
   it('rotates: each use returns a new refresh token and the old one turns inactive', async () => {
     const { token } = await codeFlowTokens(server, client, user, 'search.read search.write');
     const rt1 = token.body.refresh_token as string;
-    expect((await introspect(server, rs, rt1)).body).toMatchObject({
-      active: true,
-      token_type: 'refresh_token',
-    });
     const second = await refresh(rt1);
     expect(second.status).toBe(200);
     expect(second.headers.get('cache-control')).toBe('no-store');
@@ -61,6 +76,23 @@ describe('POST /token with refresh_token (RFC 6749 §6, RFC 9700 §4.14.2)', () 
     expect((await introspect(server, rs, at2)).body).toEqual({ active: false });
     expect((await introspect(server, rs, token.body.access_token as string)).body).toEqual({ active: false });
     expect((await refresh(rt2)).body.error).toBe('invalid_grant');
+    const audit = logLines.filter(
+      (l) => l.includes('"audit":"refresh_reuse"') || l.includes('"audit":"revocation"'),
+    );
+    expect(audit.length).toBeGreaterThanOrEqual(2);
+    expect(logLines.join('\n')).not.toContain(rt1);
+  });
+
+  it('lets one of two concurrent uses of a refresh token win and revokes everything from the family', async () => {
+    const { token } = await codeFlowTokens(server, client, user, 'search.read');
+    const results = await Promise.all([1, 2].map(() => refresh(token.body.refresh_token as string)));
+    expect(results.some((r) => r.status === 400 && r.body.error === 'invalid_grant')).toBe(true);
+    for (const result of results.filter((r) => r.status === 200)) {
+      expect((await introspect(server, rs, result.body.access_token as string)).body).toEqual({
+        active: false,
+      });
+      expect((await refresh(result.body.refresh_token as string)).body.error).toBe('invalid_grant');
+    }
   });
 
   it('narrows scope on request and refuses a wider one with invalid_scope', async () => {

@@ -22,6 +22,8 @@ export interface AuthCore {
   flow: AuthorizationFlow;
   /** /token, /token_info, /revoke, /userinfo, discovery, /jwks and /admin. */
   router: Router;
+  /** Loads (on first start: creates) the signing keys; main.ts awaits it before listening. */
+  ready(): Promise<void>;
 }
 
 /**
@@ -50,20 +52,26 @@ export function createAuthCore(deps: {
 
   // Signing keys are created on first start; requests wait for that once, and retry if it failed.
   let keysReady: Promise<void> | undefined;
+  let keysLoaded = false;
+  const ready = () =>
+    (keysReady ??= ctx.keys.ensure().then(
+      () => void (keysLoaded = true),
+      (error: unknown) => {
+        keysReady = undefined;
+        throw error;
+      },
+    ));
   const router = express.Router();
-  router.use(async (_req, _res, next) => {
-    keysReady ??= ctx.keys.ensure().catch((error: unknown) => {
-      keysReady = undefined;
-      throw error;
-    });
-    await keysReady;
-    next();
+  router.use((_req, _res, next) => {
+    if (keysLoaded) return next(); // the hot path pays no promise once the keys are loaded
+    ready().then(() => next(), next);
   });
+  // /token_info first: it is the hot path (issue 4).
+  router.use(introspectionRouter(ctx, introspectionLimiter));
   router.use(discoveryRouter(ctx));
   router.use(tokenRouter(ctx, tokenLimiter));
-  router.use(introspectionRouter(ctx, introspectionLimiter));
   router.use(revokeRouter(ctx, tokenLimiter));
   router.use(userinfoRouter(ctx));
   router.use(adminRouter(ctx));
-  return { ctx, flow: createAuthorizationFlow(ctx), router };
+  return { ctx, flow: createAuthorizationFlow(ctx), router, ready };
 }

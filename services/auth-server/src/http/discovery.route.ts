@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import type { AuthContext } from '../domain/auth-context';
+import { cors } from './cors';
 import { ACCESS_TOKEN_ALGS } from '../domain/tokens/jwt-codec';
 
 /**
@@ -49,10 +50,6 @@ export function discoveryRouter(ctx: AuthContext): Router {
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
     claims_parameter_supported: false,
-  };
-  const cors = (_req: express.Request, res: express.Response, next: express.NextFunction) => {
-    res.set('Access-Control-Allow-Origin', '*');
-    next();
   };
   router.get('/.well-known/openid-configuration', cors, (_req, res) => void res.json(metadata));
   router.get('/.well-known/oauth-authorization-server', cors, (_req, res) => void res.json(metadata));

@@ -5,6 +5,7 @@ import { exchangeCode } from '../domain/grants/exchange-code';
 import { refreshTokens } from '../domain/grants/refresh-tokens';
 import { clientCredentials } from '../domain/grants/client-credentials';
 import { authenticateRequestClient } from './client-auth';
+import { cors } from './cors';
 import { parseFormBody } from './parse-params';
 import type { FailureLimiter } from './rate-limit';
 
@@ -14,7 +15,8 @@ import type { FailureLimiter } from './rate-limit';
  */
 export function tokenRouter(ctx: AuthContext, limiter: FailureLimiter): Router {
   const router = express.Router();
-  router.post('/token', express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
+  router.options('/token', cors);
+  router.post('/token', cors, express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
     res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache');
     const params = parseFormBody(req);
     const grantType = params.grant_type;

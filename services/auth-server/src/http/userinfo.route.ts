@@ -3,6 +3,7 @@ import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../domain/auth-context';
 import { findActiveToken } from '../domain/tokens/find-token';
 import { claimsForScopes } from '../domain/users/claims-for-scopes';
+import { cors } from './cors';
 import { parseParams } from './parse-params';
 
 const bearerError = (
@@ -41,7 +42,8 @@ export function userinfoRouter(ctx: AuthContext): Router {
     if (!user) throw bearerError('invalid_token', 'the access token is invalid');
     res.json({ sub: user.userId, ...claimsForScopes(user.claims, record.scopes) });
   };
-  router.get('/userinfo', handle);
-  router.post('/userinfo', express.urlencoded({ extended: false, limit: '16kb' }), handle);
+  router.options('/userinfo', cors);
+  router.get('/userinfo', cors, handle);
+  router.post('/userinfo', cors, express.urlencoded({ extended: false, limit: '16kb' }), handle);
   return router;
 }

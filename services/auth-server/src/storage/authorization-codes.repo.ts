@@ -60,20 +60,29 @@ export function createAuthorizationCodesRepo(db: Queryable) {
       return rowCount ?? 0;
     },
     /**
-     * Marks the code used and returns it; `replayed` when it had been used before (RFC 6749 §4.1.2:
-     * single use). The UPDATE is the lock, so two concurrent redemptions cannot both win.
+     * Marks the code used by `clientId` and returns it (RFC 6749 §4.1.2: single use). The UPDATE is the
+     * lock, so two concurrent redemptions cannot both win. A code of another client is left untouched
+     * (a thief cannot burn it); a used one comes back `replayed`.
      */
-    async consume(codeHash: Buffer): Promise<{ code: AuthorizationCode; replayed: boolean } | undefined> {
+    async consume(
+      codeHash: Buffer,
+      clientId: string,
+    ): Promise<{ code: AuthorizationCode; replayed: boolean } | undefined> {
       const { rows } = await db.query(
-        `UPDATE authorization_codes SET consumed_at = now() WHERE code_hash = $1 AND consumed_at IS NULL
+        `UPDATE authorization_codes SET consumed_at = now()
+         WHERE code_hash = $1 AND client_id = $2 AND consumed_at IS NULL
          RETURNING ${COLUMNS}`,
-        [codeHash],
+        [codeHash, clientId],
       );
       if (rows[0]) return { code: toCode(rows[0]), replayed: false };
-      const used = await db.query(`SELECT ${COLUMNS} FROM authorization_codes WHERE code_hash = $1`, [
-        codeHash,
-      ]);
-      return used.rows[0] ? { code: toCode(used.rows[0]), replayed: true } : undefined;
+      const used = await db.query(
+        `SELECT ${COLUMNS}, consumed_at FROM authorization_codes WHERE code_hash = $1`,
+        [codeHash],
+      );
+      const row = used.rows[0];
+      return row
+        ? { code: toCode(row), replayed: row.consumed_at !== null && row.client_id === clientId }
+        : undefined;
     },
   };
 }

@@ -47,6 +47,19 @@ export function createGrantsRepo(db: Queryable) {
       );
       return rows.map(toGrant);
     },
+    /** Grants with no code or token left (all expired and purged): nothing can use them any more. */
+    async deleteOrphans(before: Date, limit = 10_000): Promise<number> {
+      const { rowCount } = await db.query(
+        `DELETE FROM grants WHERE grant_id IN (
+           SELECT g.grant_id FROM grants g
+           WHERE g.created_at < $1
+             AND NOT EXISTS (SELECT 1 FROM tokens t WHERE t.grant_id = g.grant_id)
+             AND NOT EXISTS (SELECT 1 FROM authorization_codes c WHERE c.grant_id = g.grant_id)
+           LIMIT $2)`,
+        [before, limit],
+      );
+      return rowCount ?? 0;
+    },
     /** Revokes the grants selected by one column and every token under them, in one statement. */
     async revokeWhere(
       column: 'grant_id' | 'user_id' | 'client_id',

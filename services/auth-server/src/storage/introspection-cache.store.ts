@@ -63,14 +63,25 @@ export function createIntrospectionCache(options: CacheOptions): IntrospectionCa
       () => (localEnabled = options.localMs > 0),
       (error: unknown) => warn('subscribe', error),
     );
-    // Revocations that could not clear Redis while it was unreachable: drop the whole namespace on return.
-    redis.on('ready', () => {
-      if (dirty)
-        void flush().then(
-          () => (dirty = false),
-          (error: unknown) => warn('flush', error),
-        );
-    });
+    redis.on('ready', healIfDirty);
+  }
+
+  /** Revocations that could not clear Redis: drop the whole namespace once Redis answers again. */
+  let flushing = false;
+  function healIfDirty(): void {
+    if (!redis || !dirty || flushing || redis.status !== 'ready') return;
+    flushing = true;
+    flush().then(
+      () => {
+        dirty = false;
+        flushing = false;
+        logger.info('introspection cache flushed after a failed invalidation');
+      },
+      (error: unknown) => {
+        flushing = false;
+        warn('flush', error);
+      },
+    );
   }
 
   async function flush(): Promise<void> {
@@ -90,7 +101,9 @@ export function createIntrospectionCache(options: CacheOptions): IntrospectionCa
         const hit = local.get(key, rsId);
         if (hit) return hit;
       }
-      if (!redis) return undefined;
+      // dirty: a revocation could not clear Redis; its entries are not trusted until the flush is done.
+      if (dirty) healIfDirty();
+      if (!redis || dirty) return undefined;
       try {
         const [value, tombstone] = await redis.hmget(PREFIX + key, rsId, TOMBSTONE);
         if (tombstone) return { active: false };
@@ -111,7 +124,7 @@ export function createIntrospectionCache(options: CacheOptions): IntrospectionCa
       if (ttlSeconds <= 0) return;
       const key = hash.toString('base64url');
       if (localEnabled) local.set(key, rsId, value, localTtlMs(ttlSeconds));
-      if (!redis) return;
+      if (!redis || dirty) return;
       try {
         await redis.eval(
           SET_UNLESS_REVOKED,

@@ -17,7 +17,7 @@ export async function exchangeCode(
   if (!client.grantTypes.includes('authorization_code'))
     throw new OAuthError('unauthorized_client', 'authorization_code is not allowed for this client');
   if (!params.code) throw new OAuthError('invalid_request', 'code is required');
-  const consumed = await ctx.repos.codes.consume(ctx.hasher.hash(params.code));
+  const consumed = await ctx.repos.codes.consume(ctx.hasher.hash(params.code), client.clientId);
   if (!consumed) throw new OAuthError('invalid_grant', 'unknown authorization code');
   const { code, replayed } = consumed;
   if (replayed) {
@@ -28,7 +28,11 @@ export async function exchangeCode(
   if (code.clientId !== client.clientId)
     throw new OAuthError('invalid_grant', 'code was issued to another client');
   if (code.expiresAt <= new Date()) throw new OAuthError('invalid_grant', 'authorization code expired');
-  if (params.redirect_uri !== code.redirectUri)
+  // §4.1.3: redirect_uri must repeat the authorization request's; it may be left out only when the
+  // client has that one URI registered (the authorization request could then omit it too).
+  const redirectUri =
+    params.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+  if (redirectUri !== code.redirectUri)
     throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
   checkPkce(code.codeChallenge, params.code_verifier);
   return issueTokens(ctx, {

@@ -45,7 +45,7 @@ export async function refreshTokens(
   const scopes = params.scope === undefined ? record.scopes : parseScope(params.scope);
   if (scopes.some((s) => !record.scopes.includes(s)))
     throw new OAuthError('invalid_scope', 'scope exceeds the original grant');
-  return issueTokens(ctx, {
+  const issued = await issueTokens(ctx, {
     client,
     grantId: record.grantId,
     userId: record.userId,
@@ -54,4 +54,12 @@ export async function refreshTokens(
     familyId: record.familyId ?? undefined,
     withRefresh: true,
   });
+  // A concurrent reuse may have revoked the family between our read and our insert: the new tokens
+  // are committed now, so revoking the family again covers them (the reuse always wins).
+  const after = await ctx.repos.tokens.findByHash(hash);
+  if (after?.revokedAt && record.familyId) {
+    await revokeFamily(ctx, record.familyId, 'refresh_reuse');
+    throw new OAuthError('invalid_grant', 'refresh token already used');
+  }
+  return issued;
 }

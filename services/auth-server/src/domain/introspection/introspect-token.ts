@@ -34,14 +34,16 @@ export async function introspectToken(
 }
 
 function viewFor(ctx: AuthContext, record: TokenRecord, rs: ResourceServer): IntrospectionResponse {
-  if (!record.audience.includes(rs.audience)) return INACTIVE;
+  // A refresh token is for the authorization server only (RFC 6749 §1.5): a resource server that
+  // receives one as a bearer token must not be told it is usable.
+  if (record.kind !== 'access_token' || !record.audience.includes(rs.audience)) return INACTIVE;
   const scope = record.scopes.filter((s) => rs.scopes.includes(s)).join(' ');
   return {
     active: true,
     scope,
     client_id: record.clientId,
     ...(record.username ? { username: record.username } : {}),
-    token_type: record.kind === 'access_token' ? 'Bearer' : 'refresh_token',
+    token_type: 'Bearer',
     ...(record.expiresAt ? { exp: Math.floor(record.expiresAt.getTime() / 1000) } : {}),
     iat: Math.floor(record.issuedAt.getTime() / 1000),
     ...(record.userId ? { sub: record.userId } : {}),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../auth-context';
 import type { Client } from '../../storage/clients.repo';
 import type { StoredToken } from '../../storage/tokens.repo';
+import { mintAccessToken } from './mint-access-token';
 import { generateSecret } from '../crypto/secret-hasher';
 import { atHash } from './jwt-codec';
 import { claimsForScopes } from '../users/claims-for-scopes';
@@ -18,6 +19,9 @@ export interface IssueRequest {
   withRefresh: boolean;
   idToken?: { nonce: string | null; authTime: Date };
 }
+
+/** The columns every token of one issuance shares. */
+export type TokenBase = Omit<StoredToken, 'tokenHash' | 'kind' | 'format' | 'jti' | 'expiresAt'>;
 
 export interface TokenResponse {
   access_token: string;
@@ -44,7 +48,7 @@ export async function issueTokens(ctx: AuthContext, req: IssueRequest): Promise<
   const iat = Math.floor(now.getTime() / 1000);
   const ttl = client.accessTokenTtlSeconds;
   const familyId = req.withRefresh ? (req.familyId ?? randomUUID()) : (req.familyId ?? null);
-  const base = {
+  const base: TokenBase = {
     grantId: req.grantId,
     clientId: client.clientId,
     userId: req.userId,
@@ -54,43 +58,7 @@ export async function issueTokens(ctx: AuthContext, req: IssueRequest): Promise<
     codeHash: req.codeHash ?? null,
     issuedAt: now,
   };
-  let accessToken: string;
-  let stored: StoredToken;
-  if (client.tokenFormat === 'jwt' && ttl !== null) {
-    const jti = randomUUID();
-    accessToken = ctx.jwt.signAccessToken(
-      {
-        ...(req.userId ? { sub: req.userId } : {}),
-        iss: ctx.config.ISSUER,
-        cid: client.clientId,
-        client_id: client.clientId,
-        aud: req.audience,
-        jti,
-        iat,
-        exp: iat + ttl,
-        scope: req.scopes.join(' '),
-      },
-      client.jwtAlg,
-    );
-    stored = {
-      ...base,
-      tokenHash: ctx.hasher.hash(`jti:${jti}`),
-      kind: 'access_token',
-      format: 'jwt',
-      jti,
-      expiresAt: new Date((iat + ttl) * 1000),
-    };
-  } else {
-    accessToken = generateSecret();
-    stored = {
-      ...base,
-      tokenHash: ctx.hasher.hash(accessToken),
-      kind: 'access_token',
-      format: 'opaque',
-      jti: null,
-      expiresAt: ttl === null ? null : new Date(now.getTime() + ttl * 1000),
-    };
-  }
+  const { accessToken, stored } = mintAccessToken(ctx, client, req, base, now);
   const rows = [stored];
   const response: TokenResponse = {
     access_token: accessToken,

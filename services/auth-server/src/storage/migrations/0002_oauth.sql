@@ -60,6 +60,7 @@ CREATE TABLE grants (
 );
 CREATE INDEX grants_user ON grants (user_id) WHERE revoked_at IS NULL;
 CREATE INDEX grants_client ON grants (client_id) WHERE revoked_at IS NULL;
+CREATE INDEX grants_created ON grants (created_at);      -- purge of grants left without tokens
 
 -- Remembered consent per user and client (OIDC Core §3.1.2.4): the scopes already approved.
 CREATE TABLE consents (
@@ -87,6 +88,7 @@ CREATE TABLE authorization_codes (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX authorization_codes_expiry ON authorization_codes (expires_at);
+CREATE INDEX authorization_codes_grant ON authorization_codes (grant_id);
 
 -- Access and refresh tokens. Opaque tokens are found by token_hash; JWT access tokens by jti
 -- (their hash is of the jti), so a revoked JWT is inactive at /token_info though its signature is valid.
