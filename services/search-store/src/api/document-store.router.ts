@@ -1,9 +1,14 @@
 import { Router } from 'express';
+import { aliasesRouter } from './aliases.route';
+import { bulkRouter } from './bulk/bulk.route';
+import { catRouter } from './cat/cat.route';
+import { cloneRouter } from './clone.route';
 import { clusterSettingsRouter } from './cluster-settings.route';
 import { documentsRouter } from './documents.route';
 import { indicesRouter } from './indices.route';
 import { infoRouter } from './info.route';
 import { mappingRouter } from './mapping.route';
+import { reindexRouter } from './reindex.route';
 import { settingsRouter } from './settings.route';
 import type { StoreDeps } from './store-deps';
 
@@ -14,7 +19,12 @@ export function documentStoreRouter(deps: StoreDeps): Router {
   router.use(clusterSettingsRouter(deps));
   router.use(mappingRouter(deps));
   router.use(settingsRouter(deps));
+  router.use(catRouter(deps));
+  router.use(aliasesRouter(deps));
+  router.use(bulkRouter(deps));
   router.use(documentsRouter(deps));
+  router.use(cloneRouter(deps));
+  router.use(reindexRouter(deps));
   router.use(indicesRouter(deps));
   return router;
 }

@@ -24,7 +24,7 @@ import {
 import { inTransaction } from '../../storage/queryable';
 import { checkIndexName } from '../check-index-name';
 import { newIndexUuid } from '../create-index';
-import { documentExists, documentMissing, indexNotFound, versionConflict, writeBlocked } from '../es-errors';
+import { documentExists, indexNotFound, versionConflict, writeBlocked } from '../es-errors';
 import { loadCatalog, resolveWriteIndex } from '../index-expression';
 import { buildIndexSettings, shardsOf } from '../index-settings';
 import { applyUpdate } from './apply-update';
