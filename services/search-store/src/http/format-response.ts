@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { applyFilterPath } from './filter-path';
 import { prettyJson } from './pretty-json';
 import { isTruthyParam } from './query-params';
@@ -10,7 +10,6 @@ import { isTruthyParam } from './query-params';
  */
 export function formatResponse(): RequestHandler {
   return (req, res, next) => {
-    const send = res.send.bind(res);
     const pretty = isTruthyParam(req.query.pretty);
     const filterPath = typeof req.query.filter_path === 'string' ? req.query.filter_path : undefined;
     const errorTrace = isTruthyParam(req.query.error_trace);
@@ -18,11 +17,25 @@ export function formatResponse(): RequestHandler {
       let value = body;
       if (errorTrace && isErrorBody(value)) value = withStackTrace(value);
       if (filterPath !== undefined) value = applyFilterPath(value, filterPath);
-      res.setHeader('Content-Type', 'application/json; charset=UTF-8');
-      return send(pretty ? prettyJson(value) : JSON.stringify(value));
+      return sendText(
+        res,
+        'application/json; charset=UTF-8',
+        pretty ? prettyJson(value) : JSON.stringify(value),
+      );
     };
     next();
   };
+}
+
+/**
+ * Writes the body with exactly this Content-Type (express's send would lower-case `charset=UTF-8`,
+ * which Elasticsearch spells in upper case). Node drops the body itself for HEAD.
+ */
+export function sendText(res: Response, contentType: string, text: string): Response {
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+  return res;
 }
 
 interface ErrorBody {

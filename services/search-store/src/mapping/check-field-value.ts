@@ -58,9 +58,11 @@ export function checkFieldValue(field: FieldMapping, value: unknown): ValueCheck
 }
 
 function checkInteger(type: keyof typeof INTEGER_RANGES, value: unknown): ValueCheck {
-  const n = toNumber(value);
+  let n = toNumber(value);
   if (n === undefined) return fail('number_format_exception', `For input string: "${preview(value)}"`);
   const range = INTEGER_RANGES[type];
+  // Fractions are truncated before the range check (coerce; XContentParser#intValue), so 127.9 is a byte.
+  n = Math.trunc(n);
   // The long bound is compared on doubles: 2^63 is the first double outside the long range.
   const tooBig = type === 'long' ? n >= range.max : n > range.max;
   if (!Number.isFinite(n) || tooBig || n < range.min) {

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import { EsError } from '@acme/common';
+import { sendText } from '../../http/format-response';
 import { isTruthyParam, stringParam } from '../../http/query-params';
 import { bytesIn, formatBytes } from './format-bytes';
 
@@ -119,6 +120,5 @@ export function sendCatTable(req: Request, res: Response, columns: CatColumn[], 
       .join(' ') + '\n';
   let out = verbose ? line(selected.map((s) => s.display)) : '';
   for (const row of cells) out += line(row);
-  res.status(200).setHeader('Content-Type', 'text/plain; charset=UTF-8');
-  res.send(out);
+  sendText(res.status(200), 'text/plain; charset=UTF-8', out);
 }
