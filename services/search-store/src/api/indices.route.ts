@@ -21,7 +21,7 @@ export function skipUnderscore(req: Request, _res: Response, next: NextFunction)
 export function indicesRouter(deps: StoreDeps): Router {
   const router = Router();
 
-  router.put('/:index', skipUnderscore, async (req, res) => {
+  router.put('/:index', async (req, res) => {
     const body = bodyObject(req);
     const unknown = Object.keys(body).filter((k) => !['settings', 'mappings', 'aliases'].includes(k));
     if (unknown.length > 0) {

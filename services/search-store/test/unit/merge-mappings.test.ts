@@ -1,3 +1,4 @@
+import { checkIndexName } from '../../src/api/check-index-name';
 import { mergeMappings } from '../../src/mapping/merge-mappings';
 import { parseMappingDefinition } from '../../src/mapping/parse-mapping';
 import { serializeMapping } from '../../src/mapping/serialize-mapping';
@@ -62,5 +63,20 @@ describe('mapping definitions, merges and output', () => {
     expect(JSON.stringify(printed)).toBe(
       '{"dynamic":"false","properties":{"a":{"properties":{"x":{"type":"long"}}},"e":{"type":"object"},"z":{"type":"keyword"}}}',
     );
+  });
+});
+
+describe('checkIndexName', () => {
+  it.each([
+    ['.', "Invalid index name [.], must not be '.' or '..'"],
+    ['..', "Invalid index name [..], must not be '.' or '..'"],
+    ['a:b', "Invalid index name [a:b], must not contain ':'"],
+    ['', 'Invalid index name [], must not be empty'],
+  ])('refuses %j', (name, reason) => {
+    expect(() => checkIndexName(name)).toThrow(reason);
+  });
+  it('accepts a hidden-style name and refuses an uppercase alias only for indices', () => {
+    expect(() => checkIndexName('.hidden-ok')).not.toThrow();
+    expect(() => checkIndexName('MixedAlias', 'alias')).not.toThrow();
   });
 });
