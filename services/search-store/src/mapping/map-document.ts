@@ -66,12 +66,23 @@ class DocumentWalker {
     private readonly locate: Locate,
   ) {}
 
-  /** The properties of the object at `objectPath` in the current (possibly copied) mapping. */
+  /** The properties of the object at `objectPath` (read only: never creates anything). */
   private properties(objectPath: string[]): Record<string, FieldMapping> {
-    let props = (this.mapping.properties ??= {});
+    let props = this.mapping.properties ?? {};
     for (const name of objectPath) {
       const field = props[name];
       if (!field) return {};
+      props = field.properties ?? {};
+    }
+    return props;
+  }
+
+  /** The properties at `objectPath` in the copied mapping, created along the way. */
+  private writableProperties(objectPath: string[]): Record<string, FieldMapping> {
+    this.copyOnWrite();
+    let props = (this.mapping.properties ??= {});
+    for (const name of objectPath) {
+      const field = (props[name] ??= { properties: {} });
       props = field.properties ??= {};
     }
     return props;
@@ -124,8 +135,7 @@ class DocumentWalker {
       return dynamicOf(existing.dynamic) ?? dynamic;
     }
     this.checkDynamicAllowed(objectPath, name, jsonPath, dynamic);
-    this.copyOnWrite();
-    this.properties(objectPath)[name] = { properties: {} };
+    this.writableProperties(objectPath)[name] = { properties: {} };
     return dynamic;
   }
 
@@ -160,8 +170,7 @@ class DocumentWalker {
     if (dynamic === 'false') return;
     this.checkDynamicAllowed(objectPath, name, jsonPath, dynamic);
     if (isObject) {
-      this.copyOnWrite();
-      this.properties(objectPath)[name] = { properties: {} };
+      this.writableProperties(objectPath)[name] = { properties: {} };
       return this.walkObject([...objectPath, name], value as Record<string, unknown>, jsonPath, dynamic);
     }
     this.addDynamicLeaf(objectPath, name, inferDynamicField(value, this.mapping, dynamic === 'runtime'));
@@ -177,7 +186,7 @@ class DocumentWalker {
     if (dynamicField.runtime) {
       (this.mapping.runtime ??= {})[[...objectPath, name].join('.')] = dynamicField.runtime;
     } else if (dynamicField.field) {
-      this.properties(objectPath)[name] = dynamicField.field;
+      this.writableProperties(objectPath)[name] = dynamicField.field;
     }
   }
 
@@ -227,9 +236,8 @@ class DocumentWalker {
       };
     }
     if (field.dims === undefined) {
-      this.copyOnWrite();
       const names = full.split('.');
-      const leaf = this.properties(names.slice(0, -1))[names[names.length - 1] ?? full];
+      const leaf = this.writableProperties(names.slice(0, -1))[names[names.length - 1] ?? full];
       if (leaf) leaf.dims = values.length;
       return undefined;
     }

@@ -38,6 +38,14 @@ describe('mapDocument (dynamic mapping and validation)', () => {
     expect(result.mapping).toBe(input);
   });
 
+  it('never changes the caller mapping, even when the document fails after adding fields', () => {
+    const input: IndexMapping = { properties: { n: { type: 'byte' } } };
+    const before = JSON.stringify(input);
+    expect(() => run(input, '{"new":"x","n":999}')).toThrow('out of range for a byte');
+    run({ dynamic: 'false' }, '{"x":1}');
+    expect(JSON.stringify(input)).toBe(before);
+  });
+
   it('treats dotted names as objects', () => {
     expect(run({}, '{"a.b":1}').mapping.properties).toEqual({ a: { properties: { b: { type: 'long' } } } });
   });
