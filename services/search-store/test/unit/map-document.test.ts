@@ -41,7 +41,7 @@ describe('mapDocument (dynamic mapping and validation)', () => {
   it('never changes the caller mapping, even when the document fails after adding fields', () => {
     const input: IndexMapping = { properties: { n: { type: 'byte' } } };
     const before = JSON.stringify(input);
-    expect(() => run(input, '{"new":"x","n":999}')).toThrow('out of range for a byte');
+    expect(() => run(input, '{"new":"x","n":999}')).toThrow('failed to parse field [n] of type [byte]');
     run({ dynamic: 'false' }, '{"x":1}');
     expect(JSON.stringify(input)).toBe(before);
   });
