@@ -27,8 +27,12 @@ describe('alias APIs', () => {
       'logs-2': { aliases: { current: { is_write_index: true }, logs: { is_write_index: true } } },
       plain: { aliases: {} },
     });
-    expect((await call(server.url, 'GET', '/logs-1/_alias')).json).toEqual({ 'logs-1': { aliases: { logs: {} } } });
-    expect((await call(server.url, 'GET', '/_alias/current')).json).toEqual({ 'logs-2': { aliases: { current: { is_write_index: true } } } });
+    expect((await call(server.url, 'GET', '/logs-1/_alias')).json).toEqual({
+      'logs-1': { aliases: { logs: {} } },
+    });
+    expect((await call(server.url, 'GET', '/_alias/current')).json).toEqual({
+      'logs-2': { aliases: { current: { is_write_index: true } } },
+    });
     expect(await es().indices.existsAlias({ name: 'logs' })).toBe(true);
   });
 
@@ -48,11 +52,16 @@ describe('alias APIs', () => {
   });
 
   it('refuses a write through an alias without a write index', async () => {
-    await es().indices.updateAliases({ actions: [{ add: { indices: ['logs-1', 'plain'], alias: 'mixed' } }] });
+    await es().indices.updateAliases({
+      actions: [{ add: { indices: ['logs-1', 'plain'], alias: 'mixed' } }],
+    });
     const response = await call(server.url, 'PUT', '/mixed/_doc/1', { a: 1 });
     expect(response.status).toBe(400);
     expect(response.json).toMatchObject({
-      error: { type: 'illegal_argument_exception', reason: expect.stringContaining('no write index is defined for alias [mixed]') as string },
+      error: {
+        type: 'illegal_argument_exception',
+        reason: expect.stringContaining('no write index is defined for alias [mixed]') as string,
+      },
     });
   });
 
@@ -63,9 +72,15 @@ describe('alias APIs', () => {
   });
 
   it('refuses a missing alias with must_exist and reports it per action otherwise', async () => {
-    const strict = await failure(es().indices.updateAliases({ actions: [{ remove: { index: 'plain', alias: 'ghost', must_exist: true } }] }));
+    const strict = await failure(
+      es().indices.updateAliases({
+        actions: [{ remove: { index: 'plain', alias: 'ghost', must_exist: true } }],
+      }),
+    );
     expect(strict.status).toBe(404);
-    expect(strict.body).toMatchObject({ error: { type: 'aliases_not_found_exception', reason: 'aliases [ghost] missing' } });
+    expect(strict.body).toMatchObject({
+      error: { type: 'aliases_not_found_exception', reason: 'aliases [ghost] missing' },
+    });
     const partial = await call(server.url, 'POST', '/_aliases', {
       actions: [{ add: { index: 'plain', alias: 'real' } }, { remove: { index: 'plain', alias: 'ghost' } }],
     });
@@ -78,20 +93,31 @@ describe('alias APIs', () => {
         {
           action: { type: 'remove', indices: ['plain'], aliases: ['ghost'] },
           status: 404,
-          error: { type: 'aliases_not_found_exception', reason: 'aliases [ghost] missing', 'resource.type': 'aliases', 'resource.id': 'ghost' },
+          error: {
+            type: 'aliases_not_found_exception',
+            reason: 'aliases [ghost] missing',
+            'resource.type': 'aliases',
+            'resource.id': 'ghost',
+          },
         },
       ],
     });
   });
 
   it('refuses an alias named like an index, an add to a missing index and must_exist on add', async () => {
-    const clash = await call(server.url, 'POST', '/_aliases', { actions: [{ add: { index: 'plain', alias: 'logs-1' } }] });
+    const clash = await call(server.url, 'POST', '/_aliases', {
+      actions: [{ add: { index: 'plain', alias: 'logs-1' } }],
+    });
     expect(clash.status).toBe(400);
     expect(clash.json).toMatchObject({ error: { type: 'invalid_alias_name_exception' } });
-    const missing = await call(server.url, 'POST', '/_aliases', { actions: [{ add: { index: 'no-such', alias: 'x' } }] });
+    const missing = await call(server.url, 'POST', '/_aliases', {
+      actions: [{ add: { index: 'no-such', alias: 'x' } }],
+    });
     expect(missing.status).toBe(404);
     expect(missing.json).toMatchObject({ error: { type: 'index_not_found_exception' } });
-    const mustExist = await call(server.url, 'POST', '/_aliases', { actions: [{ add: { index: 'plain', alias: 'x', must_exist: true } }] });
+    const mustExist = await call(server.url, 'POST', '/_aliases', {
+      actions: [{ add: { index: 'plain', alias: 'x', must_exist: true } }],
+    });
     expect(mustExist.status).toBe(400);
     const { rows } = await server.pool.query("SELECT 1 FROM aliases WHERE alias = 'x'");
     expect(rows).toHaveLength(0);
@@ -99,7 +125,9 @@ describe('alias APIs', () => {
 
   it('deletes an index with remove_index, atomically with the other actions', async () => {
     await es().indices.create({ index: 'old-one' });
-    await es().indices.updateAliases({ actions: [{ add: { index: 'plain', alias: 'old-one-alias' } }, { remove_index: { index: 'old-one' } }] });
+    await es().indices.updateAliases({
+      actions: [{ add: { index: 'plain', alias: 'old-one-alias' } }, { remove_index: { index: 'old-one' } }],
+    });
     expect(await es().indices.exists({ index: 'old-one' })).toBe(false);
     expect(await es().indices.existsAlias({ name: 'old-one-alias' })).toBe(true);
   });

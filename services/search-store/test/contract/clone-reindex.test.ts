@@ -6,7 +6,11 @@ describe('clone and reindex', () => {
   const es = () => client8(server.url);
   beforeAll(async () => {
     server = await startSearchStore();
-    await es().indices.create({ index: 'src', mappings: { properties: { tag: { type: 'keyword' } } }, settings: { number_of_replicas: 0 } });
+    await es().indices.create({
+      index: 'src',
+      mappings: { properties: { tag: { type: 'keyword' } } },
+      settings: { number_of_replicas: 0 },
+    });
     await es().bulk({
       operations: [
         { index: { _index: 'src', _id: '1' } },
@@ -26,7 +30,10 @@ describe('clone and reindex', () => {
     const { status, body } = await failure(es().indices.clone({ index: 'src', target: 'copy' }));
     expect(status).toBe(500);
     expect(body).toMatchObject({
-      error: { type: 'illegal_state_exception', reason: 'index src must be read-only to resize index. use "index.blocks.write=true"' },
+      error: {
+        type: 'illegal_state_exception',
+        reason: 'index src must be read-only to resize index. use "index.blocks.write=true"',
+      },
     });
     expect((await failure(es().indices.clone({ index: 'missing', target: 'copy' }))).status).toBe(404);
   });
@@ -34,17 +41,31 @@ describe('clone and reindex', () => {
   it('clones mappings, settings (write block included) and documents, with the inverted index copied in SQL', async () => {
     await es().indices.putSettings({ index: 'src', settings: { 'index.blocks.write': true } });
     const calls = server.indexWriterCalls.length;
-    expect(await es().indices.clone({ index: 'src', target: 'copy' })).toEqual({ acknowledged: true, shards_acknowledged: true, index: 'copy' });
-    expect(await es().indices.getMapping({ index: 'copy' })).toEqual({ copy: { mappings: (await es().indices.getMapping({ index: 'src' })).src?.mappings } });
-    const settings = (await call(server.url, 'GET', '/copy/_settings?flat_settings=true')).json as { copy: { settings: Record<string, string> } };
-    expect(settings.copy.settings).toMatchObject({ 'index.blocks.write': 'true', 'index.number_of_replicas': '0', 'index.provided_name': 'copy' });
+    expect(await es().indices.clone({ index: 'src', target: 'copy' })).toEqual({
+      acknowledged: true,
+      shards_acknowledged: true,
+      index: 'copy',
+    });
+    expect(await es().indices.getMapping({ index: 'copy' })).toEqual({
+      copy: { mappings: (await es().indices.getMapping({ index: 'src' })).src?.mappings },
+    });
+    const settings = (await call(server.url, 'GET', '/copy/_settings?flat_settings=true')).json as {
+      copy: { settings: Record<string, string> };
+    };
+    expect(settings.copy.settings).toMatchObject({
+      'index.blocks.write': 'true',
+      'index.number_of_replicas': '0',
+      'index.provided_name': 'copy',
+    });
     const { rows } = await server.pool.query(
       `SELECT c.id, c.source::text = s.source::text AS same, c.doc_key = s.doc_key AS same_key, c.seq_no = s.seq_no AS same_seq
        FROM documents c JOIN indices ci ON ci.index_id = c.index_id AND ci.name = 'copy'
        JOIN indices si ON si.name = 'src' JOIN documents s ON s.index_id = si.index_id AND s.id = c.id ORDER BY c.id`,
     );
     expect(rows).toEqual(['1', '2', '3'].map((id) => ({ id, same: true, same_key: true, same_seq: true })));
-    expect(server.indexWriterCalls.slice(calls)).toEqual([expect.objectContaining({ method: 'copyIndex', inTransaction: true })]);
+    expect(server.indexWriterCalls.slice(calls)).toEqual([
+      expect.objectContaining({ method: 'copyIndex', inTransaction: true }),
+    ]);
     const blocked = await call(server.url, 'PUT', '/copy/_doc/9', { tag: 'z' });
     expect(blocked.status).toBe(403);
   });
@@ -78,7 +99,10 @@ describe('clone and reindex', () => {
     expect(await es().indices.getMapping({ index: 'dest' })).toEqual({
       dest: {
         mappings: {
-          properties: { n: { type: 'long' }, tag: { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } } },
+          properties: {
+            n: { type: 'long' },
+            tag: { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } },
+          },
         },
       },
     });
@@ -89,15 +113,23 @@ describe('clone and reindex', () => {
   });
 
   it('reindexes only the ids asked for', async () => {
-    const result = await es().reindex({ source: { index: 'src', query: { ids: { values: ['1', '3'] } } }, dest: { index: 'some' } });
+    const result = await es().reindex({
+      source: { index: 'src', query: { ids: { values: ['1', '3'] } } },
+      dest: { index: 'some' },
+    });
     expect(result).toMatchObject({ total: 2, created: 2 });
     expect(await es().exists({ index: 'some', id: '2' })).toBe(false);
   });
 
   it('answers op_type create conflicts with 409 and the full body, or counts them with conflicts=proceed', async () => {
     await es().index({ index: 'partial', id: '1', document: { tag: 'kept' } });
-    const { rows } = await server.pool.query<{ uuid: string }>("SELECT uuid FROM indices WHERE name = 'partial'");
-    const response = await call(server.url, 'POST', '/_reindex', { source: { index: 'src' }, dest: { index: 'partial', op_type: 'create' } });
+    const { rows } = await server.pool.query<{ uuid: string }>(
+      "SELECT uuid FROM indices WHERE name = 'partial'",
+    );
+    const response = await call(server.url, 'POST', '/_reindex', {
+      source: { index: 'src' },
+      dest: { index: 'partial', op_type: 'create' },
+    });
     expect(response.status).toBe(409);
     expect(response.json).toMatchObject({
       total: 3,
@@ -129,9 +161,14 @@ describe('clone and reindex', () => {
   });
 
   it('404s a missing source index', async () => {
-    const response = await call(server.url, 'POST', '/_reindex', { source: { index: 'nope' }, dest: { index: 'x' } });
+    const response = await call(server.url, 'POST', '/_reindex', {
+      source: { index: 'nope' },
+      dest: { index: 'x' },
+    });
     expect(response.status).toBe(404);
-    expect(response.json).toMatchObject({ error: { type: 'index_not_found_exception', reason: 'no such index [nope]' } });
+    expect(response.json).toMatchObject({
+      error: { type: 'index_not_found_exception', reason: 'no such index [nope]' },
+    });
     expect((await call(server.url, 'HEAD', '/x')).status).toBe(404);
   });
 });
