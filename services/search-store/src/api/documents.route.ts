@@ -60,7 +60,11 @@ export function documentsRouter(deps: StoreDeps): Router {
 
   router.post('/:index/_update/:id', async (req, res) => {
     const conditions = parseConditions(req.query);
+    const source = sourceParams(req.query);
+    const asked = req.query._source !== undefined || source.includes.length > 0 || source.excludes.length > 0;
     await write(req, res, {
+      fetchSource:
+        asked && source.fetch ? { includes: source.includes, excludes: source.excludes } : undefined,
       kind: 'update',
       index: req.params.index as string,
       id: req.params.id as string,

@@ -12,7 +12,9 @@ describe('concurrent writes', () => {
 
   it('auto-creates one index for parallel first writes and hands out each seq_no once', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => call(server.url, 'PUT', `/racy/_doc/${i}`, { i, label: `doc ${i}` })),
+      Array.from({ length: 12 }, (_, i) =>
+        call(server.url, 'PUT', `/racy/_doc/${i}`, { i, label: `doc ${i}` }),
+      ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array.from({ length: 12 }, () => 201));
     const seqNos = responses.map((r) => (r.json as { _seq_no: number })._seq_no).sort((a, b) => a - b);
@@ -22,7 +24,9 @@ describe('concurrent writes', () => {
   });
 
   it('lets exactly one of many parallel creates of the same id win', async () => {
-    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) => call(server.url, 'PUT', '/racy/_create/same', { i })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => call(server.url, 'PUT', '/racy/_create/same', { i })),
+    );
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
     expect(responses.filter((r) => r.status === 409)).toHaveLength(7);
   });
@@ -30,7 +34,9 @@ describe('concurrent writes', () => {
   it('keeps every increment of parallel partial updates (no lost update)', async () => {
     await call(server.url, 'PUT', '/racy/_doc/counter', { tags: [] });
     await Promise.all(
-      Array.from({ length: 6 }, (_, i) => call(server.url, 'POST', '/racy/_update/counter', { doc: { [`f${i}`]: i } })),
+      Array.from({ length: 6 }, (_, i) =>
+        call(server.url, 'POST', '/racy/_update/counter', { doc: { [`f${i}`]: i } }),
+      ),
     );
     const got = await call(server.url, 'GET', '/racy/_source/counter');
     expect(Object.keys(got.json as object).sort()).toEqual(['f0', 'f1', 'f2', 'f3', 'f4', 'f5', 'tags']);

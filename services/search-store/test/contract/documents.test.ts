@@ -189,6 +189,22 @@ describe('document APIs', () => {
     expect(forced).toMatchObject({ result: 'updated', _version: 3 });
   });
 
+  it('returns the updated source under get when _source is asked for', async () => {
+    await es().index({ index: 'docs', id: 'gs', document: { tag: 'a', n: 1 } });
+    const viaParam = await call(server.url, 'POST', '/docs/_update/gs?_source=tag', { doc: { n: 2 } });
+    expect(viaParam.json).toMatchObject({
+      result: 'updated',
+      get: { found: true, _source: { tag: 'a' }, _primary_term: 1 },
+    });
+    const viaBody = await call(server.url, 'POST', '/docs/_update/gs', { doc: { n: 3 }, _source: true });
+    expect((viaBody.json as { get: unknown }).get).toEqual({
+      _seq_no: (viaBody.json as { _seq_no: number })._seq_no,
+      _primary_term: 1,
+      found: true,
+      _source: { tag: 'a', n: 3 },
+    });
+  });
+
   it('answers an update of a missing document with document_missing_exception, and upserts when asked', async () => {
     const missing = await call(server.url, 'POST', '/docs/_update/nope', { doc: { tag: 'x' } });
     expect(missing.status).toBe(404);

@@ -88,7 +88,11 @@ export async function parseBulk(
           kind: 'update',
           index,
           id: id ?? '',
-          body: body as Record<string, unknown>,
+          // `_source` on the action line asks for `get` in the item, as on the update API.
+          body:
+            meta._source === undefined
+              ? (body as Record<string, unknown>)
+              : { ...body, _source: meta._source },
           bodyText: text,
           ...conditions,
         },

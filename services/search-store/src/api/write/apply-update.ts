@@ -1,6 +1,7 @@
 import { EsError } from '@acme/common';
 import type { UpdateScriptContext } from '../../script/script-runner';
 import { documentMissing } from '../es-errors';
+import { filterSource } from '../source-filter';
 import {
   checkConditions,
   checkId,
@@ -91,6 +92,38 @@ async function runScript(
  * `document_missing_exception` otherwise.
  */
 export async function applyUpdate(
+  deps: WriteDeps,
+  state: IndexState,
+  op: UpdateOp,
+  options: WriteOptions,
+): Promise<WriteResult> {
+  const result = await applyUpdateOnly(deps, state, op, options);
+  const fetch = op.fetchSource ?? parseBodySource(op.body._source);
+  const doc = state.docs.get(op.id);
+  if (!result.ok || !fetch || !doc?.exists) return result;
+  const get = {
+    _seq_no: doc.seqNo,
+    _primary_term: doc.primaryTerm,
+    found: true,
+    _source: filterSource(doc.source, fetch.includes, fetch.excludes),
+  };
+  return { ...result, body: { ...result.body, get } };
+}
+
+/** Body `_source`: true, a list of includes, or {includes, excludes}. */
+function parseBodySource(value: unknown): { includes: string[]; excludes: string[] } | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return { includes: [], excludes: [] };
+  if (typeof value === 'string') return { includes: [value], excludes: [] };
+  if (Array.isArray(value)) return { includes: value.map(String), excludes: [] };
+  if (isPlainObject(value)) {
+    const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);
+    return { includes: list(value.includes), excludes: list(value.excludes) };
+  }
+  return undefined;
+}
+
+async function applyUpdateOnly(
   deps: WriteDeps,
   state: IndexState,
   op: UpdateOp,
