@@ -215,6 +215,14 @@ describe('bulk API', () => {
     expect((await call(server.url, 'HEAD', '/x')).status).toBe(404);
   });
 
+  it('rejects a delete or update without _id for the whole request', async () => {
+    const response = await call(server.url, 'POST', '/_bulk', ndjson({ delete: { _index: 'x' } }), NDJSON);
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      error: { type: 'action_request_validation_exception', reason: 'Validation Failed: 1: id is missing;' },
+    });
+  });
+
   it('answers a bulk over MAX_REQUEST_BYTES with 413 in the envelope and writes nothing', async () => {
     const lines: unknown[] = [];
     for (let i = 0; i < 3000; i += 1)

@@ -62,6 +62,9 @@ export async function parseBulk(
       throw new EsError('action_request_validation_exception', 'Validation Failed: 1: index is missing;');
     }
     const id = meta._id === undefined || meta._id === null ? undefined : String(meta._id);
+    if (id === undefined && (action === 'delete' || action === 'update')) {
+      throw new EsError('action_request_validation_exception', 'Validation Failed: 1: id is missing;');
+    }
     const conditions = {
       ifSeqNo: typeof meta.if_seq_no === 'number' ? meta.if_seq_no : undefined,
       ifPrimaryTerm: typeof meta.if_primary_term === 'number' ? meta.if_primary_term : undefined,
