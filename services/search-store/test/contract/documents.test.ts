@@ -332,6 +332,19 @@ describe('document APIs', () => {
     expect((await es().index({ index: 'blocked', id: '2', document: { a: 2 } })).result).toBe('created');
   });
 
+  it('refuses writes to a read_only index with its own block', async () => {
+    await es().index({ index: 'ro', id: '1', document: { a: 1 } });
+    await es().indices.putSettings({ index: 'ro', settings: { 'index.blocks.read_only': true } });
+    const response = await call(server.url, 'PUT', '/ro/_doc/2', { a: 2 });
+    expect(response.status).toBe(403);
+    expect(response.json).toMatchObject({
+      error: {
+        type: 'cluster_block_exception',
+        reason: 'index [ro] blocked by: [FORBIDDEN/5/index read-only (api)];',
+      },
+    });
+  });
+
   it('rejects invalid optimistic-concurrency parameters', async () => {
     const response = await call(server.url, 'PUT', '/docs/_doc/x?if_seq_no=1', { tag: 'x' });
     expect(response.status).toBe(400);

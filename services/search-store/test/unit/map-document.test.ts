@@ -113,6 +113,21 @@ describe('mapDocument (dynamic mapping and validation)', () => {
     expect(errorOf({}, '{"_id":"x"}').reason).toContain('Field [_id] is a metadata field');
   });
 
+  it('refuses a keyword term over 32766 bytes unless ignore_above skips it', () => {
+    const long = 'x'.repeat(40000);
+    const error = errorOf({ properties: { k: { type: 'keyword' } } }, JSON.stringify({ k: long }));
+    expect(error.type).toBe('illegal_argument_exception');
+    expect(error.reason).toContain('Document contains at least one immense term in field="k"');
+    expect(error.causedBy).toEqual({
+      type: 'max_bytes_length_exceeded_exception',
+      reason: 'bytes can be at most 32766 in length; got 40000',
+    });
+    expect(
+      run({ properties: { k: { type: 'keyword', ignore_above: 256 } } }, JSON.stringify({ k: long })).changed,
+    ).toBe(false);
+    expect(run({}, JSON.stringify({ s: long })).changed).toBe(true);
+  });
+
   it('refuses sparse_vector weights that are not positive', () => {
     const error = errorOf({ properties: { s: { type: 'sparse_vector' } } }, '{"s":{"a":-1}}');
     expect(error.causedBy?.reason).toContain('[sparse_vector] field values must be positive floats');

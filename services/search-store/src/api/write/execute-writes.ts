@@ -24,7 +24,7 @@ import {
 import { inTransaction } from '../../storage/queryable';
 import { checkIndexName } from '../check-index-name';
 import { newIndexUuid } from '../create-index';
-import { documentExists, indexNotFound, versionConflict, writeBlocked } from '../es-errors';
+import { documentExists, indexNotFound, readOnlyBlocked, versionConflict, writeBlocked } from '../es-errors';
 import { loadCatalog, resolveWriteIndex } from '../index-expression';
 import { buildIndexSettings, shardsOf } from '../index-settings';
 import { applyUpdate } from './apply-update';
@@ -194,6 +194,7 @@ async function applyOp(
   const name = state.record.name;
   try {
     if (state.record.blocksWrite) throw writeBlocked(name);
+    if (state.record.settings['index.blocks.read_only'] === 'true') throw readOnlyBlocked(name);
     if (op.kind === 'update') return await applyUpdate(deps, state, op, options);
     if (op.kind === 'delete') return applyDelete(state, op, options);
     return applyIndex(state, op, options);
