@@ -21,6 +21,7 @@ import {
   saveNewIndex,
   type IndexRecord,
 } from '../../storage/indices.repo';
+import { findClusterSettings } from '../../storage/cluster-settings.repo';
 import { inTransaction } from '../../storage/queryable';
 import { checkIndexName } from '../check-index-name';
 import { newIndexUuid } from '../create-index';
@@ -100,6 +101,7 @@ async function resolveTargets(
 ): Promise<(string | undefined)[]> {
   const catalog = await loadCatalog(client);
   const created = new Map<string, IndexRecord>();
+  let autoCreate: boolean | undefined;
   const targets: (string | undefined)[] = [];
   for (const [i, op] of ops.entries()) {
     try {
@@ -107,6 +109,12 @@ async function resolveTargets(
       if (!record) {
         if (op.kind === 'delete') throw indexNotFound(op.index);
         checkIndexName(op.index);
+        autoCreate ??= (await findClusterSettings(client))['action.auto_create_index'] !== 'false';
+        if (!autoCreate) {
+          throw indexNotFound(op.index).with({
+            reason: `no such index [${op.index}] and [action.auto_create_index] is [false]`,
+          });
+        }
         record = await autoCreateIndex(client, op.index);
         created.set(op.index, record);
       }
