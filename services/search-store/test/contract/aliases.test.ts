@@ -123,6 +123,21 @@ describe('alias APIs', () => {
     expect(rows).toHaveLength(0);
   });
 
+  it('puts and deletes a single alias by path, 404 when it is missing', async () => {
+    expect((await call(server.url, 'PUT', '/plain/_alias/by-path', { is_write_index: true })).json).toEqual({
+      acknowledged: true,
+    });
+    expect((await call(server.url, 'GET', '/plain/_alias/by-path')).json).toEqual({
+      plain: { aliases: { 'by-path': { is_write_index: true } } },
+    });
+    expect((await call(server.url, 'DELETE', '/plain/_alias/by-path')).json).toEqual({ acknowledged: true });
+    const again = await call(server.url, 'DELETE', '/plain/_alias/by-path');
+    expect(again.status).toBe(404);
+    expect(again.json).toMatchObject({
+      error: { type: 'aliases_not_found_exception', reason: 'aliases [by-path] missing' },
+    });
+  });
+
   it('deletes an index with remove_index, atomically with the other actions', async () => {
     await es().indices.create({ index: 'old-one' });
     await es().indices.updateAliases({
