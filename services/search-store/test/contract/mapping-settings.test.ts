@@ -69,6 +69,17 @@ describe('mapping and settings APIs', () => {
     });
   });
 
+  it('locates strict violations of a partial update in the merged source', async () => {
+    await es().index({ index: 'm1', id: 'u', document: { a: 1 } });
+    const response = await call(server.url, 'POST', '/m1/_update/u', { doc: { q: 1 } });
+    expect(response.json).toMatchObject({
+      error: {
+        type: 'strict_dynamic_mapping_exception',
+        reason: '[1:12] mapping set to strict, dynamic introduction of [q] within [_doc] is not allowed',
+      },
+    });
+  });
+
   it('stores but does not map new fields under dynamic false, and maps runtime fields under runtime', async () => {
     await es().indices.create({ index: 'm2', mappings: { dynamic: false } });
     await es().index({ index: 'm2', id: '1', document: { free: 'x' } });

@@ -146,7 +146,8 @@ async function applyUpdateOnly(
     } else if (update.upsert) source = update.upsert;
     else if (update.docAsUpsert && update.doc) source = update.doc;
     if (!source) throw documentMissing(target, op.id);
-    const mapped = mapSource(state, op.id, source, op.bodyText, update.upsert ? ['upsert'] : ['doc']);
+    // Elasticsearch indexes the upsert as a new compact source, so [line:col] refer to that text.
+    const mapped = mapSource(state, op.id, source, JSON.stringify(source));
     const doc = putDoc(state, op.id, mapped, 1);
     return { ok: true, status: 201, body: successBody(state, op.id, doc, 'created', options.refresh) };
   }
@@ -171,7 +172,8 @@ async function applyUpdateOnly(
     merged = mergePartialDoc(current.source, update.doc ?? {});
     if (update.detectNoop && jsonEquals(merged, current.source)) return noop(state, op.id, current);
   }
-  const mapped = mapSource(state, op.id, merged);
+  // The merged source is re-serialised before indexing (ES UpdateHelper); locate errors in it.
+  const mapped = mapSource(state, op.id, merged, JSON.stringify(merged));
   const doc = putDoc(state, op.id, mapped, current.version + 1);
   return { ok: true, status: 200, body: successBody(state, op.id, doc, 'updated', options.refresh) };
 }
