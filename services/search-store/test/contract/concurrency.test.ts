@@ -23,6 +23,29 @@ describe('concurrent writes', () => {
     expect(rows).toEqual([{ n: 1 }]);
   });
 
+  it('runs bulks that auto-create the same indices in opposite orders without deadlocking', async () => {
+    const bulk = (first: string, second: string) =>
+      call(
+        server.url,
+        'POST',
+        '/_bulk',
+        [{ index: { _index: first } }, { a: 1 }, { index: { _index: second } }, { a: 2 }]
+          .map((l) => JSON.stringify(l))
+          .join('\n') + '\n',
+        { 'content-type': 'application/x-ndjson' },
+      );
+    for (let round = 0; round < 3; round += 1) {
+      const responses = await Promise.all([
+        bulk(`dl-a${round}`, `dl-b${round}`),
+        bulk(`dl-b${round}`, `dl-a${round}`),
+      ]);
+      expect(responses.map((r) => [r.status, (r.json as { errors: boolean }).errors])).toEqual([
+        [200, false],
+        [200, false],
+      ]);
+    }
+  });
+
   it('lets exactly one of many parallel creates of the same id win', async () => {
     const responses = await Promise.all(
       Array.from({ length: 8 }, (_, i) => call(server.url, 'PUT', '/racy/_create/same', { i })),
