@@ -13,6 +13,9 @@ export function formatResponse(): RequestHandler {
     const pretty = isTruthyParam(req.query.pretty);
     const filterPath = typeof req.query.filter_path === 'string' ? req.query.filter_path : undefined;
     const errorTrace = isTruthyParam(req.query.error_trace);
+    // Elasticsearch echoes X-Opaque-Id so callers can match responses and logs to requests.
+    const opaqueId = req.headers['x-opaque-id'];
+    if (typeof opaqueId === 'string') res.setHeader('X-Opaque-Id', opaqueId);
     res.json = (body: unknown) => {
       let value = body;
       if (errorTrace && isErrorBody(value)) value = withStackTrace(value);

@@ -136,6 +136,11 @@ describe('HTTP plumbing and GET /', () => {
     expect((plain.json as { error: { stack_trace?: string } }).error.stack_trace).toBeUndefined();
   });
 
+  it('echoes X-Opaque-Id', async () => {
+    const response = await call(server.url, 'GET', '/', undefined, { 'x-opaque-id': 'trace-42' });
+    expect(response.headers.get('x-opaque-id')).toBe('trace-42');
+  });
+
   it('answers an unknown endpoint as Elasticsearch does', async () => {
     const response = await call(server.url, 'GET', '/_nope');
     expect(response.status).toBe(400);
