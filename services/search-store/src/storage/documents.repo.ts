@@ -132,6 +132,8 @@ export interface ReindexSelection {
   sourceIndexIds: string[];
   /** Only these ids (an `ids` query); all documents when absent. */
   ids?: string[];
+  /** Ids left out (documents the destination mapping refused). */
+  excludeIds?: string[];
   maxDocs?: number;
   /** op_type create: existing destination ids are left alone (they are version conflicts). */
   createOnly: boolean;
@@ -159,7 +161,7 @@ export async function copyDocumentsForReindex(
     `WITH picked AS (
        SELECT DISTINCT ON (s.id) s.id, s.source, s.doc_key
        FROM documents s JOIN unnest($2::bigint[]) WITH ORDINALITY AS src(index_id, ord) ON src.index_id = s.index_id
-       WHERE ($3::text[] IS NULL OR s.id = ANY($3::text[]))
+       WHERE ($3::text[] IS NULL OR s.id = ANY($3::text[])) AND NOT (s.id = ANY($7::text[]))
        ORDER BY s.id, src.ord DESC
      ),
      limited AS (
@@ -186,6 +188,7 @@ export async function copyDocumentsForReindex(
       selection.maxDocs ?? null,
       selection.createOnly,
       firstSeqNo,
+      selection.excludeIds ?? [],
     ],
   );
   return rows.map((row) => ({
