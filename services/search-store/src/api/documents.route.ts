@@ -4,7 +4,7 @@ import type { JsonBodyLocals } from '../http/read-body';
 import { bodyObject } from '../http/read-body';
 import { findDocument } from '../storage/documents.repo';
 import { findIndicesByName, type IndexRecord } from '../storage/indices.repo';
-import { illegalArgument, indexNotFound } from './es-errors';
+import { illegalArgument, indexNotFound, readBlocked } from './es-errors';
 import { loadCatalog, resolveIndexExpression } from './index-expression';
 import { filterSource, sourceParams } from './source-filter';
 import type { StoreDeps } from './store-deps';
@@ -112,6 +112,12 @@ export function documentsRouter(deps: StoreDeps): Router {
 
 /** A single-index read (get, get source): the name must resolve to exactly one index. */
 async function resolveSingleIndex(deps: StoreDeps, name: string): Promise<IndexRecord> {
+  const index = await findSingleIndex(deps, name);
+  if (index.settings['index.blocks.read'] === 'true') throw readBlocked(index.name);
+  return index;
+}
+
+async function findSingleIndex(deps: StoreDeps, name: string): Promise<IndexRecord> {
   if (!/[,*]/.test(name)) {
     // The common case, a concrete index name: one indexed lookup instead of the whole catalog.
     const [index] = await findIndicesByName(deps.pool, [name]);

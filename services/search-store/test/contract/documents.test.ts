@@ -345,6 +345,30 @@ describe('document APIs', () => {
     });
   });
 
+  it('refuses document reads on an index with index.blocks.read', async () => {
+    await es().index({ index: 'rb', id: '1', document: { a: 1 } });
+    await es().indices.putSettings({ index: 'rb', settings: { 'index.blocks.read': true } });
+    const response = await call(server.url, 'GET', '/rb/_doc/1');
+    expect(response.status).toBe(403);
+    expect(response.json).toMatchObject({
+      error: {
+        type: 'cluster_block_exception',
+        reason: 'index [rb] blocked by: [FORBIDDEN/7/index read (api)];',
+      },
+    });
+  });
+
+  it('asks for a source when the index API gets no body', async () => {
+    const response = await call(server.url, 'PUT', '/docs/_doc/nobody');
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      error: {
+        type: 'action_request_validation_exception',
+        reason: 'Validation Failed: 1: source is missing;2: content type is missing;',
+      },
+    });
+  });
+
   it('rejects invalid optimistic-concurrency parameters', async () => {
     const response = await call(server.url, 'PUT', '/docs/_doc/x?if_seq_no=1', { tag: 'x' });
     expect(response.status).toBe(400);
