@@ -11,7 +11,7 @@ import {
   saveNewIndex,
   type IndexRecord,
 } from '../../storage/indices.repo';
-import { inTransaction } from '../../storage/queryable';
+import { inRetriedTransaction } from '../../storage/queryable';
 import { checkIndexName } from '../check-index-name';
 import { newIndexUuid } from '../create-index';
 import { indexNotFound, readOnlyBlocked, writeBlocked } from '../es-errors';
@@ -37,7 +37,7 @@ export async function executeWrites(
   ops: WriteOp[],
   options: WriteOptions,
 ): Promise<WriteResult[]> {
-  return inTransaction(deps.pool, async (client) => {
+  return inRetriedTransaction(deps.pool, async (client) => {
     const results: (WriteResult | undefined)[] = new Array(ops.length).fill(undefined);
     const targets = await resolveTargets(client, ops, results);
     const states = await loadStates(client, ops, targets);
