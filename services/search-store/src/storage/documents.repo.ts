@@ -31,6 +31,19 @@ function toDocument(row: DocumentRow): StoredDocument {
 
 const COLUMNS = 'doc_key, id, source, version, seq_no, primary_term';
 
+/** One document with its source text exactly as stored (GET returns it byte for byte). */
+export async function findDocumentWithText(
+  db: Queryable,
+  indexId: string,
+  id: string,
+): Promise<(StoredDocument & { sourceText: string }) | undefined> {
+  const { rows } = await db.query<DocumentRow & { source_text: string }>(
+    `SELECT ${COLUMNS}, source::text AS source_text FROM documents WHERE index_id = $1 AND id = $2`,
+    [indexId, id],
+  );
+  return rows[0] ? { ...toDocument(rows[0]), sourceText: rows[0].source_text } : undefined;
+}
+
 export async function findDocument(
   db: Queryable,
   indexId: string,
@@ -67,6 +80,8 @@ export async function deleteDocumentsByKey(db: Queryable, indexId: string, docKe
 export interface NewDocument {
   id: string;
   source: Record<string, unknown>;
+  /** The JSON text to store verbatim (the `json` column keeps it exactly); else `source` serialised. */
+  sourceText?: string;
   version: number;
   seqNo: number;
   primaryTerm: number;
@@ -88,7 +103,7 @@ export async function saveDocuments(
     [
       indexId,
       documents.map((d) => d.id),
-      documents.map((d) => JSON.stringify(d.source)),
+      documents.map((d) => d.sourceText ?? JSON.stringify(d.source)),
       documents.map((d) => d.version),
       documents.map((d) => d.seqNo),
       documents.map((d) => d.primaryTerm),

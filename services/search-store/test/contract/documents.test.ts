@@ -92,6 +92,19 @@ describe('document APIs', () => {
     expect(await es().exists({ index: 'docs', id: 'nope' })).toBe(false);
   });
 
+  it('returns _source byte for byte as it was indexed (key order, integer-like keys, spacing)', async () => {
+    const text = '{ "b" : 1, "2": [1, 2],\n  "a": {"z": null} }';
+    await call(server.url, 'PUT', '/docs/_doc/raw', text);
+    expect((await call(server.url, 'GET', '/docs/_source/raw')).text).toBe(text);
+    const got = await call(server.url, 'GET', '/docs/_doc/raw');
+    expect(got.text).toBe(
+      `{"_index":"docs","_id":"raw","_version":1,"_seq_no":${(got.json as { _seq_no: number })._seq_no},"_primary_term":1,"found":true,"_source":${text}}`,
+    );
+    expect((await call(server.url, 'GET', '/docs/_source/raw?pretty')).text).toBe(
+      '{\n  "2" : [\n    1,\n    2\n  ],\n  "b" : 1,\n  "a" : {\n    "z" : null\n  }\n}\n',
+    );
+  });
+
   it('serves GET _source and its 404', async () => {
     expect(await es().getSource({ index: 'docs', id: 'g1' })).toEqual({ tag: 'x', n: 5, when: '2024-01-02' });
     const missing = await call(server.url, 'GET', '/docs/_source/nope');

@@ -28,7 +28,8 @@ export function applyIndex(
   checkConditions(state, id, current, op);
   const source = mapSource(state, id, op.source, op.sourceText, op.sourceTextBase);
   const created = !current?.exists;
-  const doc = putDoc(state, id, source, nextVersion(current, op));
+  const text = op.sourceTextBase ? undefined : op.sourceText;
+  const doc = putDoc(state, id, source, nextVersion(current, op), text);
   return {
     ok: true,
     status: created ? 201 : 200,

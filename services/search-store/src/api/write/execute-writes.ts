@@ -210,6 +210,7 @@ async function flushIndex(client: PoolClient, indexWriter: IndexWriter, state: I
     inserted.map(({ id, doc }) => ({
       id,
       source: doc.source,
+      sourceText: doc.sourceText,
       version: doc.version,
       seqNo: doc.seqNo,
       primaryTerm: doc.primaryTerm,

@@ -30,6 +30,8 @@ export interface WriteOptions {
 export interface DocState {
   exists: boolean;
   source: Record<string, unknown>;
+  /** The source exactly as sent (index API body, bulk line), stored verbatim; absent for merged updates. */
+  sourceText?: string;
   version: number;
   seqNo: number;
   primaryTerm: number;
@@ -149,10 +151,12 @@ export function putDoc(
   id: string,
   source: Record<string, unknown>,
   version: number,
+  sourceText?: string,
 ): DocState {
   const doc: DocState = {
     exists: true,
     source,
+    sourceText,
     version,
     seqNo: state.nextSeqNo,
     primaryTerm: 1,
