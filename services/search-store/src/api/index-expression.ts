@@ -30,7 +30,7 @@ function wildcardRegex(pattern: string): RegExp {
 /**
  * Resolves a multi-target expression (ES "Multi-target syntax"): comma lists, `*` wildcards, `_all`,
  * `-name` exclusions after a wildcard, and aliases (which expand to their indices). Wildcards skip
- * hidden names (a leading `.`) unless the pattern starts with `.`. A missing concrete name is a 404.
+ * hidden indices (a leading `.` or `index.hidden: true`) unless the pattern starts with `.`. A missing concrete name is a 404.
  */
 export function resolveIndexExpression(
   catalog: Catalog,
@@ -55,8 +55,8 @@ export function resolveIndexExpression(
       const regex = wildcardRegex(pattern);
       const hiddenOk = pattern.startsWith('.');
       for (const index of catalog.indices) {
-        if (regex.test(index.name) && (hiddenOk || !index.name.startsWith('.')))
-          selected.set(index.name, index);
+        const hidden = index.name.startsWith('.') || index.settings['index.hidden'] === 'true';
+        if (regex.test(index.name) && (hiddenOk || !hidden)) selected.set(index.name, index);
       }
       for (const alias of aliasNames) {
         if (part !== '_all' && regex.test(alias)) {
