@@ -1,6 +1,11 @@
 import type { AliasRecord } from '../storage/aliases.repo';
-import { findAllAliases } from '../storage/aliases.repo';
-import { findAllIndices, type IndexRecord } from '../storage/indices.repo';
+import { findAliasesByName, findAllAliases } from '../storage/aliases.repo';
+import {
+  findAllIndices,
+  findIndicesById,
+  findIndicesByName,
+  type IndexRecord,
+} from '../storage/indices.repo';
 import type { Queryable } from '../storage/queryable';
 import { illegalArgument, indexNotFound } from './es-errors';
 
@@ -13,6 +18,19 @@ export interface Catalog {
 export async function loadCatalog(db: Queryable): Promise<Catalog> {
   const [indices, aliases] = await Promise.all([findAllIndices(db), findAllAliases(db)]);
   return { indices, aliases };
+}
+
+/**
+ * The part of the catalog that concrete names (no wildcards) can reach: the indices by those names,
+ * the aliases by those names and their indices. Two indexed lookups, whatever the catalog's size.
+ */
+export async function loadCatalogFor(db: Queryable, names: string[]): Promise<Catalog> {
+  const [byName, aliases] = await Promise.all([findIndicesByName(db, names), findAliasesByName(db, names)]);
+  const missing = [...new Set(aliases.map((a) => a.indexId))].filter(
+    (id) => !byName.some((i) => i.indexId === id),
+  );
+  const viaAliases = missing.length > 0 ? await findIndicesById(db, missing) : [];
+  return { indices: [...byName, ...viaAliases], aliases };
 }
 
 export interface ResolveOptions {
