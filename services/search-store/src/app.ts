@@ -1,18 +1,31 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Pool } from 'pg';
 import { accessLog, createMetrics, esErrorHandler, healthRouter, requestId, type Logger } from '@acme/common';
+import { documentStoreRouter } from './api/document-store.router';
 import type { SearchConfig } from './config';
+import { formatResponse } from './http/format-response';
+import { noHandler } from './http/no-handler';
+import { readJsonBody } from './http/read-body';
+import type { IndexWriter } from './index/index-writer';
+import type { ScriptRunner } from './script/script-runner';
 
 export interface SearchDeps {
   config: SearchConfig;
   pool: Pool;
   logger: Logger;
+  /** The search engine's writer, called inside every document write's transaction. */
+  indexWriter: IndexWriter;
+  /** Runs update scripts; without it a scripted update answers 400. */
+  scriptRunner?: ScriptRunner;
+  /** Authentication and scope checks; tests of the document store leave it out. */
+  authenticate?: RequestHandler;
 }
 
 /** Builds the express app without listening: tests start it on port 0 against a real Postgres. */
 export function createApp(deps: SearchDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('etag', false);
   const metrics = createMetrics('search-store');
   // Elasticsearch clients refuse any response without this header (ProductNotSupportedError).
   app.use((_req, res, next) => {
@@ -24,6 +37,11 @@ export function createApp(deps: SearchDeps): Express {
   app.use(metrics.middleware);
   app.use(healthRouter({ checks: { postgres: async () => void (await deps.pool.query('SELECT 1')) } }));
   app.use(metrics.router);
+  app.use(formatResponse());
+  if (deps.authenticate) app.use(deps.authenticate);
+  app.use(readJsonBody(deps.config.MAX_REQUEST_BYTES));
+  app.use(documentStoreRouter(deps));
+  app.use(noHandler());
   app.use(esErrorHandler(deps.logger));
   return app;
 }

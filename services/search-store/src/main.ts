@@ -3,6 +3,17 @@ import { Pool } from 'pg';
 import { ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
 import { createApp } from './app';
 import { searchConfigSchema } from './config';
+import type { IndexWriter } from './index/index-writer';
+
+/**
+ * Until the search engine's writer is merged, documents are stored without postings (search finds
+ * nothing). The lead replaces this with the engine's IndexWriter at merge.
+ */
+const notIndexing: IndexWriter = {
+  add: async () => undefined,
+  remove: async () => undefined,
+  copyIndex: async () => undefined,
+};
 
 /** The only reader of process.env. */
 async function main(): Promise<void> {
@@ -24,7 +35,7 @@ async function main(): Promise<void> {
     logger,
   });
   const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
-  const app = createApp({ config, pool, logger });
+  const app = createApp({ config, pool, logger, indexWriter: notIndexing });
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info('search-store listening', { port: config.PORT });
   });

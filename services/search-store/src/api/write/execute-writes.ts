@@ -1,0 +1,229 @@
+import type { PoolClient } from 'pg';
+import { EsError } from '@acme/common';
+import type { IndexContext, IndexWriter } from '../../index/index-writer';
+import { findClusterSettings } from '../../storage/cluster-settings.repo';
+import { deleteDocumentsByKey, findDocuments, saveDocuments } from '../../storage/documents.repo';
+import {
+  findIndicesByName,
+  lockIndices,
+  saveMappings,
+  saveMaxSeqNo,
+  saveNewIndex,
+  type IndexRecord,
+} from '../../storage/indices.repo';
+import { inRetriedTransaction } from '../../storage/queryable';
+import { checkIndexName } from '../check-index-name';
+import { newIndexUuid } from '../create-index';
+import { indexNotFound, readOnlyBlocked, writeBlocked } from '../es-errors';
+import { loadCatalogFor, resolveWriteIndex, type Catalog } from '../index-expression';
+import { buildIndexSettings } from '../index-settings';
+import { applyDelete, applyIndex } from './apply-index';
+import { applyUpdate } from './apply-update';
+import type { DocState, IndexState, WriteDeps, WriteOptions } from './index-state';
+import type { WriteOp, WriteResult } from './write-op';
+
+export type { DocState, IndexState, WriteDeps, WriteOptions } from './index-state';
+
+/**
+ * Runs a batch of document writes in one transaction (API-NOTES §A3.2): resolve targets (aliases to
+ * their write index, missing indices auto-created with dynamic mapping), lock the index rows in id
+ * order, load the batch's documents in one query, apply every op in order in memory (validation,
+ * dynamic mapping, versions, seq_nos, conflicts) so a failing item never touches the others, then
+ * write each index's changes set-based: old rows out, new rows in (fresh doc_keys), the inverted index
+ * through the IndexWriter seam, mapping and max seq_no saved.
+ */
+export async function executeWrites(
+  deps: WriteDeps,
+  ops: WriteOp[],
+  options: WriteOptions,
+): Promise<WriteResult[]> {
+  return inRetriedTransaction(deps.pool, async (client) => {
+    const results: (WriteResult | undefined)[] = new Array(ops.length).fill(undefined);
+    const targets = await resolveTargets(client, ops, results);
+    const states = await loadStates(client, ops, targets);
+    for (const [i, op] of ops.entries()) {
+      const state = targets[i] === undefined ? undefined : states.get(targets[i]);
+      if (results[i] || !state) continue;
+      results[i] = await applyOp(deps, state, op, options);
+    }
+    for (const state of states.values()) await flushIndex(client, deps.indexWriter, state);
+    return results.map(
+      (r, i) => r ?? failure(ops[i] as WriteOp, new EsError('exception', 'write was not applied')),
+    );
+  });
+}
+
+function failure(op: WriteOp, error: EsError, index = op.index): WriteResult {
+  return { ok: false, status: error.status, index, id: op.id, error };
+}
+
+/** Maps each op to an index id, auto-creating missing indices; unresolvable ops get their error now. */
+async function resolveTargets(
+  client: PoolClient,
+  ops: WriteOp[],
+  results: (WriteResult | undefined)[],
+): Promise<(string | undefined)[]> {
+  // Write targets are concrete names or aliases (never wildcards): load only those.
+  const catalog = await loadCatalogFor(client, [...new Set(ops.map((op) => op.index))]);
+  const created = await autoCreateMissing(client, catalog, ops);
+  const targets: (string | undefined)[] = [];
+  for (const [i, op] of ops.entries()) {
+    try {
+      const record = resolveWriteIndex(catalog, op.index) ?? created.get(op.index);
+      if (!record) {
+        if (op.kind === 'delete') throw indexNotFound(op.index);
+        checkIndexName(op.index);
+        throw indexNotFound(op.index).with({
+          reason: `no such index [${op.index}] and [action.auto_create_index] is [false]`,
+        });
+      }
+      targets.push(record.indexId);
+    } catch (error) {
+      if (!(error instanceof EsError)) throw error;
+      results[i] = failure(op, error);
+      targets.push(undefined);
+    }
+  }
+  return targets;
+}
+
+/**
+ * Creates the batch's missing indices (valid names, ops that auto-create), in name order so that two
+ * batches creating the same names wait for each other instead of deadlocking.
+ */
+async function autoCreateMissing(
+  client: PoolClient,
+  catalog: Catalog,
+  ops: WriteOp[],
+): Promise<Map<string, IndexRecord>> {
+  const created = new Map<string, IndexRecord>();
+  const names = new Set<string>();
+  for (const op of ops) {
+    if (op.kind === 'delete' || names.has(op.index)) continue;
+    try {
+      if (resolveWriteIndex(catalog, op.index)) continue;
+      checkIndexName(op.index);
+      names.add(op.index);
+    } catch (error) {
+      if (!(error instanceof EsError)) throw error; // reported per item by resolveTargets
+    }
+  }
+  if (names.size === 0) return created;
+  if ((await findClusterSettings(client))['action.auto_create_index'] === 'false') return created;
+  for (const name of [...names].sort()) created.set(name, await autoCreateIndex(client, name));
+  return created;
+}
+
+/** `action.auto_create_index` (default true): a plain index with dynamic mapping and default settings. */
+async function autoCreateIndex(client: PoolClient, name: string): Promise<IndexRecord> {
+  const uuid = newIndexUuid();
+  const settings = buildIndexSettings(name, uuid, {});
+  const created = await saveNewIndex(client, { name, uuid, mappings: {}, settings, blocksWrite: false });
+  if (created) return created;
+  const [existing] = await findIndicesByName(client, [name]); // created concurrently
+  if (!existing) throw new EsError('exception', `index [${name}] could not be created`);
+  return existing;
+}
+
+async function loadStates(
+  client: PoolClient,
+  ops: WriteOp[],
+  targets: (string | undefined)[],
+): Promise<Map<string, IndexState>> {
+  const indexIds = [...new Set(targets.filter((t): t is string => t !== undefined))];
+  const records = await lockIndices(client, indexIds);
+  const states = new Map<string, IndexState>();
+  for (const record of records) {
+    const ids = [
+      ...new Set(ops.filter((op, i) => targets[i] === record.indexId && op.id).map((op) => op.id as string)),
+    ];
+    const rows = ids.length > 0 ? await findDocuments(client, record.indexId, ids) : [];
+    const original = new Map(rows.map((row) => [row.id, row]));
+    const docs = new Map<string, DocState>(
+      rows.map((row) => [
+        row.id,
+        {
+          exists: true,
+          source: row.source,
+          version: row.version,
+          seqNo: row.seqNo,
+          primaryTerm: row.primaryTerm,
+          dirty: false,
+        },
+      ]),
+    );
+    states.set(record.indexId, {
+      record,
+      mapping: record.mappings,
+      mappingChanged: false,
+      nextSeqNo: record.maxSeqNo + 1,
+      original,
+      docs,
+    });
+  }
+  return states;
+}
+
+async function applyOp(
+  deps: WriteDeps,
+  state: IndexState,
+  op: WriteOp,
+  options: WriteOptions,
+): Promise<WriteResult> {
+  const name = state.record.name;
+  try {
+    if (state.record.blocksWrite) throw writeBlocked(name);
+    if (state.record.settings['index.blocks.read_only'] === 'true') throw readOnlyBlocked(name);
+    if (op.kind === 'update') return await applyUpdate(deps, state, op, options);
+    if (op.kind === 'delete') return applyDelete(state, op, options);
+    return applyIndex(state, op, options);
+  } catch (error) {
+    if (!(error instanceof EsError)) throw error;
+    return failure(op, error, name);
+  }
+}
+
+/** Writes one index's net changes: old rows and postings out, new rows and postings in, mapping, seq_no. */
+async function flushIndex(client: PoolClient, indexWriter: IndexWriter, state: IndexState): Promise<void> {
+  const removed: string[] = [];
+  const inserted: { id: string; doc: DocState }[] = [];
+  for (const [id, doc] of state.docs) {
+    if (!doc.dirty) continue;
+    const before = state.original.get(id);
+    if (before) removed.push(before.docKey);
+    if (doc.exists) inserted.push({ id, doc });
+  }
+  const { record } = state;
+  if (state.mappingChanged) await saveMappings(client, record.indexId, state.mapping);
+  const context: IndexContext = {
+    indexId: record.indexId,
+    name: record.name,
+    mappings: state.mapping,
+    settings: record.settings,
+  };
+  if (removed.length > 0) {
+    await indexWriter.remove(client, context, removed);
+    await deleteDocumentsByKey(client, record.indexId, removed);
+  }
+  const keys = await saveDocuments(
+    client,
+    record.indexId,
+    inserted.map(({ id, doc }) => ({
+      id,
+      source: doc.source,
+      sourceText: doc.sourceText,
+      version: doc.version,
+      seqNo: doc.seqNo,
+      primaryTerm: doc.primaryTerm,
+    })),
+  );
+  if (inserted.length > 0) {
+    await indexWriter.add(
+      client,
+      context,
+      inserted.map(({ id, doc }) => ({ docKey: keys.get(id) as string, source: doc.source })),
+    );
+  }
+  if (state.nextSeqNo - 1 !== record.maxSeqNo)
+    await saveMaxSeqNo(client, record.indexId, state.nextSeqNo - 1);
+}
