@@ -13,6 +13,8 @@ export interface FieldValues {
   /** The Elasticsearch field type (long, double, date, boolean, keyword, …); null when unmapped. */
   type: string | null;
   column: ValueColumn;
+  /** True when no document repeats a value (keyword doc values are deduplicated at index time). */
+  unique: boolean;
   sql(b: SqlBuilder): string;
 }
 
@@ -74,6 +76,7 @@ export class FieldResolver {
         path,
         type: null,
         column: 'num',
+        unique: true,
         sql: () => 'SELECT NULL::bigint AS doc_key, NULL::float8 AS v WHERE false',
       };
     if (first.type === 'text') {
@@ -90,14 +93,15 @@ export class FieldResolver {
       path,
       type: first.type,
       column,
+      unique: column === 'kw',
+      // Plain equalities (not a join to unnest) so the planner sees the field's real row count.
       sql: (b) =>
-        `SELECT dv.doc_key, dv.${column} AS v FROM doc_values dv JOIN unnest(${b.param(
-          same.map((f) => f.indexId),
-          'bigint[]',
-        )}, ${b.param(
-          same.map((f) => f.fieldId),
-          'int[]',
-        )}) AS ff(index_id, field_id) ON dv.index_id = ff.index_id AND dv.field_id = ff.field_id WHERE dv.${column} IS NOT NULL`,
+        `SELECT dv.doc_key, dv.${column} AS v FROM doc_values dv WHERE (${same
+          .map(
+            (f) =>
+              `(dv.index_id = ${b.param(f.indexId, 'bigint')} AND dv.field_id = ${b.param(f.fieldId, 'int')})`,
+          )
+          .join(' OR ')}) AND dv.${column} IS NOT NULL`,
     };
   }
 
@@ -132,6 +136,7 @@ export class FieldResolver {
       path,
       type: field.type,
       column,
+      unique: false,
       sql: (b) =>
         `SELECT * FROM unnest(${b.param(keys, 'bigint[]')}, ${b.param(values, column === 'kw' ? 'text[]' : 'float8[]')}) AS rt(doc_key, v)`,
     };

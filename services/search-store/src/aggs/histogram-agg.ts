@@ -42,19 +42,22 @@ export async function computeHistogram(
   const tz = checkTimeZone(spec.timeZone);
   const now = run.ctx.now ?? Date.now();
   const hard = spec.hardBounds;
-  const membership: DocSet = (b) => {
+  const keyed = (b: SqlBuilder): string => {
     const key = keySql(b, node, tz);
     const conds: string[] = [];
     if (hard?.min !== undefined)
       conds.push(`${key} >= ${b.param(isDate ? parseDateBound(hard.min, now) : Number(hard.min), 'float8')}`);
     if (hard?.max !== undefined)
       conds.push(`${key} <= ${b.param(isDate ? parseDateBound(hard.max, now) : Number(hard.max), 'float8')}`);
-    return `SELECT DISTINCT x.doc_key, x.g || ${b.param(GROUP_SEP)} || ${key}::text AS g, ${key} AS k, x.g AS pg
-              FROM (${groupValuesSql(b, docs, values, spec.missing)}) x ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''}`;
+    // One row per (group, document, key): a document counts once per bucket.
+    return `SELECT x.g AS pg, x.doc_key, ${key} AS k FROM (${groupValuesSql(b, docs, values, spec.missing)}) x
+             ${conds.length ? `WHERE ${conds.join(' AND ')}` : ''} GROUP BY x.g, x.doc_key, k`;
   };
+  const membership: DocSet = (b) =>
+    `SELECT y.doc_key, y.pg || ${b.param(GROUP_SEP)} || y.k::text AS g FROM (${keyed(b)}) y`;
   const rows = await run.query<{ pg: string; k: number; g: string; c: string }>(
     (b) =>
-      `SELECT m.pg, m.k, m.g, count(*) AS c FROM (${membership(b)}) m GROUP BY m.pg, m.k, m.g ORDER BY m.pg, m.k`,
+      `SELECT y.pg, y.k, y.pg || ${b.param(GROUP_SEP)} || y.k::text AS g, count(*) AS c FROM (${keyed(b)}) y GROUP BY y.pg, y.k ORDER BY y.pg, y.k`,
   );
   const found = new Map<string, Map<number, { bg: string; c: number }>>(groups.map((g) => [g, new Map()]));
   for (const r of rows) found.get(r.pg)?.set(Number(r.k), { bg: r.g, c: Number(r.c) });

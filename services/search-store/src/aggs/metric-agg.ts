@@ -43,7 +43,7 @@ export async function computeMetric(
   const allowKeyword = node.type === 'value_count' || node.type === 'cardinality';
   const values = await run.fields.resolve(node.spec.field, node.type, allowKeyword);
   const rows = await run.query<MetricRow>(
-    (b) => `SELECT x.g, count(x.v) AS c, count(DISTINCT x.v) AS dc,
+    (b) => `SELECT x.g, count(x.v) AS c, ${node.type === 'cardinality' ? 'count(DISTINCT x.v)' : '0'} AS dc,
         ${values.column === 'num' ? 'sum(x.v) AS s, min(x.v) AS mn, max(x.v) AS mx' : 'NULL::float8 AS s, NULL AS mn, NULL AS mx'}
       FROM (${groupValuesSql(b, docs, values, node.spec.missing)}) x GROUP BY x.g`,
   );

@@ -92,12 +92,22 @@ export class AggRun {
     }
   }
 
-  /** Runs sub-aggregations over the documents of the given buckets (one query per sub-aggregation). */
-  async attachSubs(subs: AggNode[], membership: DocSet, buckets: Bucket[]): Promise<void> {
+  /**
+   * Runs sub-aggregations over the documents of the given buckets (one query per sub-aggregation).
+   * `onlyTheseBuckets` restricts the membership to the given bucket ids; bucket aggregations whose
+   * membership already holds only shown buckets skip it (the filter hides row counts from the planner).
+   */
+  async attachSubs(
+    subs: AggNode[],
+    membership: DocSet,
+    buckets: Bucket[],
+    onlyTheseBuckets = false,
+  ): Promise<void> {
     if (subs.length === 0 || buckets.length === 0) return;
     const bgs = buckets.map((bucket) => bucket.bg);
-    const docs: DocSet = (b) =>
-      `SELECT s.doc_key, s.g FROM (${membership(b)}) s WHERE s.g = ANY(${b.param(bgs, 'text[]')})`;
+    const docs: DocSet = onlyTheseBuckets
+      ? (b) => `SELECT s.doc_key, s.g FROM (${membership(b)}) s WHERE s.g = ANY(${b.param(bgs, 'text[]')})`
+      : membership;
     const results = await this.computeAll(subs, docs, bgs);
     for (const bucket of buckets) bucket.subs = results.get(bucket.bg) ?? {};
   }

@@ -4,7 +4,7 @@ import { formatDate } from './format-date';
 import { isIntegralType, type FieldValues } from './field-values';
 import { groupValuesSql } from './metric-agg';
 import { renderBucket, type AggRun, type Bucket } from './run-aggregations';
-import { GROUP_SEP, type DocSet } from './sql-builder';
+import { GROUP_SEP, type DocSet, type SqlBuilder } from './sql-builder';
 
 type TermsNode = Extract<AggNode, { type: 'terms' }>;
 
@@ -26,6 +26,15 @@ export function termHead(values: FieldValues, k: number | string): Record<string
 }
 
 /** Keyword keys sort in byte order (COLLATE "C"), as Lucene's BytesRef order does. */
+/**
+ * One row per (group, document, value): a document counts once per bucket even when a value repeats
+ * in it (Lucene's doc values dedupe). GROUP BY lets PostgreSQL hash instead of sorting for DISTINCT.
+ */
+function distinctValuesSql(b: SqlBuilder, docs: DocSet, values: FieldValues, missing: unknown): string {
+  if (values.unique) return groupValuesSql(b, docs, values, missing);
+  return `SELECT x.g, x.doc_key, x.v FROM (${groupValuesSql(b, docs, values, missing)}) x GROUP BY x.g, x.doc_key, x.v`;
+}
+
 function orderSql(order: TermsOrder, column: 'num' | 'kw'): string {
   const key = column === 'kw' ? 'k COLLATE "C"' : 'k';
   const parts = order.map((o) => `${o.key === '_count' ? 'c' : key} ${o.asc ? 'ASC' : 'DESC'}`);
@@ -60,8 +69,19 @@ export async function computeTerms(
   }
   const limit = subOrder ? run.maxBuckets + 1 : spec.size;
   const keyText = values.column === 'kw' ? 'x.v' : 'x.v::text';
+  // Sub-aggregations only need the shown buckets: restricting the values to their keys first lets
+  // the planner estimate the rows from column statistics (a filter on the group id expression cannot).
+  const shownKeys: Array<number | string> = [];
+  const shownValues: FieldValues =
+    spec.missing === undefined
+      ? {
+          ...values,
+          sql: (b) =>
+            `SELECT fv.doc_key, fv.v FROM (${values.sql(b)}) fv WHERE fv.v = ANY(${b.param(shownKeys, values.column === 'kw' ? 'text[]' : 'float8[]')})`,
+        }
+      : values;
   const membership: DocSet = (b) =>
-    `SELECT DISTINCT x.doc_key, x.g || ${b.param(GROUP_SEP)} || ${keyText} AS g FROM (${groupValuesSql(b, docs, values, spec.missing)}) x`;
+    `SELECT x.doc_key, x.g || ${b.param(GROUP_SEP)} || ${keyText} AS g FROM (${distinctValuesSql(b, docs, shownValues, spec.missing)}) x`;
   // Like Elasticsearch, sum_other_doc_count also counts the buckets below min_doc_count.
   const rows = await run.query<TermRow>((b) => {
     const minDocCount = b.param(Math.max(spec.minDocCount, 1), 'bigint');
@@ -69,8 +89,8 @@ export async function computeTerms(
         SELECT t.*, t.c >= ${minDocCount} AS kept,
                row_number() OVER (PARTITION BY t.g, t.c >= ${minDocCount} ORDER BY ${orderSql(subOrder ? [{ key: '_count', asc: false }] : spec.order, values.column)}) AS rn,
                sum(t.c) OVER (PARTITION BY t.g) AS total
-          FROM (SELECT x.g, x.v AS k, ${keyText} AS kt, count(DISTINCT x.doc_key) AS c
-                  FROM (${groupValuesSql(b, docs, values, spec.missing)}) x GROUP BY x.g, x.v) t) y
+          FROM (SELECT u.g, u.v AS k, ${keyText.replace('x.', 'u.')} AS kt, count(*) AS c
+                  FROM (${distinctValuesSql(b, docs, values, spec.missing)}) u GROUP BY u.g, u.v) t) y
        WHERE y.kept AND y.rn <= ${b.param(limit, 'bigint')} ORDER BY y.g, y.rn`;
   });
   const byGroup = new Map<string, { total: number; buckets: Bucket[] }>(
@@ -80,6 +100,7 @@ export async function computeTerms(
     const entry = byGroup.get(r.g);
     if (!entry) continue;
     entry.total = Number(r.total);
+    shownKeys.push(r.k);
     entry.buckets.push({
       bg: r.g + GROUP_SEP + r.kt,
       docCount: Number(r.c),
@@ -89,7 +110,8 @@ export async function computeTerms(
   }
   const all = [...byGroup.values()].flatMap((e) => e.buckets);
   if (!subOrder) run.countBuckets(all.length);
-  await run.attachSubs(node.subs, membership, all);
+  // With one parent group the key filter is exact; with several, a key shown in one group may be cut from another.
+  await run.attachSubs(node.subs, membership, all, groups.length > 1);
   const out = new Map<string, unknown>();
   for (const [g, entry] of byGroup) {
     let buckets = entry.buckets;
