@@ -492,3 +492,119 @@ describe('errors', () => {
     );
   });
 });
+
+describe('more bucket shapes', () => {
+  test('top_hits over a scored matched set orders by score and reports max_score', async () => {
+    const scored = {
+      sql: `SELECT doc_key, (CASE id WHEN '3' THEN 2.5 WHEN '1' THEN 1.5 ELSE 0.5 END)::float8 AS score FROM documents WHERE index_id = $1`,
+      params: [fx.indexId],
+      scored: true,
+    };
+    expect(await aggs({ t: { top_hits: { size: 2, _source: false } } }, scored)).toEqual({
+      t: {
+        hits: {
+          total: { value: 5, relation: 'eq' },
+          max_score: 2.5,
+          hits: [
+            { _index: 'products', _id: '3', _score: 2.5 },
+            { _index: 'products', _id: '1', _score: 1.5 },
+          ],
+        },
+      },
+    });
+  });
+
+  test('terms under a histogram counts each bucket separately; keyed histograms are objects', async () => {
+    expect(
+      await aggs({
+        h: {
+          histogram: { field: 'qty', interval: 2, keyed: true },
+          aggs: { c: { terms: { field: 'category' } } },
+        },
+      }),
+    ).toEqual({
+      h: {
+        buckets: {
+          '0': {
+            key: 0,
+            doc_count: 1,
+            c: {
+              doc_count_error_upper_bound: 0,
+              sum_other_doc_count: 0,
+              buckets: [{ key: 'a', doc_count: 1 }],
+            },
+          },
+          '2': {
+            key: 2,
+            doc_count: 2,
+            c: {
+              doc_count_error_upper_bound: 0,
+              sum_other_doc_count: 0,
+              buckets: [
+                { key: 'a', doc_count: 1 },
+                { key: 'b', doc_count: 1 },
+              ],
+            },
+          },
+          '4': {
+            key: 4,
+            doc_count: 2,
+            c: {
+              doc_count_error_upper_bound: 0,
+              sum_other_doc_count: 0,
+              buckets: [
+                { key: 'a', doc_count: 1 },
+                { key: 'c', doc_count: 1 },
+              ],
+            },
+          },
+        },
+      },
+    });
+  });
+
+  test('terms nested in terms keeps each parent its own top buckets', async () => {
+    const result = await aggs({
+      s: {
+        terms: { field: 'in_stock' },
+        aggs: { c: { terms: { field: 'category', size: 1 }, aggs: { q: { sum: { field: 'qty' } } } } },
+      },
+    });
+    expect(result).toEqual({
+      s: {
+        doc_count_error_upper_bound: 0,
+        sum_other_doc_count: 0,
+        buckets: [
+          {
+            key: 1,
+            key_as_string: 'true',
+            doc_count: 2,
+            c: {
+              doc_count_error_upper_bound: 0,
+              sum_other_doc_count: 1,
+              buckets: [{ key: 'a', doc_count: 1, q: { value: 1 } }],
+            },
+          },
+          {
+            key: 0,
+            key_as_string: 'false',
+            doc_count: 1,
+            c: {
+              doc_count_error_upper_bound: 0,
+              sum_other_doc_count: 0,
+              buckets: [{ key: 'a', doc_count: 1, q: { value: 2 } }],
+            },
+          },
+        ],
+      },
+    });
+  });
+
+  test('range keyed answers an object keyed by range key', async () => {
+    expect(
+      await aggs({ r: { range: { field: 'qty', keyed: true, ranges: [{ to: 3 }, { from: 3 }] } } }),
+    ).toEqual({
+      r: { buckets: { '*-3.0': { to: 3, doc_count: 2 }, '3.0-*': { from: 3, doc_count: 3 } } },
+    });
+  });
+});
