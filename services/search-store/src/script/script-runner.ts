@@ -1,11 +1,12 @@
+import { EsError } from '@acme/common';
+import { compileScript, type CompiledScript } from './compile-script';
 import { ScriptError } from './script-error';
-import { compileScript } from './compile-script';
 import type { ScriptLimits } from './script-limits';
 import { fromJson, toJson, type Value } from './script-values';
 
 /**
  * The seam the document store calls for `_update` and bulk `update` scripts (`ctx._source.count +=
- * params.n`, `ctx.op = 'noop'`). Errors are ScriptError; `toEsError(source)` gives the 400.
+ * params.n`, `ctx.op = 'noop'`). Failures throw EsError in Elasticsearch's shape (see below).
  */
 export interface ScriptRunner {
   runUpdateScript(
@@ -16,37 +17,58 @@ export interface ScriptRunner {
 }
 
 const OPS = ['index', 'noop', 'delete', 'none'] as const;
+const CACHE_SIZE = 256;
+
+/**
+ * Elasticsearch's UpdateHelper wraps script failures: 400 illegal_argument_exception "failed to execute
+ * script" caused by the script_exception (which root_cause lists, without its own cause).
+ */
+function failedToExecute(script: ScriptError, source: string): EsError {
+  const cause = script.toEsError(source).toCause();
+  const { caused_by: _inner, ...rootCause } = cause;
+  return new EsError('illegal_argument_exception', 'failed to execute script', {
+    causedBy: cause,
+    rootCause: [rootCause],
+  });
+}
 
 export function createScriptRunner(limits: Partial<ScriptLimits> = {}): ScriptRunner {
+  // A bulk request usually repeats one script: compile each source once (small LRU by insertion order).
+  const cache = new Map<string, CompiledScript>();
+  const compiled = (source: string): CompiledScript => {
+    const hit = cache.get(source);
+    if (hit) return hit;
+    const script = compileScript(source, limits);
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    cache.set(source, script);
+    return script;
+  };
   return {
     runUpdateScript(source, params, ctx) {
-      const script = compileScript(source, limits);
-      const convert = { maxDepth: script.limits.maxDepth * 4 };
-      const ctxValue = new Map<Value, Value>([
-        ['_source', fromJson(ctx._source, convert)],
-        ['op', ctx.op],
-      ]);
-      script.run({ params: fromJson(params, convert), ctx: ctxValue });
-      const op = ctxValue.get('op');
-      if (typeof op !== 'string' || !(OPS as readonly string[]).includes(op)) {
-        // Elasticsearch validates ctx.op against the update operations it knows.
-        throw new ScriptError(
-          'runtime',
-          'illegal_argument_exception',
-          `op must be one of [delete, index, noop, none], not [${String(op)}]`,
-          0,
-        );
+      try {
+        const script = compiled(source);
+        const convert = { maxDepth: script.limits.maxDepth * 4 };
+        const ctxValue = new Map<Value, Value>([
+          ['_source', fromJson(ctx._source, convert)],
+          ['op', ctx.op],
+        ]);
+        script.run({ params: fromJson(params, convert), ctx: ctxValue });
+        const op = ctxValue.get('op');
+        if (typeof op !== 'string' || !(OPS as readonly string[]).includes(op)) {
+          throw new EsError(
+            'illegal_argument_exception',
+            `op must be one of [delete, index, noop, none], not [${String(op)}]`,
+          );
+        }
+        const result = toJson(ctxValue.get('_source') ?? null, convert);
+        if (result === null || typeof result !== 'object' || Array.isArray(result)) {
+          throw new EsError('illegal_argument_exception', 'ctx._source must remain an object');
+        }
+        return { _source: result as Record<string, unknown>, op: op as (typeof OPS)[number] };
+      } catch (error) {
+        if (error instanceof ScriptError) throw failedToExecute(error, source);
+        throw error;
       }
-      const source_ = toJson(ctxValue.get('_source') ?? null, convert);
-      if (source_ === null || typeof source_ !== 'object' || Array.isArray(source_)) {
-        throw new ScriptError(
-          'runtime',
-          'illegal_argument_exception',
-          'ctx._source must remain an object',
-          0,
-        );
-      }
-      return { _source: source_ as Record<string, unknown>, op: op as (typeof OPS)[number] };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { isScriptError } from '../../src/script/script-error';
+import { EsError } from '@acme/common';
 import { createScriptRunner } from '../../src/script/script-runner';
 
 const runner = createScriptRunner();
@@ -74,23 +74,43 @@ describe('update scripts', () => {
     );
   });
 
-  test('a runaway update script ends in a ScriptError mapped to a 400 script_exception', () => {
+  test('a runaway update script fails as Elasticsearch wraps script errors in updates', () => {
+    const source = 'while (true) { ctx._source.n++ }';
     let caught: unknown;
     try {
-      createScriptRunner({ maxSteps: 1000 }).runUpdateScript(
-        'while (true) { ctx._source.n++ }',
-        {},
-        { _source: { n: 0 }, op: 'index' },
-      );
+      createScriptRunner({ maxSteps: 1000 }).runUpdateScript(source, {}, { _source: { n: 0 }, op: 'index' });
     } catch (error) {
       caught = error;
     }
-    expect(isScriptError(caught)).toBe(true);
-    if (isScriptError(caught)) {
-      expect(caught.toEsError('while (true) { ctx._source.n++ }').toBody()).toMatchObject({
-        status: 400,
-        error: { type: 'script_exception', reason: 'runtime error' },
-      });
-    }
+    const scriptException = {
+      type: 'script_exception',
+      reason: 'runtime error',
+      // The step that ran out is the statement inside the loop.
+      script_stack: [source, `${' '.repeat(15)}^---- HERE`],
+      script: source,
+      lang: 'painless',
+      position: { offset: 15, start: 0, end: 32 },
+    };
+    expect(caught instanceof EsError && caught.toBody()).toEqual({
+      error: {
+        root_cause: [scriptException],
+        type: 'illegal_argument_exception',
+        reason: 'failed to execute script',
+        caused_by: {
+          ...scriptException,
+          caused_by: {
+            type: 'painless_error',
+            reason: 'The maximum number of statements that can be executed in a loop has been reached.',
+          },
+        },
+      },
+      status: 400,
+    });
+  });
+
+  test('a compile error in an update script is a 400 too', () => {
+    expect(() => runner.runUpdateScript('ctx._source.n +', {}, { _source: {}, op: 'index' })).toThrow(
+      'failed to execute script',
+    );
   });
 });
