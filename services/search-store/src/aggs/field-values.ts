@@ -1,7 +1,7 @@
 import { EsError } from '@acme/common';
-import type { DocumentValues } from '../script/runtime-fields';
 import type { DocValueType } from '../script/script-values';
 import type { AggContext, MatchedSet, Queryable } from './agg-context';
+import { loadDocumentValues } from './load-document-values';
 import type { SqlBuilder } from './sql-builder';
 
 /** How a field's values are stored: `num` (numbers, dates, booleans) or `kw` (keyword strings). */
@@ -17,8 +17,6 @@ export interface FieldValues {
   unique: boolean;
   sql(b: SqlBuilder): string;
 }
-
-type LoadedDoc = DocumentValues & { raw: Map<string, { type: DocValueType; values: unknown[] }> };
 
 const NUMERIC = new Set([
   'long',
@@ -121,7 +119,7 @@ export class FieldResolver {
     const field = this.ctx.runtimeFields?.get(path);
     if (!field) throw new Error(`runtime field ${path} vanished`);
     const limit = this.ctx.maxRuntimeDocs ?? 100_000;
-    const docs = await this.loadDocs(limit);
+    const docs = await loadDocumentValues(this.client, this.ctx, this.matched, limit);
     const deadline = this.ctx.scriptDeadline ?? Date.now() + 5_000;
     const keys: string[] = [];
     const values: Array<number | string> = [];
@@ -143,69 +141,4 @@ export class FieldResolver {
     this.runtimeCache.set(path, result);
     return result;
   }
-
-  /** Loads every matched document's doc values (and _source) once: the one place Node does per-doc work. */
-  private async loadDocs(limit: number): Promise<Map<string, LoadedDoc>> {
-    const count = await this.client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM (${this.matched.sql}) m`,
-      this.matched.params,
-    );
-    const n = Number(count.rows[0]?.n ?? 0);
-    if (n > limit) {
-      throw new EsError(
-        'illegal_argument_exception',
-        `Runtime fields in aggregations are evaluated per document; [${n}] matched documents exceed the limit of [${limit}]`,
-      );
-    }
-    const dv = await this.client.query<{
-      doc_key: string;
-      path: string;
-      type: string;
-      num: number | null;
-      kw: string | null;
-    }>(
-      `SELECT dv.doc_key, f.path, f.type, dv.num, dv.kw FROM doc_values dv
-         JOIN fields f ON f.index_id = dv.index_id AND f.field_id = dv.field_id
-        WHERE dv.doc_key IN (SELECT m.doc_key FROM (${this.matched.sql}) m) ORDER BY dv.doc_key, f.path, dv.num, dv.kw`,
-      this.matched.params,
-    );
-    const src = await this.client.query<{ doc_key: string; source: Record<string, unknown> }>(
-      `SELECT d.doc_key, d.source FROM documents d WHERE d.doc_key IN (SELECT m.doc_key FROM (${this.matched.sql}) m)`,
-      this.matched.params,
-    );
-    const docs = new Map<string, LoadedDoc>();
-    const mappedPaths = new Set<string>();
-    const make = (key: string): LoadedDoc => {
-      let doc = docs.get(key);
-      if (!doc) {
-        const raw = new Map<string, { type: DocValueType; values: unknown[] }>();
-        doc = {
-          raw,
-          docValues: (field) =>
-            raw.get(field) ??
-            (mappedPaths.has(field) || this.ctx.fieldsByPath(field).length > 0
-              ? { type: fieldType(this.ctx, field), values: [] }
-              : undefined),
-        };
-        docs.set(key, doc);
-      }
-      return doc;
-    };
-    for (const row of src.rows) make(row.doc_key).source = row.source;
-    for (const row of dv.rows) {
-      const type = docValueType(row.type);
-      if (!type) continue;
-      mappedPaths.add(row.path);
-      const doc = make(row.doc_key);
-      let entry = doc.raw.get(row.path);
-      if (!entry) doc.raw.set(row.path, (entry = { type, values: [] }));
-      entry.values.push(row.kw ?? (type === 'boolean' ? row.num === 1 : row.num));
-    }
-    return docs;
-  }
-}
-
-function fieldType(ctx: AggContext, path: string): DocValueType {
-  const f = ctx.fieldsByPath(path)[0];
-  return (f && docValueType(f.type)) ?? 'keyword';
 }

@@ -295,3 +295,12 @@ function coerceAll(
 function sortValues(values: Array<number | string | boolean>): Array<number | string | boolean> {
   return values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
+
+/**
+ * A runtime field's values as `hits[].fields.<f>` shows them: dates as strict_date_optional_time
+ * strings (UTC), everything else as evaluated (always an array, sorted).
+ */
+export function formatFieldValues(type: RuntimeFieldType, values: Array<number | string | boolean>): unknown[] {
+  if (type !== 'date') return values;
+  return values.map((v) => new Date(Number(v)).toISOString());
+}

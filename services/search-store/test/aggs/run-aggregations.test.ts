@@ -608,3 +608,36 @@ describe('more bucket shapes', () => {
     });
   });
 });
+
+test('loadDocumentValues gives runtime scripts each document its doc values and _source', async () => {
+  const { loadDocumentValues } = await import('../../src/aggs/load-document-values');
+  const docs = await loadDocumentValues(
+    fx.pool,
+    fx.ctx,
+    { sql: `SELECT doc_key FROM documents WHERE index_id = $1 AND id IN ('1', '5')`, params: [fx.indexId] },
+    10,
+  );
+  const byId = [...docs.values()].map((d) => ({
+    name: d.source?.name,
+    tags: d.docValues('tags'),
+    price: d.docValues('price'),
+    none: d.docValues('nope'),
+  }));
+  expect(byId).toEqual([
+    {
+      name: 'red apple',
+      tags: { type: 'keyword', values: ['x', 'y'] },
+      price: { type: 'double', values: [10] },
+      none: undefined,
+    },
+    {
+      name: 'date fruit',
+      tags: { type: 'keyword', values: [] },
+      price: { type: 'double', values: [] },
+      none: undefined,
+    },
+  ]);
+  await expect(loadDocumentValues(fx.pool, fx.ctx, fx.all, 2)).rejects.toThrow(
+    '[5] matched documents exceed the limit of [2]',
+  );
+});

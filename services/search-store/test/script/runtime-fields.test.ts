@@ -148,3 +148,9 @@ describe('runtime fields', () => {
     expect(error.reason).toContain('Cyclic dependency detected');
   });
 });
+
+test('date runtime values show as ISO strings in fields, others unchanged', async () => {
+  const { formatFieldValues } = await import('../../src/script/runtime-fields');
+  expect(formatFieldValues('date', [Date.UTC(2020, 0, 1)])).toEqual(['2020-01-01T00:00:00.000Z']);
+  expect(formatFieldValues('double', [0.5, 1])).toEqual([0.5, 1]);
+});
