@@ -51,7 +51,7 @@ export function compileRuntimeFields(mappings: unknown, limits: Partial<ScriptLi
   for (const [name, def] of Object.entries(mappings as Record<string, unknown>)) {
     const { type, script } = parseDefinition(name, def);
     const compiled = script ? compileOrThrow(script.source, limits) : null;
-    const params = script ? fromJson(script.params ?? {}, { maxDepth: 64 }) : null;
+    const params = script ? paramsOf(name, script.params) : null;
     const field: RuntimeField = {
       name,
       type,
@@ -112,6 +112,20 @@ function parseDefinition(
   return { type: type as RuntimeFieldType, script: { source, params } };
 }
 
+function paramsOf(name: string, params: unknown): Value {
+  try {
+    return fromJson(params ?? {}, { maxDepth: 64 });
+  } catch (error) {
+    if (error instanceof ScriptError) {
+      throw new EsError(
+        'illegal_argument_exception',
+        `[params] of runtime field [${name}] are nested too deeply`,
+      );
+    }
+    throw error;
+  }
+}
+
 function compileOrThrow(source: string, limits: Partial<ScriptLimits>): CompiledScript {
   try {
     return compileScript(source, limits);
@@ -133,11 +147,11 @@ function runScript(
   const emitted: Array<number | string | boolean> = [];
   const docMap = new DocMap((field) => docValuesFor(field, doc, fields, deadline));
   let scriptParams = params;
-  if (doc.source && params instanceof Map && script.source.includes('_source')) {
-    scriptParams = new Map(params);
-    scriptParams.set('_source', fromJson(doc.source, { maxDepth: 64 }));
-  }
   try {
+    if (doc.source && params instanceof Map && script.source.includes('_source')) {
+      scriptParams = new Map(params);
+      scriptParams.set('_source', fromJson(doc.source, { maxDepth: 64 }));
+    }
     script.run(
       {
         params: scriptParams,
@@ -300,7 +314,10 @@ function sortValues(values: Array<number | string | boolean>): Array<number | st
  * A runtime field's values as `hits[].fields.<f>` shows them: dates as strict_date_optional_time
  * strings (UTC), everything else as evaluated (always an array, sorted).
  */
-export function formatFieldValues(type: RuntimeFieldType, values: Array<number | string | boolean>): unknown[] {
+export function formatFieldValues(
+  type: RuntimeFieldType,
+  values: Array<number | string | boolean>,
+): unknown[] {
   if (type !== 'date') return values;
   return values.map((v) => new Date(Number(v)).toISOString());
 }

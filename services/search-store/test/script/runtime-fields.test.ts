@@ -154,3 +154,14 @@ test('date runtime values show as ISO strings in fields, others unchanged', asyn
   expect(formatFieldValues('date', [Date.UTC(2020, 0, 1)])).toEqual(['2020-01-01T00:00:00.000Z']);
   expect(formatFieldValues('double', [0.5, 1])).toEqual([0.5, 1]);
 });
+
+test('deeply nested params are refused with a clean 400', () => {
+  let params: unknown = 1;
+  for (let i = 0; i < 200; i++) params = { p: params };
+  expect(
+    esError(() => compileRuntimeFields({ f: { type: 'long', script: { source: 'emit(1)', params } } })),
+  ).toMatchObject({
+    type: 'illegal_argument_exception',
+    reason: '[params] of runtime field [f] are nested too deeply',
+  });
+});
