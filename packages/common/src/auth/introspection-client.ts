@@ -83,7 +83,7 @@ export function createIntrospectionClient(options: IntrospectionClientOptions): 
         body: new URLSearchParams({ token }).toString(),
         signal,
       });
-    } catch (error) {
+    } catch {
       if (signal.aborted) {
         throw new IntrospectionError('timeout', `auth server did not answer within ${timeoutMs} ms`);
       }
