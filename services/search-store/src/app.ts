@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { Pool } from 'pg';
 import { accessLog, createMetrics, esErrorHandler, healthRouter, requestId, type Logger } from '@acme/common';
+import { authenticateRequest } from './auth/authenticate-request';
 import type { SearchConfig } from './config';
 
 export interface SearchDeps {
@@ -24,6 +25,7 @@ export function createApp(deps: SearchDeps): Express {
   app.use(metrics.middleware);
   app.use(healthRouter({ checks: { postgres: async () => void (await deps.pool.query('SELECT 1')) } }));
   app.use(metrics.router);
+  app.use(authenticateRequest({ config: deps.config, logger: deps.logger }));
   app.use(esErrorHandler(deps.logger));
   return app;
 }
