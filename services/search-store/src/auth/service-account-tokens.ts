@@ -10,8 +10,10 @@ import { formatClientBasic } from '@acme/common';
  * - Cache keys are an HMAC of the credentials under a key made at start-up: the map never holds a password,
  *   and its keys cannot be tested offline against guesses.
  * - One token request in flight per credentials (single-flight).
- * - A refusal (400/401 from /token) means bad credentials; anything else (network, timeout, 5xx, an answer
- *   that is not a token) means auth-server is unavailable, and nothing is cached for either.
+ * - A refusal (400/401 from /token) means bad credentials; it is remembered for a few seconds, so a client
+ *   retrying bad credentials in a loop does not reach auth-server on every request (auth-server throttles
+ *   failures by caller address, and the caller is search-store for every service account). Anything else
+ *   (network, timeout, 5xx, an answer that is not a token) means auth-server is unavailable: not cached.
  */
 export type ServiceAccountFailure = 'rejected' | 'unavailable';
 
@@ -29,6 +31,8 @@ export interface ServiceAccountTokensOptions {
   authServerUrl: string;
   timeoutMs?: number;
   maxEntries?: number;
+  /** How long refused credentials are answered from memory. Default 5,000 ms. */
+  rejectedCacheMs?: number;
   /** Milliseconds since the epoch; tests pass a fake clock. */
   now?: () => number;
   fetch?: typeof fetch;
@@ -58,7 +62,13 @@ export function createServiceAccountTokens(options: ServiceAccountTokensOptions)
   const hmacKey = randomBytes(32);
   const maxEntries = options.maxEntries ?? 1000;
   // Insertion-ordered Map as a bounded cache: service accounts are few, so dropping the oldest is enough.
-  const cache = new Map<string, { token: string; refreshAtMs: number }>();
+  const cache = new Map<string, { token: string | undefined; refreshAtMs: number }>();
+  const rejectedCacheMs = options.rejectedCacheMs ?? 5000;
+  const remember = (key: string, token: string | undefined, untilMs: number) => {
+    cache.delete(key);
+    cache.set(key, { token, refreshAtMs: untilMs });
+    if (cache.size > maxEntries) cache.delete(cache.keys().next().value as string);
+  };
   const inFlight = new Map<string, Promise<string>>();
   const keyOf = (username: string, password: string) =>
     createHmac('sha256', hmacKey)
@@ -113,10 +123,13 @@ export function createServiceAccountTokens(options: ServiceAccountTokensOptions)
       // Refresh a little before expiry (a tenth of the lifetime, at most 30 s) so a request never
       // carries a token that expires on its way to auth-server.
       const margin = Math.min(30_000, lifetimeMs / 10);
-      cache.delete(key);
-      cache.set(key, { token, refreshAtMs: now() + lifetimeMs - margin });
-      if (cache.size > maxEntries) cache.delete(cache.keys().next().value as string);
+      remember(key, token, now() + lifetimeMs - margin);
       return token;
+    } catch (error) {
+      if (error instanceof ServiceAccountError && error.failure === 'rejected') {
+        remember(key, undefined, now() + rejectedCacheMs);
+      }
+      throw error;
     } finally {
       inFlight.delete(key);
     }
@@ -126,7 +139,12 @@ export function createServiceAccountTokens(options: ServiceAccountTokensOptions)
     async tokenFor(username, password) {
       const key = keyOf(username, password);
       const cached = cache.get(key);
-      if (cached && cached.refreshAtMs > now()) return cached.token;
+      if (cached && cached.refreshAtMs > now()) {
+        if (cached.token === undefined) {
+          throw new ServiceAccountError('rejected', 'auth server refused these credentials moments ago');
+        }
+        return cached.token;
+      }
       const pending = inFlight.get(key);
       if (pending) return pending;
       const request = fetchAndCache(key, username, password);

@@ -88,15 +88,35 @@ describe('service-account tokens (client_credentials)', () => {
   });
 
   it.each([400, 401])(
-    'reports refused credentials when /token answers %i, and caches nothing',
+    'reports refused credentials when /token answers %i and remembers the refusal for 5 s',
     async (status) => {
-      nock(AUTH).post('/token').times(2).reply(status, { error: 'invalid_client' });
+      const calls = { count: 0 };
+      nock(AUTH)
+        .post('/token')
+        .reply(() => {
+          calls.count += 1;
+          return [status, { error: 'invalid_client' }];
+        })
+        .persist();
       const accounts = tokens();
       await expect(accounts.tokenFor('svc', 'bad')).rejects.toMatchObject({ failure: 'rejected' });
+      clock = START + 4_999;
       await expect(accounts.tokenFor('svc', 'bad')).rejects.toBeInstanceOf(ServiceAccountError);
-      expect(nock.isDone()).toBe(true);
+      expect(calls.count).toBe(1);
+      clock = START + 5_000;
+      await expect(accounts.tokenFor('svc', 'bad')).rejects.toMatchObject({ failure: 'rejected' });
+      expect(calls.count).toBe(2);
     },
   );
+
+  it('does not let a remembered refusal block the right password', async () => {
+    nock(AUTH).post('/token').basicAuth({ user: 'svc', pass: 'bad' }).reply(401, { error: 'invalid_client' });
+    const calls = issue();
+    const accounts = tokens();
+    await expect(accounts.tokenFor('svc', 'bad')).rejects.toMatchObject({ failure: 'rejected' });
+    expect(await accounts.tokenFor('svc', 'good')).toBe('at-1');
+    expect(calls.count).toBe(1);
+  });
 
   it('reports auth-server unavailable on a 5xx', async () => {
     nock(AUTH).post('/token').reply(502, 'bad gateway');
