@@ -12,7 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -250,7 +250,12 @@ async function authServerTarget(name, port, env, setup) {
 const ratio = (x, y) => (x && y ? (x.rps / y.rps).toFixed(2) : 'n/a');
 const ms = (value) => (value === undefined ? 'n/a' : `${value} ms`);
 
-function report(results, started, notes) {
+function commit() {
+  const result = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : 'unknown';
+}
+
+function report(results, started, notes, loadBefore) {
   const by = Object.fromEntries(results.map((r) => [r.name.split(' ')[0], r]));
   const rows = results.map(
     (r) => `| ${r.name} | ${Math.round(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.failed} |`,
@@ -266,7 +271,8 @@ function report(results, started, notes) {
     `## ${started.toISOString()}`,
     '',
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; autocannon ${CONNECTIONS} connections, ` +
-      `${DURATION} s after ${WARMUP} s warm-up, ${TOKENS} tokens in rotation, load generator on the same cores.`,
+      `${DURATION} s after ${WARMUP} s warm-up, ${TOKENS} tokens in rotation, load generator on the same cores. ` +
+      `Commit ${commit()}; load average before the run ${loadBefore.map((n) => n.toFixed(2)).join(' ')}.`,
     '',
     '| target | req/s | p50 | p99 | failed |',
     '|---|---|---|---|---|',
@@ -283,6 +289,7 @@ function report(results, started, notes) {
 
 async function main() {
   const started = new Date();
+  const loadBefore = loadavg();
   build();
   const testkit = require(join(root, 'packages/testkit/dist/index.js'));
   log('starting Postgres and Redis');
@@ -361,7 +368,7 @@ async function main() {
     await redis.stop();
     await postgres.stop();
   }
-  const section = report(results, started, notes);
+  const section = report(results, started, notes, loadBefore);
   console.log(`\n${section}`);
   if (process.env.NO_RECORD) return;
   appendFileSync(join(root, 'bench/RESULTS.md'), `\n${section}`);
