@@ -1,0 +1,37 @@
+import argon2 from 'argon2';
+import { z } from 'zod';
+import { OAuthError } from '@acme/common';
+import type { AuthContext } from '../auth-context';
+import type { User } from '../../storage/users.repo';
+
+export const createUserSchema = z
+  .object({
+    username: z.string().min(1).max(200),
+    password: z.string().min(8).max(1024),
+    claims: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
+/** A user with an argon2id password hash (memory-hard, OWASP parameters) and profile claims. */
+export async function createUser(ctx: AuthContext, input: unknown): Promise<User> {
+  const parsed = createUserSchema.safeParse(input);
+  if (!parsed.success)
+    throw new OAuthError(
+      'invalid_request',
+      parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+    );
+  if (await ctx.repos.users.findByUsername(parsed.data.username))
+    throw new OAuthError('conflict', 'username is taken');
+  const passwordHash = await argon2.hash(parsed.data.password, {
+    type: argon2.argon2id,
+    memoryCost: 19_456,
+    timeCost: 2,
+  });
+  return ctx.repos.users.create({ username: parsed.data.username, passwordHash, claims: parsed.data.claims });
+}
+
+export const presentUser = (user: User) => ({
+  user_id: user.userId,
+  username: user.username,
+  claims: user.claims,
+});

@@ -1,0 +1,7 @@
+/**
+ * Revoking a grant must make every code and token issued under it inactive at once, including any
+ * cached introspection answer (API-NOTES B1: node-oidc-provider checks the grant on every introspection).
+ */
+export interface GrantRevoker {
+  revokeGrants(grantIds: readonly string[], reason: string): Promise<void>;
+}

@@ -1,0 +1,86 @@
+import type { Queryable } from './db';
+
+export interface Grant {
+  grantId: string;
+  clientId: string;
+  userId: string | null;
+  scopes: string[];
+  resources: string[];
+  revokedAt: Date | null;
+}
+
+const toGrant = (row: Record<string, unknown>): Grant => ({
+  grantId: row.grant_id as string,
+  clientId: row.client_id as string,
+  userId: row.user_id as string | null,
+  scopes: row.scopes as string[],
+  resources: row.resources as string[],
+  revokedAt: row.revoked_at as Date | null,
+});
+
+/**
+ * Grants and their revocation. Revoking returns the token hashes it touched so the introspection cache
+ * can drop exactly those entries (RFC 7009 §2.1: revocation takes effect at once).
+ */
+export function createGrantsRepo(db: Queryable) {
+  return {
+    async save(grant: Omit<Grant, 'grantId' | 'revokedAt'>): Promise<Grant> {
+      const { rows } = await db.query(
+        `INSERT INTO grants (client_id, user_id, scopes, resources) VALUES ($1,$2,$3,$4)
+         RETURNING grant_id, client_id, user_id, scopes, resources, revoked_at`,
+        [grant.clientId, grant.userId, grant.scopes, grant.resources],
+      );
+      return toGrant(rows[0]);
+    },
+    async findById(grantId: string): Promise<Grant | undefined> {
+      const { rows } = await db.query(
+        `SELECT grant_id, client_id, user_id, scopes, resources, revoked_at FROM grants WHERE grant_id = $1::uuid`,
+        [grantId],
+      );
+      return rows[0] ? toGrant(rows[0]) : undefined;
+    },
+    async listByUser(userId: string): Promise<Grant[]> {
+      const { rows } = await db.query(
+        `SELECT grant_id, client_id, user_id, scopes, resources, revoked_at FROM grants
+         WHERE user_id = $1::uuid AND revoked_at IS NULL ORDER BY created_at`,
+        [userId],
+      );
+      return rows.map(toGrant);
+    },
+    /** Grants with no code or token left (all expired and purged): nothing can use them any more. */
+    async deleteOrphans(before: Date, limit = 10_000): Promise<number> {
+      const { rowCount } = await db.query(
+        `DELETE FROM grants WHERE grant_id IN (
+           SELECT g.grant_id FROM grants g
+           WHERE g.created_at < $1
+             AND NOT EXISTS (SELECT 1 FROM tokens t WHERE t.grant_id = g.grant_id)
+             AND NOT EXISTS (SELECT 1 FROM authorization_codes c WHERE c.grant_id = g.grant_id)
+           LIMIT $2)`,
+        [before, limit],
+      );
+      return rowCount ?? 0;
+    },
+    /** Revokes the grants selected by one column and every token under them, in one statement. */
+    async revokeWhere(
+      column: 'grant_id' | 'user_id' | 'client_id',
+      value: string,
+      reason: string,
+    ): Promise<{ grantIds: string[]; tokenHashes: Buffer[] }> {
+      const cast = column === 'client_id' ? 'text' : 'uuid';
+      const { rows } = await db.query(
+        `WITH g AS (
+           UPDATE grants SET revoked_at = now(), revoked_reason = $2
+           WHERE ${column} = $1::${cast} AND revoked_at IS NULL RETURNING grant_id
+         ), t AS (
+           UPDATE tokens SET revoked_at = now()
+           WHERE grant_id IN (SELECT grant_id FROM g) AND revoked_at IS NULL RETURNING token_hash
+         )
+         SELECT (SELECT array_agg(grant_id::text) FROM g) AS grant_ids,
+                (SELECT array_agg(token_hash) FROM t) AS token_hashes`,
+        [value, reason],
+      );
+      return { grantIds: rows[0].grant_ids ?? [], tokenHashes: rows[0].token_hashes ?? [] };
+    },
+  };
+}
+export type GrantsRepo = ReturnType<typeof createGrantsRepo>;
