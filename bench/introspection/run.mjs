@@ -100,14 +100,16 @@ async function issueTokens(tokenUrl, clientId, clientSecret) {
   return tokens;
 }
 
-/** Refuses to measure a target that does not answer active:true: a benchmark of 401s would lie. */
+/**
+ * Refuses a target unless every token in rotation answers active:true: a benchmark of 401s or of
+ * {active:false} would lie (both are 200s or fast paths). Run before and after the measurement.
+ */
 async function checkActive(target) {
-  const body = await postForm(target.url, target.authorization, {
-    token: target.tokens[0],
-    token_type_hint: 'access_token',
-  });
-  if (body.active !== true)
-    throw new Error(`${target.name}: the token is not active: ${JSON.stringify(body)}`);
+  for (const token of target.tokens) {
+    const body = await postForm(target.url, target.authorization, { token, token_type_hint: 'access_token' });
+    if (body.active !== true)
+      throw new Error(`${target.name}: a token is not active: ${JSON.stringify(body)}`);
+  }
 }
 
 function load(target, seconds) {
@@ -135,6 +137,7 @@ async function measure(target) {
   await load(target, WARMUP);
   log(`${target.name}: measuring ${DURATION} s with ${CONNECTIONS} connections`);
   const result = await load(target, DURATION);
+  await checkActive(target);
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) log(`${target.name}: WARNING ${failed} failed responses (non-2xx, errors, timeouts)`);
   return {
