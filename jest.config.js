@@ -33,5 +33,11 @@ module.exports = {
     project('packages/devstack', 'devstack'),
     project('services/auth-server', 'auth-server'),
     project('services/search-store', 'search-store'),
+    project('packages/reliability', 'reliability', {
+      moduleNameMapper: {
+        ...moduleNameMapper,
+        '^@acme/devstack/dist/(.*)$': '<rootDir>/../../packages/devstack/src/$1',
+      },
+    }),
   ],
 };
