@@ -37,6 +37,9 @@ async function main(): Promise<void> {
     logger,
   });
   const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
+  // An idle connection dropped by Postgres (restart, failover) emits 'error' on the pool; without a
+  // listener that would crash the process. The pool opens a new connection on the next query.
+  pool.on('error', (error) => logger.warn('idle Postgres connection lost', { error: error.message }));
   const app = createApp({
     config,
     pool,

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { EsError, isEsError } from '../errors/es-error';
 import { OAuthError, isOAuthError } from '../errors/oauth-error';
 import type { Logger } from '../logging/create-logger';
+import { isStorageUnavailable } from './storage-unavailable';
 
 /** Body-parser errors carry `type`/`status`; they are the client's fault, not ours. */
 interface HttpishError {
@@ -20,7 +21,8 @@ function clientStatus(error: unknown): number | undefined {
 /**
  * The last handler of auth-server: typed OAuth errors go out as `{error, error_description}` with their
  * status and headers; client errors from body parsing become invalid_request; anything else is a 500
- * `server_error` without a stack, and its cause is logged.
+ * `server_error` without a stack, and its cause is logged. An unreachable database is a 503
+ * temporarily_unavailable (RFC 6749 §4.1.2.1), which a client may retry.
  */
 export function oauthErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
@@ -28,7 +30,16 @@ export function oauthErrorHandler(logger: Logger): ErrorRequestHandler {
     if (isOAuthError(error)) oauth = error;
     else if (clientStatus(error) === 413) oauth = new OAuthError('invalid_request', 'request body too large');
     else if (clientStatus(error)) oauth = new OAuthError('invalid_request', 'malformed request body');
-    else {
+    else if (isStorageUnavailable(error)) {
+      logger.warn('storage unavailable', { requestId: req.id, error: describeError(error) });
+      oauth = new OAuthError(
+        'temporarily_unavailable',
+        'the server is temporarily unable to handle the request',
+        {
+          'Retry-After': '1',
+        },
+      );
+    } else {
       logger.error('unhandled error', { requestId: req.id, error: describeError(error) });
       oauth = new OAuthError('server_error', 'internal error');
     }
@@ -39,7 +50,8 @@ export function oauthErrorHandler(logger: Logger): ErrorRequestHandler {
 
 /**
  * The last handler of search-store: typed ES errors go out in Elasticsearch's envelope; anything
- * untyped is a 500 `exception` without a stack, and its cause is logged.
+ * untyped is a 500 `exception` without a stack, and its cause is logged. An unreachable database is a
+ * 503 cluster_block_exception, as Elasticsearch answers before its cluster state is recovered.
  */
 export function esErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
@@ -49,6 +61,14 @@ export function esErrorHandler(logger: Logger): ErrorRequestHandler {
       es = new EsError('content_too_long_exception', 'request body is too large', { status: 413 });
     else if (clientStatus(error)) {
       es = new EsError('x_content_parse_exception', 'failed to parse request body');
+    } else if (isStorageUnavailable(error)) {
+      // What Elasticsearch answers while its cluster state is not recovered: a retryable 503.
+      logger.warn('storage unavailable', { requestId: req.id, error: describeError(error) });
+      es = new EsError(
+        'cluster_block_exception',
+        'blocked by: [SERVICE_UNAVAILABLE/1/state not recovered / initialized];',
+        { status: 503, headers: { 'Retry-After': '1' } },
+      );
     } else {
       logger.error('unhandled error', { requestId: req.id, error: describeError(error) });
       es = new EsError('exception', 'internal error');
