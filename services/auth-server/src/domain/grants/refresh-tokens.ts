@@ -32,9 +32,12 @@ export async function refreshTokens(
     throw new OAuthError('invalid_grant', 'refresh token expired after inactivity');
   const rotated = record.rotatedAt ? false : await ctx.repos.tokens.markRotated(hash);
   if (!rotated) {
-    const rotatedAt = record.rotatedAt ?? new Date();
+    // Lost a race with a concurrent rotation (possibly on another instance): the record we read was not
+    // rotated yet, so take the winner's rotated_at from the database, never "now". Without a grace window
+    // every second use is a reuse, even within the same millisecond.
+    const rotatedAt = record.rotatedAt ?? (await ctx.repos.tokens.findByHash(hash))?.rotatedAt ?? new Date(0);
     const graceMs = ctx.config.REFRESH_REUSE_GRACE_SECONDS * 1000;
-    if (Date.now() - rotatedAt.getTime() > graceMs) {
+    if (graceMs === 0 || Date.now() - rotatedAt.getTime() > graceMs) {
       ctx.audit('refresh_reuse', { client_id: client.clientId, grant_id: record.grantId });
       if (record.familyId) await revokeFamily(ctx, record.familyId, 'refresh_reuse');
       throw new OAuthError('invalid_grant', 'refresh token already used');
