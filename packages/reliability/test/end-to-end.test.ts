@@ -1,14 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startStack, type Stack } from '../src/stack';
 import { basic, call, es } from '../src/http';
+import {
+  completeCodeFlow,
+  launchChromium,
+  startCallbackServer,
+  type CallbackServer,
+} from '../src/browser-code-flow';
 
 /**
  * Production shape: auth-server and search-store as separate processes from dist/main.js, configured by env
  * only. A user signs in and consents in chromium, the web client exchanges the code, calls search-store with
- * the access token, then the user's token is revoked and the next search-store call fails within
+ * the access token, then the token is revoked and the next search-store call fails within
  * INTROSPECTION_CACHE_MAX_SECONDS.
  */
 const CACHE_SECONDS = 2;
@@ -16,74 +19,34 @@ const CACHE_SECONDS = 2;
 describe('end to end: code flow in chromium, search-store with the access token, revocation', () => {
   let stack: Stack;
   let browser: Browser;
-  let callback: Server;
-  let origin: string;
-  const received: URLSearchParams[] = [];
+  let callback: CallbackServer;
 
   beforeAll(async () => {
-    callback = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      if (url.pathname === '/cb') received.push(url.searchParams);
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>callback received</h1>');
-    });
-    callback.listen(0, '127.0.0.1');
-    await new Promise((resolve) => callback.once('listening', resolve));
-    origin = `http://127.0.0.1:${(callback.address() as AddressInfo).port}`;
-    stack = await startStack({ cacheSeconds: CACHE_SECONDS, webRedirectUri: `${origin}/cb` });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    callback = await startCallbackServer();
+    stack = await startStack({ cacheSeconds: CACHE_SECONDS, webRedirectUri: `${callback.origin}/cb` });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await stack?.stop();
-    callback?.closeAllConnections();
-    await new Promise((resolve) => callback?.close(resolve));
+    await callback?.stop();
   });
 
   it('signs in, consents, searches with the access token and is refused within the cache bound after revocation', async () => {
     const auth = stack.auth[0]!;
     const search = stack.search[0]!;
     const client = stack.seed.webClient;
-    const verifier = randomBytes(32).toString('base64url');
-    const challenge = createHash('sha256').update(verifier).digest('base64url');
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(
-      `${auth.url}/authorize?${new URLSearchParams({
-        client_id: client.clientId,
-        redirect_uri: client.redirectUri,
-        response_type: 'code',
-        scope: 'openid search.read search.write search.admin',
-        state: 'e2e',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      })}`,
-    );
-    await page.getByLabel('Username').fill(stack.seed.user.username);
-    await page.getByLabel('Password').fill(stack.seed.user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Allow' }).click();
-    await page.waitForURL(`${origin}/cb?**`);
-    const query = received.at(-1)!;
-    expect(query.get('state')).toBe('e2e');
-    const exchanged = await call(`${auth.url}/token`, {
-      method: 'POST',
-      headers: {
-        authorization: basic(client.clientId, client.clientSecret),
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: query.get('code')!,
-        redirect_uri: client.redirectUri,
-        code_verifier: verifier,
-      }).toString(),
+    const tokens = await completeCodeFlow({
+      context: await browser.newContext(),
+      authUrl: auth.url,
+      callback,
+      client,
+      user: stack.seed.user,
+      scope: 'openid search.read search.write search.admin',
+      state: 'e2e',
     });
-    expect(exchanged.status).toBe(200);
-    const accessToken = (exchanged.json as { access_token: string }).access_token;
-    const bearer = `Bearer ${accessToken}`;
+    expect(tokens.scope).toBe('openid search.read search.write search.admin');
+    const bearer = `Bearer ${tokens.access_token}`;
 
     expect((await es(search.url, bearer, 'PUT', '/e2e-notes')).status).toBe(200);
     const indexed = await es(search.url, bearer, 'PUT', '/e2e-notes/_doc/1?refresh=true', { title: 'hello' });
@@ -99,7 +62,7 @@ describe('end to end: code flow in chromium, search-store with the access token,
         authorization: basic(client.clientId, client.clientSecret),
         'content-type': 'application/x-www-form-urlencoded',
       },
-      body: new URLSearchParams({ token: accessToken, token_type_hint: 'access_token' }).toString(),
+      body: new URLSearchParams({ token: tokens.access_token, token_type_hint: 'access_token' }).toString(),
     });
     expect(revoked.status).toBe(200);
     const revokedAt = Date.now();
