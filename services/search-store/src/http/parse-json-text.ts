@@ -6,6 +6,7 @@ import { EsError } from '@acme/common';
  * `x_content_parse_exception`; both 400 and prefixed with `[line:col]`.
  */
 export function parseJsonText(text: string): unknown {
+  checkNestingDepth(text);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -57,4 +58,33 @@ function openContainer(text: string): 'Object' | 'Array' | 'none' {
   }
   const top = stack[stack.length - 1];
   return top === '{' ? 'Object' : top === '[' ? 'Array' : 'none';
+}
+
+/**
+ * Jackson's StreamReadConstraints (Elasticsearch 8) refuse a document nested deeper than 1000 levels; past
+ * that our recursive walkers would exhaust the stack, so depth bombs end here as a 400.
+ */
+export const MAX_NESTING_DEPTH = 1000;
+
+function checkNestingDepth(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i += 1; // backslash
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      depth += 1;
+      if (depth > MAX_NESTING_DEPTH) {
+        const { line, col } = lineCol(text, i);
+        throw new EsError(
+          'x_content_parse_exception',
+          `[${line}:${col}] Document nesting depth (${depth}) exceeds the maximum allowed (${MAX_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`,
+        );
+      }
+    } else if (c === 125 || c === 93) depth -= 1;
+  }
 }
