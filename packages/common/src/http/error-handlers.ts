@@ -2,7 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { EsError, isEsError } from '../errors/es-error';
 import { OAuthError, isOAuthError } from '../errors/oauth-error';
 import type { Logger } from '../logging/create-logger';
-import { isStorageUnavailable } from './storage-unavailable';
+import { isStorageUnavailable, isUnstorableInput } from './storage-unavailable';
 
 /** Body-parser errors carry `type`/`status`; they are the client's fault, not ours. */
 interface HttpishError {
@@ -30,6 +30,8 @@ export function oauthErrorHandler(logger: Logger): ErrorRequestHandler {
     if (isOAuthError(error)) oauth = error;
     else if (clientStatus(error) === 413) oauth = new OAuthError('invalid_request', 'request body too large');
     else if (clientStatus(error)) oauth = new OAuthError('invalid_request', 'malformed request body');
+    else if (isUnstorableInput(error))
+      oauth = new OAuthError('invalid_request', 'request contains unsupported characters');
     else if (isStorageUnavailable(error)) {
       logger.warn('storage unavailable', { requestId: req.id, error: describeError(error) });
       oauth = new OAuthError(
@@ -61,6 +63,11 @@ export function esErrorHandler(logger: Logger): ErrorRequestHandler {
       es = new EsError('content_too_long_exception', 'request body is too large', { status: 413 });
     else if (clientStatus(error)) {
       es = new EsError('x_content_parse_exception', 'failed to parse request body');
+    } else if (isUnstorableInput(error)) {
+      es = new EsError(
+        'illegal_argument_exception',
+        'request contains characters that cannot be stored (U+0000)',
+      );
     } else if (isStorageUnavailable(error)) {
       // What Elasticsearch answers while its cluster state is not recovered: a retryable 503.
       logger.warn('storage unavailable', { requestId: req.id, error: describeError(error) });

@@ -37,3 +37,14 @@ export function isStorageUnavailable(error: unknown, depth = 0): boolean {
   if (Array.isArray(errors) && errors.some((inner) => isStorageUnavailable(inner, depth + 1))) return true;
   return cause !== undefined && isStorageUnavailable(cause, depth + 1);
 }
+
+/**
+ * Input Postgres cannot hold or evaluate (a NUL character in text: 22021/22P05; a value nested past its
+ * stack: 54001): the request's fault, answered 400, never a 500.
+ */
+const INPUT_SQLSTATES = new Set(['22021', '22P05', '54001']);
+
+export function isUnstorableInput(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && INPUT_SQLSTATES.has(code);
+}

@@ -36,7 +36,11 @@ export function parseBasicAuth(header: string | undefined): { id: string; secret
   const colon = decoded.indexOf(':');
   if (colon < 0) return undefined;
   try {
-    return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
+    const id = formDecode(decoded.slice(0, colon));
+    const secret = formDecode(decoded.slice(colon + 1));
+    // No stored id or secret contains NUL, and Postgres text cannot hold one: an unknown client, not a 500.
+    if (id.includes('\u0000') || secret.includes('\u0000')) return undefined;
+    return { id, secret };
   } catch {
     return undefined;
   }

@@ -37,6 +37,8 @@ export function createResourceServerAuth(ctx: AuthContext) {
       } catch {
         return done(null, false);
       }
+      // Postgres text cannot hold NUL (a 500 from the lookup); no resource server id or secret contains one.
+      if (id.includes('\u0000') || secret.includes('\u0000')) return done(null, false);
       findRs(id).then(
         (rs) => done(null, ctx.hasher.verify(secret, rs?.secretHash) && rs ? rs : false),
         (error: unknown) => done(error),
