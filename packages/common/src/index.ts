@@ -10,6 +10,7 @@ export * from './http/access-log';
 export * from './http/metrics';
 export * from './http/health';
 export * from './http/error-handlers';
+export * from './http/malformed-http';
 export * from './schemas/introspection.schema';
 export * from './schemas/error-envelope.schema';
 export * from './storage/run-migrations';

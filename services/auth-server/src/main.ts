@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
+import { answerMalformedHttp, ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
 import { createApp } from './app';
 import { authConfigSchema } from './config';
 import { connectRedis } from './storage/connect-redis';
@@ -49,6 +49,7 @@ async function main(): Promise<void> {
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info('auth-server listening', { port: config.PORT, issuer: config.ISSUER });
   });
+  answerMalformedHttp(server, 'oauth');
   const stop = (signal: string) => {
     logger.info('stopping', { signal });
     connections?.redis.disconnect();

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
+import { answerMalformedHttp, ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
 import { createApp } from './app';
 import { authenticateRequest } from './auth/authenticate-request';
 import { createScriptRunner } from './script/script-runner';
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info('search-store listening', { port: config.PORT });
   });
+  answerMalformedHttp(server, 'es');
   const stop = (signal: string) => {
     logger.info('stopping', { signal });
     server.close(() => void pool.end().then(() => process.exit(0)));
