@@ -1,5 +1,25 @@
 import type { PoolClient } from 'pg';
 import type { IndexMapping } from '../mapping/mapping-types';
+import { analyzeDocument } from './analyze-document';
+import { listIndexedFields } from './indexed-fields';
+import {
+  deleteDocValues,
+  deleteFieldLengths,
+  deletePostings,
+  deleteUnusedTerms,
+  copyInvertedIndex,
+  insertDocValues,
+  insertFieldLengths,
+  insertPostings,
+  saveFieldStatDeltas,
+  saveFields,
+  saveTermDeltas,
+  type DocValueRow,
+  type FieldLengthRow,
+  type FieldStatDelta,
+  type PostingRow,
+  type TermDelta,
+} from './inverted-index.repo';
 
 /** What the writer needs to know about the index a batch goes to. */
 export interface IndexContext {
@@ -27,4 +47,84 @@ export interface IndexWriter {
   remove(client: PoolClient, index: IndexContext, docKeys: string[]): Promise<void>;
   /** Copies one index's inverted index to another index id in SQL (clone keeps doc keys). */
   copyIndex(client: PoolClient, fromIndexId: string, toIndexId: string): Promise<void>;
+}
+
+/** The Postgres implementation of the seam: see inverted-index.repo.ts for the SQL. */
+export function createIndexWriter(): IndexWriter {
+  return {
+    async add(client, index, documents) {
+      if (documents.length === 0) return;
+      const fields = listIndexedFields(index.mappings);
+      const analyzed = documents.map((doc) => ({
+        docKey: doc.docKey,
+        contributions: analyzeDocument(index.mappings, index.settings, doc.source, fields),
+      }));
+      const used = new Map<string, string>();
+      for (const doc of analyzed) for (const c of doc.contributions) used.set(c.path, c.type);
+      if (used.size === 0) return;
+      const fieldIds = await saveFields(
+        client,
+        index.indexId,
+        [...used].map(([path, type]) => ({ path, type })),
+      );
+
+      const termDeltas = new Map<string, TermDelta>();
+      const statDeltas = new Map<number, FieldStatDelta>();
+      const lengths: FieldLengthRow[] = [];
+      const docValues: DocValueRow[] = [];
+      for (const doc of analyzed) {
+        for (const c of doc.contributions) {
+          const fieldId = fieldIds.get(c.path)!;
+          for (const [term, { freq }] of c.terms) {
+            const key = `${fieldId}\u0000${term}`;
+            const delta = termDeltas.get(key) ?? { fieldId, term, docFreq: 0, totalTermFreq: 0 };
+            delta.docFreq += 1;
+            delta.totalTermFreq += freq;
+            termDeltas.set(key, delta);
+          }
+          const stat = statDeltas.get(fieldId) ?? { fieldId, docCount: 0, sumTotalTermFreq: 0 };
+          stat.docCount += 1;
+          stat.sumTotalTermFreq += c.length;
+          statDeltas.set(fieldId, stat);
+          lengths.push({ fieldId, docKey: doc.docKey, length: c.length });
+          for (const num of c.numbers) docValues.push({ fieldId, docKey: doc.docKey, num, kw: null });
+          for (const kw of c.keywords) docValues.push({ fieldId, docKey: doc.docKey, num: null, kw });
+        }
+      }
+      const termIds = await saveTermDeltas(client, index.indexId, [...termDeltas.values()]);
+      const postings: PostingRow[] = [];
+      for (const doc of analyzed) {
+        for (const c of doc.contributions) {
+          const fieldId = fieldIds.get(c.path)!;
+          for (const [term, { freq, positions }] of c.terms) {
+            postings.push({
+              termId: termIds.get(`${fieldId}\u0000${term}`)!,
+              docKey: doc.docKey,
+              freq,
+              norm: c.norm,
+              positions,
+            });
+          }
+        }
+      }
+      await insertPostings(client, index.indexId, postings);
+      await insertFieldLengths(client, index.indexId, lengths);
+      await saveFieldStatDeltas(client, index.indexId, [...statDeltas.values()]);
+      await insertDocValues(client, index.indexId, docValues);
+    },
+
+    async remove(client, index, docKeys) {
+      if (docKeys.length === 0) return;
+      const termDeltas = await deletePostings(client, index.indexId, docKeys);
+      const termIds = await saveTermDeltas(client, index.indexId, termDeltas);
+      await deleteUnusedTerms(client, index.indexId, [...termIds.values()]);
+      const statDeltas = await deleteFieldLengths(client, index.indexId, docKeys);
+      await saveFieldStatDeltas(client, index.indexId, statDeltas);
+      await deleteDocValues(client, index.indexId, docKeys);
+    },
+
+    async copyIndex(client, fromIndexId, toIndexId) {
+      await copyInvertedIndex(client, fromIndexId, toIndexId);
+    },
+  };
 }
