@@ -117,7 +117,7 @@ describe('index writer', () => {
     const { rows } = await fx.pool.query('SELECT count(*)::int AS n FROM postings WHERE index_id = $1', [
       index.indexId,
     ]);
-    expect(rows[0].n).toBe(4);
+    expect(rows[0].n).toBe(3);
   });
 
   it('encodes long fields lossily as Lucene does', async () => {
