@@ -36,12 +36,13 @@ export async function compileQuery(
 ): Promise<string> {
   const b = f(boost * query.boost);
   const { params, reader } = ctx;
-  const idx = params.add(reader.indexId);
+  // Added only where used: an unreferenced parameter has no type and Postgres rejects the statement.
+  const idx = (): string => `${params.add(reader.indexId)}::bigint`;
   const constant = (sql: string): string =>
     `SELECT doc_key, ${params.add(scoring ? b : 0)}::float4 AS s FROM (${sql}) c`;
   switch (query.kind) {
     case 'match_all':
-      return `SELECT doc_key, ${params.add(scoring ? b : 0)}::float4 AS s FROM documents WHERE index_id = ${idx}`;
+      return `SELECT doc_key, ${params.add(scoring ? b : 0)}::float4 AS s FROM documents WHERE index_id = ${idx()}`;
     case 'match_none':
       return NOTHING;
     case 'match':
@@ -67,7 +68,7 @@ export async function compileQuery(
     case 'ids':
       if (query.values.length === 0) return NOTHING;
       return constant(
-        `SELECT doc_key FROM documents WHERE index_id = ${idx} AND id = ANY(${params.add(query.values)}::text[])`,
+        `SELECT doc_key FROM documents WHERE index_id = ${idx()} AND id = ANY(${params.add(query.values)}::text[])`,
       );
     case 'term':
       return compileTerms(ctx, query.field, [query.value], b, scoring, query.caseInsensitive, true);
@@ -84,7 +85,7 @@ export async function compileQuery(
         .map((fl) => fl.fieldId!);
       if (ids.length === 0) return NOTHING;
       return constant(
-        `SELECT DISTINCT doc_key FROM field_lengths WHERE index_id = ${idx} AND field_id = ANY(${params.add(ids)}::int[])`,
+        `SELECT DISTINCT doc_key FROM field_lengths WHERE index_id = ${idx()} AND field_id = ANY(${params.add(ids)}::int[])`,
       );
     }
     case 'prefix':
@@ -96,7 +97,7 @@ export async function compileQuery(
       const op = query.caseInsensitive ? 'ILIKE' : 'LIKE';
       return constant(
         `SELECT DISTINCT p.doc_key FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id
-         WHERE t.index_id = ${idx} AND t.field_id = ${params.add(field.fieldId)} AND t.term ${op} ${params.add(pattern)}`,
+         WHERE t.index_id = ${idx()} AND t.field_id = ${params.add(field.fieldId)} AND t.term ${op} ${params.add(pattern)}`,
       );
     }
   }
@@ -362,25 +363,25 @@ async function compileTerms(
   if (!field || field.fieldId === undefined || values.length === 0) return NOTHING;
   const constant = (sql: string): string =>
     `SELECT doc_key, ${params.add(scoring ? boost : 0)}::float4 AS s FROM (${sql}) c`;
-  const idx = params.add(reader.indexId);
-  const fid = params.add(field.fieldId);
+  const idx = (): string => `${params.add(reader.indexId)}::bigint`;
+  const fid = (): string => `${params.add(field.fieldId)}::int`;
   if (field.type === 'text' || field.type === 'keyword') {
     const terms = values.map(String);
     if (caseInsensitive) {
       return constant(
         `SELECT DISTINCT p.doc_key FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id
-         WHERE t.index_id = ${idx} AND t.field_id = ${fid} AND lower(t.term) = ANY(${params.add(terms.map((t) => t.toLowerCase()))}::text[])`,
+         WHERE t.index_id = ${idx()} AND t.field_id = ${fid()} AND lower(t.term) = ANY(${params.add(terms.map((t) => t.toLowerCase()))}::text[])`,
       );
     }
     if (scored && terms.length === 1) return compileTermClauses(ctx, field, terms, 1, boost, scoring);
     return constant(
       `SELECT DISTINCT p.doc_key FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id
-       WHERE t.index_id = ${idx} AND t.field_id = ${fid} AND t.term = ANY(${params.add(terms)}::text[])`,
+       WHERE t.index_id = ${idx()} AND t.field_id = ${fid()} AND t.term = ANY(${params.add(terms)}::text[])`,
     );
   }
   const numbers = values.map((v) => toQueryNumber(ctx, field, v));
   return constant(
-    `SELECT DISTINCT doc_key FROM doc_values WHERE index_id = ${idx} AND field_id = ${fid} AND num = ANY(${params.add(numbers)}::float8[])`,
+    `SELECT DISTINCT doc_key FROM doc_values WHERE index_id = ${idx()} AND field_id = ${fid()} AND num = ANY(${params.add(numbers)}::float8[])`,
   );
 }
 

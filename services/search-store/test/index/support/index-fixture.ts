@@ -27,7 +27,11 @@ export interface IndexFixture {
 export async function createIndexFixture(): Promise<IndexFixture> {
   const databaseUrl = await createTestDatabase('engine');
   await runMigrations({ databaseUrl, dir: MIGRATIONS_DIR, table: 'search_migrations' });
-  const pool = new Pool({ connectionString: databaseUrl, max: 4 });
+  return indexHelpers(new Pool({ connectionString: databaseUrl, max: 4 }));
+}
+
+/** The same helpers over an existing pool (the one of a running search-store). */
+export function indexHelpers(pool: Pool): IndexFixture {
   const writer = createIndexWriter();
   const inTransaction = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
