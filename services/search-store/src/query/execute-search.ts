@@ -193,15 +193,17 @@ export async function executeSearch(
   const where = request.searchAfter ? `WHERE ${searchAfterCondition(plan, request.searchAfter, params)}` : '';
   const pageSql =
     request.size === 0
-      ? 'SELECT NULL::bigint AS index_id, NULL::bigint AS doc_key, NULL::float4 AS s WHERE false'
-      : `SELECT * FROM (SELECT q.index_id, q.doc_key, q.s${plan.expressions.map((e) => `, ${e}`).join('')} FROM q) q ${where}
-         ORDER BY ${[...orderBy, 'q.index_id ASC', 'q.doc_key ASC'].join(', ')}
-         LIMIT ${params.add(request.size)} OFFSET ${params.add(request.from)}`;
+      ? 'SELECT NULL::bigint AS index_id, NULL::bigint AS doc_key, NULL::float4 AS s, NULL::bigint AS rn WHERE false'
+      : `SELECT p.*, row_number() OVER () AS rn FROM (
+           SELECT * FROM (SELECT q.index_id, q.doc_key, q.s${plan.expressions.map((e) => `, ${e}`).join('')} FROM q) q ${where}
+           ORDER BY ${[...orderBy, 'q.index_id ASC', 'q.doc_key ASC'].join(', ')}
+           LIMIT ${params.add(request.size)} OFFSET ${params.add(request.from)}) p`;
   const sql = `WITH q AS MATERIALIZED (${matched})
     SELECT t.total, t.max_score, page.*, d.id, d.source
     FROM (SELECT count(*)::bigint AS total, max(s) AS max_score FROM q) t
     LEFT JOIN LATERAL (${pageSql}) page ON true
-    LEFT JOIN documents d ON d.index_id = page.index_id AND d.doc_key = page.doc_key`;
+    LEFT JOIN documents d ON d.index_id = page.index_id AND d.doc_key = page.doc_key
+    ORDER BY page.rn`;
   const { rows } = await db.query<Record<string, unknown>>(sql, params.values);
   const total = Number(rows[0]?.total ?? 0);
   const maxScore = rows[0]?.max_score as number | null;
