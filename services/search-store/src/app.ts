@@ -1,15 +1,27 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Pool } from 'pg';
 import { accessLog, createMetrics, esErrorHandler, healthRouter, requestId, type Logger } from '@acme/common';
 import { analyzeRouter } from './api/analyze.route';
+import { documentStoreRouter } from './api/document-store.router';
 import { searchRouter } from './api/search.route';
 import type { SearchConfig } from './config';
+import { formatResponse } from './http/format-response';
+import { noHandler } from './http/no-handler';
+import { readJsonBody } from './http/read-body';
+import type { IndexWriter } from './index/index-writer';
 import type { SearchSeams } from './query/search-seams';
+import type { ScriptRunner } from './script/script-runner';
 
 export interface SearchDeps {
   config: SearchConfig;
   pool: Pool;
   logger: Logger;
+  /** The search engine's writer, called inside every document write's transaction. */
+  indexWriter: IndexWriter;
+  /** Runs update scripts; without it a scripted update answers 400. */
+  scriptRunner?: ScriptRunner;
+  /** Authentication and scope checks; tests of the document store leave it out. */
+  authenticate?: RequestHandler;
   /** Aggregations and runtime fields (helper script-aggs); absent → such requests answer 400. */
   searchSeams?: SearchSeams;
 }
@@ -18,6 +30,7 @@ export interface SearchDeps {
 export function createApp(deps: SearchDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('etag', false);
   const metrics = createMetrics('search-store');
   // Elasticsearch clients refuse any response without this header (ProductNotSupportedError).
   app.use((_req, res, next) => {
@@ -29,8 +42,13 @@ export function createApp(deps: SearchDeps): Express {
   app.use(metrics.middleware);
   app.use(healthRouter({ checks: { postgres: async () => void (await deps.pool.query('SELECT 1')) } }));
   app.use(metrics.router);
+  app.use(formatResponse());
+  if (deps.authenticate) app.use(deps.authenticate);
+  app.use(readJsonBody(deps.config.MAX_REQUEST_BYTES));
   app.use(searchRouter({ pool: deps.pool, seams: deps.searchSeams }));
   app.use(analyzeRouter({ pool: deps.pool }));
+  app.use(documentStoreRouter(deps));
+  app.use(noHandler());
   app.use(esErrorHandler(deps.logger));
   return app;
 }

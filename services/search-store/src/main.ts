@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
 import { createApp } from './app';
 import { searchConfigSchema } from './config';
+import { createIndexWriter } from './index/index-writer';
 
 /** The only reader of process.env. */
 async function main(): Promise<void> {
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
     logger,
   });
   const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
-  const app = createApp({ config, pool, logger });
+  const app = createApp({ config, pool, logger, indexWriter: createIndexWriter() });
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info('search-store listening', { port: config.PORT });
   });

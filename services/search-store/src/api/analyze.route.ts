@@ -11,8 +11,8 @@ import {
 import { indexAnalyzerFor } from '../index/analyze-document';
 import { findIndexedField } from '../index/indexed-fields';
 import type { IndexMapping } from '../mapping/mapping-types';
-import { queryParams, readSearchBody, searchBodyOf } from './search-body';
-import { indexNotFound } from './search-index-resolver';
+import { queryParams, searchBodyOf } from './search-body';
+import { indexNotFound } from './es-errors';
 
 type Json = Record<string, unknown>;
 
@@ -20,7 +20,7 @@ type Json = Record<string, unknown>;
 export function analyzeRouter(deps: { pool: Pool }): Router {
   const router = Router();
   const handle = async (req: Request, res: Response): Promise<void> => {
-    const raw = searchBodyOf(req);
+    const raw = searchBodyOf(req, res);
     const params = queryParams(req);
     const body: Json = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Json) : {};
     const text = body.text ?? params.text;
@@ -49,8 +49,8 @@ export function analyzeRouter(deps: { pool: Pool }): Router {
     }));
     res.json({ tokens });
   };
-  router.route('/_analyze').get(readSearchBody, handle).post(readSearchBody, handle);
-  router.route('/:index/_analyze').get(readSearchBody, handle).post(readSearchBody, handle);
+  router.route('/_analyze').get(handle).post(handle);
+  router.route('/:index/_analyze').get(handle).post(handle);
   return router;
 }
 

@@ -1,24 +1,16 @@
-import express, { type Request, type RequestHandler } from 'express';
+import type { Request, Response } from 'express';
+import type { JsonBodyLocals } from '../http/read-body';
 import { parseJsonWithLocations } from '../query/json-locations';
 
 /**
- * Reads the request body as text for the search APIs (GET with a body included, any JSON media type
- * the clients send), so DSL errors can carry line/col. A body another parser already read is used as is.
+ * The search body, parsed again from the raw text the body reader kept (res.locals.rawBody) so that
+ * query DSL errors carry Elasticsearch's line/col; the reader has already rejected malformed JSON.
  */
-export const readSearchBody: RequestHandler = express.text({ type: () => true, limit: '100mb' });
-
-export function searchBodyOf(req: Request): unknown {
+export function searchBodyOf(req: Request, res: Response): unknown {
+  const raw = (res.locals as JsonBodyLocals).rawBody;
+  if (typeof raw === 'string' && raw.trim() !== '') return parseJsonWithLocations(raw);
   const body: unknown = req.body;
-  if (body === undefined || body === null) return undefined;
-  if (Buffer.isBuffer(body)) return parseText(body.toString('utf8'));
-  if (typeof body === 'string') return parseText(body);
-  if (typeof body === 'object' && Object.keys(body).length === 0 && !req.headers['content-length'])
-    return undefined;
-  return body;
-}
-
-function parseText(text: string): unknown {
-  return text.trim() === '' ? undefined : parseJsonWithLocations(text);
+  return body === null ? undefined : body;
 }
 
 /** Query-string parameters as plain strings (the last one wins when repeated). */

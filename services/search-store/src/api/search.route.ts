@@ -5,7 +5,7 @@ import { openIndexReaders } from '../query/index-reader';
 import { parseSearchRequest } from '../query/search-request';
 import type { SearchSeams } from '../query/search-seams';
 import { ShardQueryError, toSearchPhaseError } from '../query/shard-query-error';
-import { queryParams, readSearchBody, searchBodyOf } from './search-body';
+import { queryParams, searchBodyOf } from './search-body';
 import { resolveSearchIndices } from './search-index-resolver';
 
 export interface SearchRouteDeps {
@@ -20,7 +20,7 @@ export function searchRouter(deps: SearchRouteDeps): Router {
   const search = async (req: Request, res: Response): Promise<void> => {
     const started = Date.now();
     const params = queryParams(req);
-    const request = parseSearchRequest(searchBodyOf(req), params);
+    const request = parseSearchRequest(searchBodyOf(req, res), params);
     const indices = await resolveSearchIndices(deps.pool, req.params.index as string | undefined, {
       ignoreUnavailable: params.ignore_unavailable === 'true',
     });
@@ -39,7 +39,7 @@ export function searchRouter(deps: SearchRouteDeps): Router {
 
   const count = async (req: Request, res: Response): Promise<void> => {
     const params = queryParams(req);
-    const request = parseSearchRequest(searchBodyOf(req), params, true);
+    const request = parseSearchRequest(searchBodyOf(req, res), params, true);
     const indices = await resolveSearchIndices(deps.pool, req.params.index as string | undefined, {
       ignoreUnavailable: params.ignore_unavailable === 'true',
     });
@@ -60,9 +60,9 @@ export function searchRouter(deps: SearchRouteDeps): Router {
     }
   };
 
-  router.route('/_search').get(readSearchBody, search).post(readSearchBody, search);
-  router.route('/:index/_search').get(readSearchBody, search).post(readSearchBody, search);
-  router.route('/_count').get(readSearchBody, count).post(readSearchBody, count);
-  router.route('/:index/_count').get(readSearchBody, count).post(readSearchBody, count);
+  router.route('/_search').get(search).post(search);
+  router.route('/:index/_search').get(search).post(search);
+  router.route('/_count').get(count).post(count);
+  router.route('/:index/_count').get(count).post(count);
   return router;
 }

@@ -8,6 +8,7 @@ import {
   deletePostings,
   deleteUnusedTerms,
   copyInvertedIndex,
+  deleteInvertedIndex,
   insertDocValues,
   insertFieldLengths,
   insertPostings,
@@ -49,8 +50,13 @@ export interface IndexWriter {
   copyIndex(client: PoolClient, fromIndexId: string, toIndexId: string): Promise<void>;
 }
 
+/** An IndexWriter that can also drop a whole index's inverted index set-based (DELETE /<index>). */
+export interface DroppingIndexWriter extends IndexWriter {
+  dropIndex(client: PoolClient, indexId: string): Promise<void>;
+}
+
 /** The Postgres implementation of the seam: see inverted-index.repo.ts for the SQL. */
-export function createIndexWriter(): IndexWriter {
+export function createIndexWriter(): DroppingIndexWriter {
   return {
     async add(client, index, documents) {
       if (documents.length === 0) return;
@@ -125,6 +131,10 @@ export function createIndexWriter(): IndexWriter {
 
     async copyIndex(client, fromIndexId, toIndexId) {
       await copyInvertedIndex(client, fromIndexId, toIndexId);
+    },
+
+    async dropIndex(client, indexId) {
+      await deleteInvertedIndex(client, indexId);
     },
   };
 }

@@ -53,5 +53,28 @@ export interface IndexMapping {
   runtime?: Record<string, RuntimeFieldMapping>;
   date_detection?: boolean;
   numeric_detection?: boolean;
+  dynamic_date_formats?: string[];
+  dynamic_templates?: unknown[];
   _source?: { enabled?: boolean };
+  _meta?: Record<string, unknown>;
 }
+
+/** Types that hold numbers (doc values in `num`). */
+export const NUMERIC_TYPES = [
+  'long',
+  'integer',
+  'short',
+  'byte',
+  'double',
+  'float',
+  'half_float',
+  'scaled_float',
+] as const;
+export type NumericType = (typeof NUMERIC_TYPES)[number];
+
+export function isNumericType(type: FieldType | undefined): type is NumericType {
+  return (NUMERIC_TYPES as readonly string[]).includes(type ?? '');
+}
+
+/** The default date format (ES `DateFieldMapper.DEFAULT_DATE_TIME_FORMATTER`). */
+export const DEFAULT_DATE_FORMAT = 'strict_date_optional_time||epoch_millis';

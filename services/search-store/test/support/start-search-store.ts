@@ -5,12 +5,15 @@ import { createLogger, runMigrations, type Logger } from '@acme/common';
 import { createTestDatabase } from '@acme/testkit';
 import { createApp } from '../../src/app';
 import { searchConfigSchema, type SearchConfig } from '../../src/config';
+import { createRecordingIndexWriter, type IndexWriterCall } from './recording-index-writer';
 
 export interface RunningSearchStore {
   url: string;
   config: SearchConfig;
   pool: Pool;
   logger: Logger;
+  /** Calls the document store made to the IndexWriter seam. */
+  indexWriterCalls: IndexWriterCall[];
   stop(): Promise<void>;
 }
 
@@ -32,7 +35,8 @@ export async function startSearchStore(
   });
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
   const logger = createLogger({ service: 'search-store', silent: true });
-  const app = createApp({ config, pool, logger });
+  const indexWriter = createRecordingIndexWriter();
+  const app = createApp({ config, pool, logger, indexWriter });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
@@ -41,6 +45,7 @@ export async function startSearchStore(
     config,
     pool,
     logger,
+    indexWriterCalls: indexWriter.calls,
     async stop() {
       await new Promise((resolve) => server.close(resolve));
       await pool.end();

@@ -40,7 +40,8 @@ CREATE TABLE documents (
   index_id bigint NOT NULL REFERENCES indices (index_id) ON DELETE CASCADE,
   doc_key bigint NOT NULL DEFAULT nextval('doc_key_seq'),
   id text NOT NULL,                     -- the Elasticsearch _id
-  source jsonb NOT NULL,
+  -- json, not jsonb: _source comes back exactly as it was sent (key order kept), as in Elasticsearch.
+  source json NOT NULL,
   version bigint NOT NULL,
   seq_no bigint NOT NULL,
   primary_term bigint NOT NULL DEFAULT 1,

@@ -1,0 +1,79 @@
+import { Router, type Request, type Response } from 'express';
+import { readLines } from '../../http/read-lines';
+import type { StoreDeps } from '../store-deps';
+import { executeWrites } from '../write/execute-writes';
+import type { WriteResult } from '../write/write-op';
+import { refreshOf } from '../write-params';
+import { parseBulk, type BulkItem } from './parse-bulk';
+
+/** Items per transaction: big enough for set-based writes, small enough to keep locks short. */
+const BATCH_SIZE = 1000;
+
+/**
+ * POST /_bulk and /<index>/_bulk (ES "Bulk API"): the NDJSON body is read as a stream and parsed
+ * completely first (a syntax error rejects the whole request, as in Elasticsearch); then items run in
+ * batches, each batch one transaction in which only valid items are written. Always 200, with
+ * per-item results and `errors`.
+ */
+export function bulkRouter(deps: StoreDeps): Router {
+  const router = Router();
+  const bulk = async (req: Request, res: Response) => {
+    const started = Date.now();
+    const refresh = refreshOf(req);
+    const items = await parseBulk(
+      readLines(req, deps.config.MAX_REQUEST_BYTES),
+      req.params.index as string | undefined,
+    );
+    const results: Record<string, unknown>[] = [];
+    for (let start = 0; start < items.length; start += BATCH_SIZE) {
+      const batch = items.slice(start, start + BATCH_SIZE);
+      const runnable = batch.filter((item) => !item.error);
+      const written = await executeWrites(
+        deps,
+        runnable.map((item) => item.op),
+        { refresh },
+      );
+      let next = 0;
+      for (const item of batch) {
+        results.push(item.error ? itemFailure(item) : toItem(item, written[next++] as WriteResult));
+      }
+    }
+    res.json({
+      errors: results.some((r) =>
+        Object.values(r).some((v) => (v as Record<string, unknown>).error !== undefined),
+      ),
+      took: Date.now() - started,
+      items: results,
+    });
+  };
+  router.post('/_bulk', bulk);
+  router.put('/_bulk', bulk);
+  router.post('/:index/_bulk', bulk);
+  router.put('/:index/_bulk', bulk);
+  return router;
+}
+
+function itemFailure(item: BulkItem): Record<string, unknown> {
+  const error = item.error;
+  return {
+    [item.action]: {
+      _index: item.op.index,
+      _id: item.op.id ?? null,
+      status: error?.status ?? 400,
+      error: error?.toCause(),
+    },
+  };
+}
+
+/** A bulk item: the write's body plus `status`; failures carry `error` without root_cause. */
+function toItem(item: BulkItem, result: WriteResult): Record<string, unknown> {
+  if (result.ok) return { [item.action]: { ...result.body, status: result.status } };
+  return {
+    [item.action]: {
+      _index: result.index,
+      _id: result.id ?? null,
+      status: result.status,
+      error: result.error.toCause(),
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { EsError } from '@acme/common';
+import type { Line } from '../../http/read-lines';
+import { parseJsonText } from '../../http/parse-json-text';
+import type { WriteOp } from '../write/write-op';
+
+const ACTIONS = new Set(['index', 'create', 'delete', 'update']);
+const ACTION_PARAMETERS = new Set([
+  '_index',
+  '_id',
+  'routing',
+  '_routing',
+  'if_seq_no',
+  'if_primary_term',
+  'version',
+  'version_type',
+  'op_type',
+  'pipeline',
+  'require_alias',
+  'require_data_stream',
+  'retry_on_conflict',
+  '_source',
+  'dynamic_templates',
+  'list_executed_pipelines',
+]);
+
+function malformed(reason: string): EsError {
+  return new EsError('illegal_argument_exception', reason);
+}
+
+/** A bulk op plus what a failed item needs to report. */
+export interface BulkItem {
+  action: 'index' | 'create' | 'delete' | 'update';
+  op: WriteOp;
+  /** A per-item error found while parsing (e.g. a source line that is not JSON). */
+  error?: EsError;
+}
+
+/**
+ * Parses a bulk body line by line (ES BulkRequestParser): an action/metadata line, then a source line
+ * for index/create/update. Syntax errors fail the whole request with Elasticsearch's messages
+ * ("Malformed action/metadata line [N], …", "The bulk request must be terminated by a newline [\n]");
+ * a bad document source is only that item's error.
+ */
+export async function parseBulk(
+  lines: AsyncIterable<Line>,
+  defaultIndex: string | undefined,
+): Promise<BulkItem[]> {
+  const items: BulkItem[] = [];
+  const iterator = lines[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) break;
+    const line = next.value;
+    if (line.text.trim() === '') {
+      if (!line.terminated) break;
+      continue;
+    }
+    if (!line.terminated) throw malformed('The bulk request must be terminated by a newline [\\n]');
+    const { action, meta } = parseActionLine(line);
+    const index = typeof meta._index === 'string' ? meta._index : defaultIndex;
+    if (index === undefined) {
+      throw new EsError('action_request_validation_exception', 'Validation Failed: 1: index is missing;');
+    }
+    const id = meta._id === undefined || meta._id === null ? undefined : String(meta._id);
+    const conditions = {
+      ifSeqNo: typeof meta.if_seq_no === 'number' ? meta.if_seq_no : undefined,
+      ifPrimaryTerm: typeof meta.if_primary_term === 'number' ? meta.if_primary_term : undefined,
+      version: typeof meta.version === 'number' ? meta.version : undefined,
+      versionType: meta.version_type as WriteOp['versionType'],
+    };
+    if (action === 'delete') {
+      items.push({ action, op: { kind: 'delete', index, id: id ?? '', ...conditions } });
+      continue;
+    }
+    const sourceLine = await iterator.next();
+    if (sourceLine.done) break; // ES drops a trailing action without its source line
+    if (!sourceLine.value.terminated)
+      throw malformed('The bulk request must be terminated by a newline [\\n]');
+    const text = sourceLine.value.text;
+    if (action === 'update') {
+      const body = parseJsonText(text);
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw malformed(`Malformed action/metadata line [${sourceLine.value.number}], expected START_OBJECT`);
+      }
+      items.push({
+        action,
+        op: {
+          kind: 'update',
+          index,
+          id: id ?? '',
+          body: body as Record<string, unknown>,
+          bodyText: text,
+          ...conditions,
+        },
+      });
+      continue;
+    }
+    const kind = action === 'create' || meta.op_type === 'create' ? 'create' : 'index';
+    try {
+      const source = parseJsonText(text);
+      items.push({ action, op: { kind, index, id, source, sourceText: text, ...conditions } });
+    } catch (error) {
+      if (!(error instanceof EsError)) throw error;
+      const failure = new EsError(
+        'document_parsing_exception',
+        `${error.reason.split(' ')[0]} failed to parse`,
+        {
+          causedBy: error.toCause(),
+        },
+      );
+      items.push({ action, op: { kind, index, id, source: {}, ...conditions }, error: failure });
+    }
+  }
+  if (items.length === 0) {
+    throw new EsError('action_request_validation_exception', 'Validation Failed: 1: no requests added;');
+  }
+  return items;
+}
+
+function parseActionLine(line: Line): { action: BulkItem['action']; meta: Record<string, unknown> } {
+  let value: unknown;
+  try {
+    value = parseJsonText(line.text);
+  } catch (error) {
+    if (error instanceof EsError) {
+      throw malformed(`Malformed action/metadata line [${line.number}], ${error.reason}`);
+    }
+    throw error;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const found = Array.isArray(value)
+      ? 'START_ARRAY'
+      : typeof value === 'string'
+        ? 'VALUE_STRING'
+        : 'VALUE_NUMBER';
+    throw malformed(
+      `Malformed action/metadata line [${line.number}], expected START_OBJECT or END_OBJECT but found [${found}]`,
+    );
+  }
+  const keys = Object.keys(value);
+  const [action] = keys;
+  if (action === undefined) {
+    throw malformed(
+      `Malformed action/metadata line [${line.number}], expected FIELD_NAME but found [END_OBJECT]`,
+    );
+  }
+  if (!ACTIONS.has(action)) {
+    throw malformed(
+      `Malformed action/metadata line [${line.number}], expected field [create], [delete], [index] or [update] but found [${action}]`,
+    );
+  }
+  const meta = (value as Record<string, unknown>)[action];
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) {
+    throw malformed(
+      `Malformed action/metadata line [${line.number}], expected START_OBJECT but found [${Array.isArray(meta) ? 'START_ARRAY' : 'VALUE_STRING'}]`,
+    );
+  }
+  if (keys.length > 1) {
+    throw malformed(
+      `Malformed action/metadata line [${line.number}], expected END_OBJECT but found [FIELD_NAME]`,
+    );
+  }
+  for (const key of Object.keys(meta)) {
+    if (!ACTION_PARAMETERS.has(key)) {
+      throw malformed(`Action/metadata line [${line.number}] contains an unknown parameter [${key}]`);
+    }
+  }
+  return { action: action as BulkItem['action'], meta: meta as Record<string, unknown> };
+}

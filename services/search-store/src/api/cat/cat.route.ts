@@ -1,0 +1,127 @@
+import { statfs } from 'node:fs/promises';
+import { cpus, freemem, loadavg, totalmem } from 'node:os';
+import { Router, type Request, type Response } from 'express';
+import { countDocuments, findStoreSizes } from '../../storage/documents.repo';
+import { ES_VERSION } from '../info.route';
+import { loadCatalog, resolveIndexExpression } from '../index-expression';
+import type { StoreDeps } from '../store-deps';
+import { sendCatTable, type CatColumn, type CatRow } from './render-table';
+
+/** cat.indices columns (ES RestIndicesAction), defaults first. */
+const INDEX_COLUMNS: CatColumn[] = [
+  { name: 'health', aliases: ['h'], byDefault: true },
+  { name: 'status', aliases: ['s'], byDefault: true },
+  { name: 'index', aliases: ['i', 'idx'], byDefault: true },
+  { name: 'uuid', aliases: ['id'], byDefault: true },
+  { name: 'pri', aliases: ['p', 'shards.primary', 'shardsPrimary'], right: true, byDefault: true },
+  { name: 'rep', aliases: ['r', 'shards.replica', 'shardsReplica'], right: true, byDefault: true },
+  { name: 'docs.count', aliases: ['dc', 'docsCount'], right: true, byDefault: true },
+  { name: 'docs.deleted', aliases: ['dd', 'docsDeleted'], right: true, byDefault: true },
+  { name: 'store.size', aliases: ['ss', 'storeSize'], right: true, byDefault: true, bytes: true },
+  { name: 'pri.store.size', aliases: [], right: true, byDefault: true, bytes: true },
+  { name: 'dataset.size', aliases: [], right: true, byDefault: true, bytes: true },
+  { name: 'creation.date', aliases: ['cd'], right: true },
+  { name: 'creation.date.string', aliases: ['cds'], right: true },
+];
+
+/** cat.nodes columns (ES RestNodesAction) we can report truthfully for this process and host. */
+const NODE_COLUMNS: CatColumn[] = [
+  { name: 'id', aliases: ['nodeId'] },
+  { name: 'pid', aliases: ['p'], right: true },
+  { name: 'ip', aliases: ['i'], byDefault: true },
+  { name: 'port', aliases: ['po'], right: true },
+  { name: 'version', aliases: ['v'] },
+  { name: 'heap.current', aliases: ['hc', 'heapCurrent'], right: true, bytes: true },
+  { name: 'heap.percent', aliases: ['hp', 'heapPercent'], right: true, byDefault: true },
+  { name: 'heap.max', aliases: ['hm', 'heapMax'], right: true, bytes: true },
+  { name: 'ram.current', aliases: ['rc', 'ramCurrent'], right: true, bytes: true },
+  { name: 'ram.percent', aliases: ['rp', 'ramPercent'], right: true, byDefault: true },
+  { name: 'ram.max', aliases: ['rm', 'ramMax'], right: true, bytes: true },
+  { name: 'disk.total', aliases: ['dt', 'diskTotal'], right: true, bytes: true },
+  { name: 'disk.used', aliases: ['du', 'diskUsed'], right: true, bytes: true },
+  { name: 'disk.avail', aliases: ['d', 'da', 'disk', 'diskAvail'], right: true, bytes: true },
+  { name: 'disk.used_percent', aliases: ['dup', 'diskUsedPercent'], right: true },
+  { name: 'cpu', aliases: [], right: true, byDefault: true },
+  { name: 'load_1m', aliases: ['l'], right: true, byDefault: true },
+  { name: 'load_5m', aliases: [], right: true, byDefault: true },
+  { name: 'load_15m', aliases: [], right: true, byDefault: true },
+  { name: 'uptime', aliases: ['u'], right: true },
+  { name: 'node.role', aliases: ['r', 'role', 'nodeRole'], byDefault: true },
+  { name: 'master', aliases: ['m'], byDefault: true },
+  { name: 'name', aliases: ['n'], byDefault: true },
+];
+
+/** GET /_cat/indices[/<index>] and GET /_cat/nodes (ES "Compact and aligned text (CAT) APIs"). */
+export function catRouter(deps: StoreDeps): Router {
+  const router = Router();
+
+  const catIndices = async (req: Request, res: Response) => {
+    const catalog = await loadCatalog(deps.pool);
+    const indices = resolveIndexExpression(catalog, (req.params.index as string | undefined) ?? '_all');
+    const ids = indices.map((i) => i.indexId);
+    const [counts, sizes] = await Promise.all([
+      countDocuments(deps.pool, ids),
+      findStoreSizes(deps.pool, ids),
+    ]);
+    const rows: CatRow[] = indices.map((index) => {
+      const replicas = Number(index.settings['index.number_of_replicas'] ?? '1');
+      const size = sizes.get(index.indexId) ?? 0;
+      return {
+        // One node: replicas stay unassigned, so an index with replicas is yellow.
+        health: replicas > 0 ? 'yellow' : 'green',
+        status: 'open',
+        index: index.name,
+        uuid: index.uuid,
+        pri: 1,
+        rep: replicas,
+        'docs.count': counts.get(index.indexId) ?? 0,
+        'docs.deleted': 0,
+        'store.size': size,
+        'pri.store.size': size,
+        'dataset.size': size,
+        'creation.date': index.createdAt.getTime(),
+        'creation.date.string': index.createdAt.toISOString(),
+      };
+    });
+    sendCatTable(req, res, INDEX_COLUMNS, rows);
+  };
+  router.get('/_cat/indices', catIndices);
+  router.get('/_cat/indices/:index', catIndices);
+
+  router.get('/_cat/nodes', async (req, res) => {
+    const fs = await statfs(deps.config.DATA_PATH);
+    const diskTotal = fs.blocks * fs.bsize;
+    const diskAvail = fs.bavail * fs.bsize;
+    const diskUsed = diskTotal - diskAvail;
+    const memory = process.memoryUsage();
+    const ramUsed = totalmem() - freemem();
+    const [l1 = 0, l5 = 0, l15 = 0] = loadavg();
+    const row: CatRow = {
+      id: deps.config.NODE_NAME.slice(0, 4),
+      pid: process.pid,
+      ip: '127.0.0.1',
+      port: deps.config.PORT,
+      version: ES_VERSION.number,
+      'heap.current': memory.heapUsed,
+      'heap.percent': Math.round((100 * memory.heapUsed) / memory.heapTotal),
+      'heap.max': memory.heapTotal,
+      'ram.current': ramUsed,
+      'ram.percent': Math.round((100 * ramUsed) / totalmem()),
+      'ram.max': totalmem(),
+      'disk.total': diskTotal,
+      'disk.used': diskUsed,
+      'disk.avail': diskAvail,
+      'disk.used_percent': diskTotal === 0 ? '0.00' : ((100 * diskUsed) / diskTotal).toFixed(2),
+      cpu: Math.min(100, Math.round((100 * l1) / Math.max(1, cpus().length))),
+      load_1m: l1.toFixed(2),
+      load_5m: l5.toFixed(2),
+      load_15m: l15.toFixed(2),
+      uptime: `${Math.floor(process.uptime())}s`,
+      'node.role': 'dim',
+      master: '*',
+      name: deps.config.NODE_NAME,
+    };
+    sendCatTable(req, res, NODE_COLUMNS, [row]);
+  });
+  return router;
+}

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { EsError } from '@acme/common';
+import type { IndexMapping } from '../mapping/mapping-types';
+import { parseMappingDefinition, wrapCreateIndexMappingError } from '../mapping/parse-mapping';
+import { saveAlias } from '../storage/aliases.repo';
+import { findIndicesByName, saveNewIndex, type IndexRecord } from '../storage/indices.repo';
+import type { Queryable } from '../storage/queryable';
+import { checkIndexName } from './check-index-name';
+import { indexAlreadyExists } from './es-errors';
+import type { Catalog } from './index-expression';
+import { buildIndexSettings, flattenSettings } from './index-settings';
+
+/** A fresh index uuid: 16 random bytes as 22 base64url characters, as Elasticsearch shows them. */
+export function newIndexUuid(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+export interface CreateIndexRequest {
+  name: string;
+  mappings?: unknown;
+  settings?: unknown;
+  aliases?: unknown;
+}
+
+export interface AliasDefinition {
+  is_write_index?: boolean;
+  filter?: Record<string, unknown>;
+  routing?: string;
+  index_routing?: string;
+  search_routing?: string;
+  is_hidden?: boolean;
+}
+
+/** Parses a request's `aliases` object (`{"a1":{}, "a2":{"is_write_index":true}}`). */
+export function parseAliasDefinitions(input: unknown): Record<string, AliasDefinition> {
+  if (input === undefined) return {};
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new EsError('illegal_argument_exception', 'aliases must be an object');
+  }
+  const out: Record<string, AliasDefinition> = {};
+  for (const [name, definition] of Object.entries(input as Record<string, unknown>)) {
+    checkIndexName(name, 'alias');
+    out[name] = (definition ?? {}) as AliasDefinition;
+  }
+  return out;
+}
+
+/**
+ * Creates an index (ES "Create index API"): checks the name, the mapping ("Failed to parse mapping: …")
+ * and settings, refuses a name taken by an index or an alias, and writes the catalog row and aliases.
+ */
+export async function createIndex(
+  db: Queryable,
+  catalog: Catalog,
+  request: CreateIndexRequest,
+): Promise<IndexRecord> {
+  checkIndexName(request.name);
+  let mappings: IndexMapping = {};
+  if (request.mappings !== undefined) {
+    try {
+      mappings = parseMappingDefinition(request.mappings);
+    } catch (error) {
+      if (error instanceof EsError && error.type === 'mapper_parsing_exception')
+        throw wrapCreateIndexMappingError(error);
+      throw error;
+    }
+  }
+  const uuid = newIndexUuid();
+  const settings = buildIndexSettings(request.name, uuid, flattenSettings(request.settings ?? {}));
+  const aliases = parseAliasDefinitions(request.aliases);
+  const existing = catalog.indices.find((i) => i.name === request.name);
+  if (existing) throw indexAlreadyExists(existing.name, existing.uuid);
+  if (catalog.aliases.some((a) => a.alias === request.name)) {
+    throw new EsError(
+      'invalid_index_name_exception',
+      `Invalid index name [${request.name}], already exists as alias`,
+      {
+        metadata: { index_uuid: '_na_', index: request.name },
+      },
+    );
+  }
+  for (const alias of Object.keys(aliases)) {
+    if (alias === request.name || catalog.indices.some((i) => i.name === alias)) {
+      throw new EsError(
+        'invalid_alias_name_exception',
+        `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`,
+        { metadata: { index_uuid: '_na_', index: alias } },
+      );
+    }
+  }
+  const created = await saveNewIndex(db, {
+    name: request.name,
+    uuid,
+    mappings,
+    settings,
+    blocksWrite: settings['index.blocks.write'] === 'true',
+  });
+  if (!created) {
+    const [raced] = await findIndicesByName(db, [request.name]);
+    throw indexAlreadyExists(request.name, raced?.uuid ?? uuid);
+  }
+  for (const [alias, definition] of Object.entries(aliases)) {
+    await saveAlias(db, {
+      alias,
+      indexId: created.indexId,
+      isWriteIndex: definition.is_write_index ?? null,
+      filter: definition.filter ?? null,
+      indexRouting: definition.index_routing ?? definition.routing ?? null,
+      searchRouting: definition.search_routing ?? definition.routing ?? null,
+    });
+  }
+  return created;
+}

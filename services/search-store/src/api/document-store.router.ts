@@ -1,0 +1,30 @@
+import { Router } from 'express';
+import { aliasesRouter } from './aliases.route';
+import { bulkRouter } from './bulk/bulk.route';
+import { catRouter } from './cat/cat.route';
+import { cloneRouter } from './clone.route';
+import { clusterSettingsRouter } from './cluster-settings.route';
+import { documentsRouter } from './documents.route';
+import { indicesRouter } from './indices.route';
+import { infoRouter } from './info.route';
+import { mappingRouter } from './mapping.route';
+import { reindexRouter } from './reindex.route';
+import { settingsRouter } from './settings.route';
+import type { StoreDeps } from './store-deps';
+
+/** Every document-store endpoint; the search engine's routes (search, count, analyze) mount beside it. */
+export function documentStoreRouter(deps: StoreDeps): Router {
+  const router = Router();
+  router.use(infoRouter(deps));
+  router.use(clusterSettingsRouter(deps));
+  router.use(mappingRouter(deps));
+  router.use(settingsRouter(deps));
+  router.use(catRouter(deps));
+  router.use(aliasesRouter(deps));
+  router.use(bulkRouter(deps));
+  router.use(documentsRouter(deps));
+  router.use(cloneRouter(deps));
+  router.use(reindexRouter(deps));
+  router.use(indicesRouter(deps));
+  return router;
+}

@@ -1,0 +1,132 @@
+import { Router, type Request, type Response } from 'express';
+import { EsError } from '@acme/common';
+import type { JsonBodyLocals } from '../http/read-body';
+import { bodyObject } from '../http/read-body';
+import { findDocument } from '../storage/documents.repo';
+import type { IndexRecord } from '../storage/indices.repo';
+import { illegalArgument, indexNotFound } from './es-errors';
+import { loadCatalog, resolveIndexExpression } from './index-expression';
+import { filterSource, sourceParams } from './source-filter';
+import type { StoreDeps } from './store-deps';
+import { executeWrites } from './write/execute-writes';
+import type { WriteOp, WriteResult } from './write/write-op';
+import { parseConditions, parseOpType, refreshOf } from './write-params';
+
+/**
+ * Single-document APIs (ES "Document APIs"): index (PUT/POST `_doc`, `_create`), get, exists (HEAD),
+ * get source, delete and update. Writes go through the batch writer with one op.
+ */
+export function documentsRouter(deps: StoreDeps): Router {
+  const router = Router();
+
+  const write = async (req: Request, res: Response, op: WriteOp) => {
+    const [result] = await executeWrites(deps, [op], { refresh: refreshOf(req) });
+    sendWriteResult(res, result as WriteResult);
+  };
+
+  const indexDocument = (forceCreate: boolean) => async (req: Request, res: Response) => {
+    const id = req.params.id as string | undefined;
+    const kind = forceCreate ? 'create' : parseOpType(req.query.op_type, id !== undefined);
+    if (req.body === undefined) {
+      throw new EsError(
+        'action_request_validation_exception',
+        'Validation Failed: 1: source is missing;2: content type is missing;',
+      );
+    }
+    await write(req, res, {
+      kind,
+      index: req.params.index as string,
+      id,
+      source: req.body as unknown,
+      sourceText: (res.locals as JsonBodyLocals).rawBody,
+      ...parseConditions(req.query),
+    });
+  };
+
+  router.post('/:index/_doc', indexDocument(false));
+  router.put('/:index/_doc/:id', indexDocument(false));
+  router.post('/:index/_doc/:id', indexDocument(false));
+  router.put('/:index/_create/:id', indexDocument(true));
+  router.post('/:index/_create/:id', indexDocument(true));
+
+  router.delete('/:index/_doc/:id', async (req, res) => {
+    await write(req, res, {
+      kind: 'delete',
+      index: req.params.index as string,
+      id: req.params.id as string,
+      ...parseConditions(req.query),
+    });
+  });
+
+  router.post('/:index/_update/:id', async (req, res) => {
+    const conditions = parseConditions(req.query);
+    await write(req, res, {
+      kind: 'update',
+      index: req.params.index as string,
+      id: req.params.id as string,
+      body: bodyObject(req),
+      bodyText: (res.locals as JsonBodyLocals).rawBody,
+      ...conditions,
+    });
+  });
+
+  router.get('/:index/_doc/:id', async (req, res) => {
+    const index = await resolveSingleIndex(deps, req.params.index as string);
+    const doc = await findDocument(deps.pool, index.indexId, req.params.id as string);
+    if (!doc) {
+      res.status(404).json({ _index: index.name, _id: req.params.id, found: false });
+      return;
+    }
+    const body: Record<string, unknown> = {
+      _index: index.name,
+      _id: doc.id,
+      _version: doc.version,
+      _seq_no: doc.seqNo,
+      _primary_term: doc.primaryTerm,
+      found: true,
+    };
+    const source = sourceParams(req.query);
+    if (source.fetch) body._source = filterSource(doc.source, source.includes, source.excludes);
+    res.json(body);
+  });
+
+  router.get('/:index/_source/:id', async (req, res) => {
+    const index = await resolveSingleIndex(deps, req.params.index as string);
+    const doc = await findDocument(deps.pool, index.indexId, req.params.id as string);
+    if (!doc) {
+      throw new EsError(
+        'resource_not_found_exception',
+        `Document not found [${index.name}]/[${req.params.id}]`,
+      );
+    }
+    const source = sourceParams(req.query);
+    res.json(filterSource(doc.source, source.includes, source.excludes));
+  });
+
+  return router;
+}
+
+/** A single-index read (get, get source): the name must resolve to exactly one index. */
+async function resolveSingleIndex(deps: StoreDeps, name: string): Promise<IndexRecord> {
+  const catalog = await loadCatalog(deps.pool);
+  const indices = resolveIndexExpression(catalog, name);
+  if (indices.length === 0) throw indexNotFound(name);
+  if (indices.length > 1) {
+    throw illegalArgument(
+      `alias [${name}] has more than one index associated with it [${indices.map((i) => i.name).join(', ')}], can't execute a single index op`,
+    );
+  }
+  return indices[0] as IndexRecord;
+}
+
+/** A single write answers the item body, or the item's error in the envelope. */
+function sendWriteResult(res: Response, result: WriteResult): void {
+  if (!result.ok) throw result.error;
+  if (result.status === 201) {
+    res.setHeader(
+      'Location',
+      `/${encodeURIComponent(String(result.body._index))}/_doc/${encodeURIComponent(String(result.body._id))}`,
+    );
+  }
+  res.status(result.status).json(result.body);
+}

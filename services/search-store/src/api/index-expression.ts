@@ -1,0 +1,112 @@
+import type { AliasRecord } from '../storage/aliases.repo';
+import { findAllAliases } from '../storage/aliases.repo';
+import { findAllIndices, type IndexRecord } from '../storage/indices.repo';
+import type { Queryable } from '../storage/queryable';
+import { illegalArgument, indexNotFound } from './es-errors';
+
+/** The catalog an index expression resolves against: every index and alias. */
+export interface Catalog {
+  indices: IndexRecord[];
+  aliases: AliasRecord[];
+}
+
+export async function loadCatalog(db: Queryable): Promise<Catalog> {
+  const [indices, aliases] = await Promise.all([findAllIndices(db), findAllAliases(db)]);
+  return { indices, aliases };
+}
+
+export interface ResolveOptions {
+  /** A concrete name that does not exist is skipped instead of answering 404 (`ignore_unavailable`). */
+  ignoreUnavailable?: boolean;
+  /** When false, an expression that resolves to nothing is a 404 (`allow_no_indices`). */
+  allowNoIndices?: boolean;
+}
+
+function wildcardRegex(pattern: string): RegExp {
+  const escaped = pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${escaped.join('.*')}$`);
+}
+
+/**
+ * Resolves a multi-target expression (ES "Multi-target syntax"): comma lists, `*` wildcards, `_all`,
+ * `-name` exclusions after a wildcard, and aliases (which expand to their indices). Wildcards skip
+ * hidden names (a leading `.`) unless the pattern starts with `.`. A missing concrete name is a 404.
+ */
+export function resolveIndexExpression(
+  catalog: Catalog,
+  expression: string,
+  options: ResolveOptions = {},
+): IndexRecord[] {
+  const byName = new Map(catalog.indices.map((index) => [index.name, index]));
+  const byId = new Map(catalog.indices.map((index) => [index.indexId, index]));
+  const aliasNames = [...new Set(catalog.aliases.map((a) => a.alias))];
+  const selected = new Map<string, IndexRecord>();
+  const parts = expression === '' ? ['_all'] : expression.split(',');
+  let sawWildcard = false;
+  for (const part of parts) {
+    if (part.startsWith('-') && sawWildcard) {
+      const regex = wildcardRegex(part.slice(1));
+      for (const [name] of selected) if (regex.test(name)) selected.delete(name);
+      continue;
+    }
+    if (part === '_all' || part.includes('*')) {
+      sawWildcard = true;
+      const pattern = part === '_all' ? '*' : part;
+      const regex = wildcardRegex(pattern);
+      const hiddenOk = pattern.startsWith('.');
+      for (const index of catalog.indices) {
+        if (regex.test(index.name) && (hiddenOk || !index.name.startsWith('.')))
+          selected.set(index.name, index);
+      }
+      for (const alias of aliasNames) {
+        if (part !== '_all' && regex.test(alias)) {
+          for (const link of catalog.aliases.filter((a) => a.alias === alias)) {
+            const index = byId.get(link.indexId);
+            if (index) selected.set(index.name, index);
+          }
+        }
+      }
+      continue;
+    }
+    const index = byName.get(part);
+    if (index) {
+      selected.set(index.name, index);
+      continue;
+    }
+    const links = catalog.aliases.filter((a) => a.alias === part);
+    if (links.length > 0) {
+      for (const link of links) {
+        const target = byId.get(link.indexId);
+        if (target) selected.set(target.name, target);
+      }
+      continue;
+    }
+    if (!options.ignoreUnavailable) throw indexNotFound(part);
+  }
+  if (selected.size === 0 && options.allowNoIndices === false) throw indexNotFound(expression);
+  return [...selected.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** True when the name is an alias (not an index) in the catalog. */
+export function isAliasName(catalog: Catalog, name: string): boolean {
+  return catalog.aliases.some((a) => a.alias === name);
+}
+
+/**
+ * Where a write to `name` goes (ES "Write index"): an index; an alias's only index; or the alias's
+ * `is_write_index:true` index. `undefined` means nothing by that name exists (auto-create).
+ */
+export function resolveWriteIndex(catalog: Catalog, name: string): IndexRecord | undefined {
+  const index = catalog.indices.find((i) => i.name === name);
+  if (index) return index;
+  const links = catalog.aliases.filter((a) => a.alias === name);
+  if (links.length === 0) return undefined;
+  const explicit = links.find((a) => a.isWriteIndex === true);
+  const target = explicit ?? (links.length === 1 && links[0]?.isWriteIndex !== false ? links[0] : undefined);
+  if (!target) {
+    throw illegalArgument(
+      `no write index is defined for alias [${name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
+    );
+  }
+  return catalog.indices.find((i) => i.indexId === target.indexId);
+}

@@ -1,0 +1,204 @@
+import { EsError } from '@acme/common';
+
+/** The index version reported in settings (`index.version.created`) for our 8.x compatibility level. */
+export const INDEX_VERSION_CREATED = '8521000';
+
+/** Settings Elasticsearch lets you change on an open index; the rest are fixed at creation. */
+const DYNAMIC_SETTINGS = new Set([
+  'index.number_of_replicas',
+  'index.auto_expand_replicas',
+  'index.refresh_interval',
+  'index.max_result_window',
+  'index.max_inner_result_window',
+  'index.max_rescore_window',
+  'index.max_docvalue_fields_search',
+  'index.max_script_fields',
+  'index.max_ngram_diff',
+  'index.max_shingle_diff',
+  'index.max_terms_count',
+  'index.max_regex_length',
+  'index.blocks.write',
+  'index.blocks.read',
+  'index.blocks.read_only',
+  'index.blocks.read_only_allow_delete',
+  'index.blocks.metadata',
+  'index.hidden',
+  'index.mapping.total_fields.limit',
+  'index.mapping.depth.limit',
+  'index.mapping.nested_fields.limit',
+  'index.mapping.field_name_length.limit',
+  'index.default_pipeline',
+  'index.final_pipeline',
+  'index.priority',
+  'index.gc_deletes',
+  'index.routing.allocation.include._tier_preference',
+]);
+const STATIC_SETTINGS = new Set([
+  'index.number_of_shards',
+  'index.codec',
+  'index.routing_partition_size',
+  'index.mode',
+]);
+const STATIC_PREFIXES = ['index.analysis.', 'index.similarity.'];
+/** Settings Elasticsearch sets itself; shown by GET, never accepted from a request. */
+const PRIVATE_SETTINGS = new Set([
+  'index.uuid',
+  'index.creation_date',
+  'index.provided_name',
+  'index.version.created',
+]);
+
+const BOOLEAN_SETTINGS = new Set([
+  'index.blocks.write',
+  'index.blocks.read',
+  'index.blocks.read_only',
+  'index.blocks.read_only_allow_delete',
+  'index.blocks.metadata',
+  'index.hidden',
+]);
+
+/** `{"index":{"blocks":{"write":true}}}`, `{"blocks.write":true}` and `{"index.blocks.write":"true"}` all become `index.blocks.write: "true"`. */
+export function flattenSettings(input: unknown, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof input !== 'object' || input === null) return out;
+  for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
+    const path = `${prefix}${key}`;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      Object.assign(out, flattenSettings(value, `${path}.`));
+    else out[path] = Array.isArray(value) ? value.map(String).join(',') : value === null ? '' : String(value);
+  }
+  if (prefix === '') {
+    const normalised: Record<string, string> = {};
+    for (const [key, value] of Object.entries(out))
+      normalised[key.startsWith('index.') ? key : `index.${key}`] = value;
+    return normalised;
+  }
+  return out;
+}
+
+/** Flat keys with null values (a reset request) kept as null. */
+export function flattenSettingsWithNulls(input: unknown): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  const walk = (value: unknown, prefix: string) => {
+    for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+      const path = `${prefix}${key}`;
+      if (child !== null && typeof child === 'object' && !Array.isArray(child)) walk(child, `${path}.`);
+      else
+        out[path] =
+          child === null ? null : Array.isArray(child) ? child.map(String).join(',') : String(child);
+    }
+  };
+  if (typeof input === 'object' && input !== null) walk(input, '');
+  return out;
+}
+
+function isKnown(key: string): boolean {
+  return (
+    DYNAMIC_SETTINGS.has(key) || STATIC_SETTINGS.has(key) || STATIC_PREFIXES.some((p) => key.startsWith(p))
+  );
+}
+
+function unknownSetting(key: string): EsError {
+  return new EsError(
+    'illegal_argument_exception',
+    `unknown setting [${key}] please check that any required plugins are installed, or check the breaking changes documentation for removed settings`,
+  );
+}
+
+/** Type checks of the settings we interpret. */
+function checkSettingValue(key: string, value: string): void {
+  if (BOOLEAN_SETTINGS.has(key) && value !== 'true' && value !== 'false') {
+    throw new EsError(
+      'illegal_argument_exception',
+      `Failed to parse value [${value}] as only [true] or [false] are allowed.`,
+    );
+  }
+  if (key === 'index.number_of_shards' || key === 'index.number_of_replicas') {
+    if (!/^\d+$/.test(value)) {
+      throw new EsError(
+        'illegal_argument_exception',
+        `Failed to parse value [${value}] for setting [${key}] must be >= 0`,
+      );
+    }
+    if (key === 'index.number_of_shards' && Number(value) < 1) {
+      throw new EsError(
+        'illegal_argument_exception',
+        `Failed to parse value [${value}] for setting [${key}] must be >= 1`,
+      );
+    }
+  }
+}
+
+/** The settings of a new index: defaults, the request's settings (checked), and the private ones. */
+export function buildIndexSettings(
+  name: string,
+  uuid: string,
+  requested: Record<string, string>,
+): Record<string, string> {
+  for (const [key, value] of Object.entries(requested)) {
+    if (PRIVATE_SETTINGS.has(key) || !isKnown(key)) throw unknownSetting(key);
+    checkSettingValue(key, value);
+  }
+  return {
+    'index.number_of_shards': '1',
+    'index.number_of_replicas': '1',
+    ...requested,
+    'index.uuid': uuid,
+    'index.provided_name': name,
+    'index.creation_date': String(Date.now()),
+    'index.version.created': INDEX_VERSION_CREATED,
+  };
+}
+
+/** Checks a PUT /<index>/_settings change; only dynamic settings may change on an open index. */
+export function checkSettingsUpdate(
+  index: { name: string; uuid: string },
+  changes: Record<string, string | null>,
+): void {
+  const nonDynamic: string[] = [];
+  for (const [key, value] of Object.entries(changes)) {
+    if (!isKnown(key) || PRIVATE_SETTINGS.has(key)) throw unknownSetting(key);
+    if (!DYNAMIC_SETTINGS.has(key)) nonDynamic.push(key);
+    else if (value !== null) checkSettingValue(key, value);
+  }
+  if (nonDynamic.length > 0) {
+    throw new EsError(
+      'illegal_argument_exception',
+      `Can't update non dynamic settings [[${nonDynamic.join(', ')}]] for open indices [[${index.name}/${index.uuid}]]`,
+    );
+  }
+}
+
+/** Flat `a.b.c` keys → nested objects, as Elasticsearch prints settings without `flat_settings`. */
+export function nestSettings(flat: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(flat).sort()) {
+    const parts = key.split('.');
+    let node = out;
+    for (const part of parts.slice(0, -1)) {
+      const next = node[part];
+      if (typeof next !== 'object' || next === null) node[part] = {};
+      node = node[part] as Record<string, unknown>;
+    }
+    node[parts[parts.length - 1] ?? key] = flat[key];
+  }
+  return out;
+}
+
+/** `_shards.total` of a write: the primary plus its replicas (one node: only the primary succeeds). */
+export function shardsOf(settings: Record<string, string>): {
+  total: number;
+  successful: number;
+  failed: number;
+} {
+  return { total: 1 + Number(settings['index.number_of_replicas'] ?? '1'), successful: 1, failed: 0 };
+}
+
+/** Index-level (not `index.`) settings flattened from a `{settings:{…}}` or bare body. */
+export function sortedFlat(flat: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.keys(flat)
+      .sort()
+      .map((k) => [k, flat[k] ?? '']),
+  );
+}

@@ -1,0 +1,76 @@
+import { Router, type Request, type Response } from 'express';
+import { bodyObject } from '../http/read-body';
+import { isTruthyParam } from '../http/query-params';
+import { lockIndices, saveSettings } from '../storage/indices.repo';
+import { inTransaction } from '../storage/queryable';
+import { loadCatalog, resolveIndexExpression } from './index-expression';
+import { settingsView } from './index-view';
+import { checkSettingsUpdate, flattenSettingsWithNulls } from './index-settings';
+import type { StoreDeps } from './store-deps';
+
+/** Defaults a setting returns to when it is reset with null. */
+const SETTING_DEFAULTS: Record<string, string> = { 'index.number_of_replicas': '1' };
+
+/** GET and PUT index settings (ES "Get index settings API", "Update index settings API"). */
+export function settingsRouter(deps: StoreDeps): Router {
+  const router = Router();
+
+  const getSettings = async (req: Request, res: Response) => {
+    const catalog = await loadCatalog(deps.pool);
+    const indices = resolveIndexExpression(catalog, (req.params.index as string | undefined) ?? '_all');
+    const flat = isTruthyParam(req.query.flat_settings);
+    const name = req.params.name as string | undefined;
+    const pick = (index: (typeof indices)[number]) => {
+      if (!name) return index;
+      const regex = new RegExp(
+        `^${name
+          .split('*')
+          .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      );
+      return {
+        ...index,
+        settings: Object.fromEntries(Object.entries(index.settings).filter(([k]) => regex.test(k))),
+      };
+    };
+    res.json(Object.fromEntries(indices.map((i) => [i.name, { settings: settingsView(pick(i), flat) }])));
+  };
+  router.get('/_settings', getSettings);
+  router.get('/:index/_settings', getSettings);
+  router.get('/:index/_settings/:name', getSettings);
+
+  const putSettings = async (req: Request, res: Response) => {
+    const body = bodyObject(req);
+    const changes = normaliseKeys(flattenSettingsWithNulls(body.settings ?? body));
+    await inTransaction(deps.pool, async (client) => {
+      const catalog = await loadCatalog(client);
+      const targets = resolveIndexExpression(catalog, (req.params.index as string | undefined) ?? '_all', {
+        allowNoIndices: false,
+      });
+      for (const index of await lockIndices(
+        client,
+        targets.map((t) => t.indexId),
+      )) {
+        checkSettingsUpdate(index, changes);
+        const settings = { ...index.settings };
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === null) {
+            if (SETTING_DEFAULTS[key] !== undefined) settings[key] = SETTING_DEFAULTS[key];
+            else delete settings[key];
+          } else settings[key] = value;
+        }
+        await saveSettings(client, index.indexId, settings, settings['index.blocks.write'] === 'true');
+      }
+    });
+    res.json({ acknowledged: true });
+  };
+  router.put('/_settings', putSettings);
+  router.put('/:index/_settings', putSettings);
+  return router;
+}
+
+function normaliseKeys(flat: Record<string, string | null>): Record<string, string | null> {
+  return Object.fromEntries(
+    Object.entries(flat).map(([k, v]) => [k.startsWith('index.') ? k : `index.${k}`, v]),
+  );
+}

@@ -1,0 +1,62 @@
+import type { Request, RequestHandler } from 'express';
+import { EsError } from '@acme/common';
+import { parseMediaType } from './media-type';
+import { parseJsonText } from './parse-json-text';
+
+/** The raw JSON text of the request, kept to report `[line:col]` of document errors. */
+export interface JsonBodyLocals {
+  rawBody?: string;
+}
+
+export function tooLarge(limit: number): EsError {
+  return new EsError(
+    'content_too_long_exception',
+    `request body is too large; the limit is [${limit}] bytes`,
+    {
+      status: 413,
+    },
+  );
+}
+
+/**
+ * Reads a JSON body (GET bodies too, as Elasticsearch accepts them) up to `maxBytes` (413 beyond).
+ * NDJSON bodies (`_bulk`) are left on the stream for their route to read line by line.
+ */
+export function readJsonBody(maxBytes: number): RequestHandler {
+  return async (req, res, next) => {
+    const kind = parseMediaType(req.headers['content-type']);
+    if (kind === 'ndjson' || /\/_bulk$/.test(req.path)) return next();
+    const declared = Number(req.headers['content-length'] ?? '0');
+    if (declared > maxBytes) throw tooLarge(maxBytes);
+    const text = await readText(req, maxBytes);
+    req.body = undefined;
+    if (text.trim() === '') return next();
+    (res.locals as JsonBodyLocals).rawBody = text;
+    req.body = parseJsonText(text);
+    next();
+  };
+}
+
+async function readText(req: Request, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      req.resume();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The JSON body as an object, or `{}` when absent; anything else is a parse error. */
+export function bodyObject(req: Request): Record<string, unknown> {
+  const body: unknown = req.body;
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new EsError('x_content_parse_exception', '[1:1] request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}

@@ -1,0 +1,289 @@
+import { EsError, type EsCause } from '@acme/common';
+import { checkFieldValue, preview } from './check-field-value';
+import { inferDynamicField, type DynamicField } from './infer-dynamic-field';
+import type { DynamicSetting, FieldMapping, IndexMapping } from './mapping-types';
+
+/** A path into the JSON source (object keys as written, array positions) used to locate errors. */
+export type JsonPath = (string | number)[];
+/** Returns the `[line:col] ` prefix Elasticsearch puts on document errors, or '' when unknown. */
+export type Locate = (path: JsonPath) => string;
+
+export interface MappedDocument {
+  mapping: IndexMapping;
+  /** True when dynamic mapping added fields; the caller saves `mapping`. */
+  changed: boolean;
+}
+
+const METADATA_FIELDS = new Set([
+  '_id',
+  '_index',
+  '_source',
+  '_routing',
+  '_version',
+  '_seq_no',
+  '_primary_term',
+  '_field_names',
+  '_ignored',
+  '_tier',
+  '_data_stream_timestamp',
+]);
+
+/**
+ * Validates a document against the index mapping and applies dynamic mapping (ES "Dynamic field
+ * mapping"): a new field is added (`true`/`runtime`), ignored (`false`) or refused (`strict`), with the
+ * setting inherited from the nearest object. Values are checked per type. The mapping is copied on the
+ * first addition, so a document that fails leaves the caller's mapping untouched. Pure.
+ */
+export function mapDocument(
+  mapping: IndexMapping,
+  source: Record<string, unknown>,
+  id: string,
+  locate: Locate,
+): MappedDocument {
+  const walker = new DocumentWalker(mapping, id, locate);
+  for (const key of Object.keys(source)) {
+    if (METADATA_FIELDS.has(key)) {
+      throw new EsError(
+        'document_parsing_exception',
+        `${locate([key])}Field [${key}] is a metadata field and cannot be added inside a document. Use the index API request parameters.`,
+      );
+    }
+  }
+  walker.walkObject([], source, [], dynamicOf(mapping.dynamic) ?? 'true');
+  return { mapping: walker.mapping, changed: walker.changed };
+}
+
+function dynamicOf(value: DynamicSetting | boolean | undefined): DynamicSetting | undefined {
+  return value === undefined ? undefined : (String(value) as DynamicSetting);
+}
+
+class DocumentWalker {
+  changed = false;
+
+  constructor(
+    public mapping: IndexMapping,
+    private readonly id: string,
+    private readonly locate: Locate,
+  ) {}
+
+  /** The properties of the object at `objectPath` in the current (possibly copied) mapping. */
+  private properties(objectPath: string[]): Record<string, FieldMapping> {
+    let props = (this.mapping.properties ??= {});
+    for (const name of objectPath) {
+      const field = props[name];
+      if (!field) return {};
+      props = field.properties ??= {};
+    }
+    return props;
+  }
+
+  private copyOnWrite(): void {
+    if (!this.changed) {
+      this.mapping = structuredClone(this.mapping);
+      this.changed = true;
+    }
+  }
+
+  walkObject(
+    objectPath: string[],
+    value: Record<string, unknown>,
+    jsonPath: JsonPath,
+    dynamic: DynamicSetting,
+  ): void {
+    for (const [key, child] of Object.entries(value)) {
+      const names = key.split('.');
+      if (names.some((n) => n === '')) {
+        throw new EsError(
+          'document_parsing_exception',
+          `${this.locate([...jsonPath, key])}field name cannot contain only whitespace or dots: ['${key}']`,
+        );
+      }
+      // `{"a.b": 1}` is `{"a": {"b": 1}}` (ES "Dots in field names").
+      let path = objectPath;
+      let inherited = dynamic;
+      for (const name of names.slice(0, -1)) {
+        inherited = this.ensureObject(path, name, [...jsonPath, key], inherited);
+        path = [...path, name];
+      }
+      this.walkField(path, names[names.length - 1] ?? key, child, [...jsonPath, key], inherited);
+    }
+  }
+
+  /** Enters (or dynamically creates) an object field; returns the dynamic setting inside it. */
+  private ensureObject(
+    objectPath: string[],
+    name: string,
+    jsonPath: JsonPath,
+    dynamic: DynamicSetting,
+  ): DynamicSetting {
+    const existing = this.properties(objectPath)[name];
+    if (existing) {
+      if (existing.type !== undefined && existing.type !== 'object') {
+        throw this.concreteExpected(objectPath, name, existing, jsonPath);
+      }
+      return dynamicOf(existing.dynamic) ?? dynamic;
+    }
+    this.checkDynamicAllowed(objectPath, name, jsonPath, dynamic);
+    this.copyOnWrite();
+    this.properties(objectPath)[name] = { properties: {} };
+    return dynamic;
+  }
+
+  private walkField(
+    objectPath: string[],
+    name: string,
+    value: unknown,
+    jsonPath: JsonPath,
+    dynamic: DynamicSetting,
+  ): void {
+    if (value === null) return;
+    const field = this.properties(objectPath)[name];
+    if (field?.type === 'dense_vector') return this.checkLeaf(objectPath, name, value, jsonPath);
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => this.walkField(objectPath, name, item, [...jsonPath, i], dynamic));
+      return;
+    }
+    const isObject = typeof value === 'object';
+    if (field && (field.type === undefined || field.type === 'object')) {
+      if (!isObject) {
+        const full = [...objectPath, name].join('.');
+        throw new EsError(
+          'document_parsing_exception',
+          `${this.locate(jsonPath)}object mapping for [${full}] tried to parse field [${name}] as object, but found a concrete value`,
+        );
+      }
+      const inner = dynamicOf(field.dynamic) ?? dynamic;
+      return this.walkObject([...objectPath, name], value as Record<string, unknown>, jsonPath, inner);
+    }
+    if (field) return this.checkLeaf(objectPath, name, value, jsonPath);
+    if (this.isRuntimeField([...objectPath, name].join('.'))) return;
+    if (dynamic === 'false') return;
+    this.checkDynamicAllowed(objectPath, name, jsonPath, dynamic);
+    if (isObject) {
+      this.copyOnWrite();
+      this.properties(objectPath)[name] = { properties: {} };
+      return this.walkObject([...objectPath, name], value as Record<string, unknown>, jsonPath, dynamic);
+    }
+    this.addDynamicLeaf(objectPath, name, inferDynamicField(value, this.mapping, dynamic === 'runtime'));
+    if (dynamic !== 'runtime') this.checkLeaf(objectPath, name, value, jsonPath);
+  }
+
+  private isRuntimeField(fullName: string): boolean {
+    return this.mapping.runtime?.[fullName] !== undefined;
+  }
+
+  private addDynamicLeaf(objectPath: string[], name: string, dynamicField: DynamicField): void {
+    this.copyOnWrite();
+    if (dynamicField.runtime) {
+      (this.mapping.runtime ??= {})[[...objectPath, name].join('.')] = dynamicField.runtime;
+    } else if (dynamicField.field) {
+      this.properties(objectPath)[name] = dynamicField.field;
+    }
+  }
+
+  private checkDynamicAllowed(
+    objectPath: string[],
+    name: string,
+    jsonPath: JsonPath,
+    dynamic: DynamicSetting,
+  ): void {
+    if (dynamic !== 'strict') return;
+    const parent = objectPath.length === 0 ? '_doc' : objectPath.join('.');
+    throw new EsError(
+      'strict_dynamic_mapping_exception',
+      `${this.locate(jsonPath)}mapping set to strict, dynamic introduction of [${name}] within [${parent}] is not allowed`,
+    );
+  }
+
+  private checkLeaf(objectPath: string[], name: string, value: unknown, jsonPath: JsonPath): void {
+    const field = this.properties(objectPath)[name];
+    if (!field) return;
+    const full = [...objectPath, name].join('.');
+    const cause = this.leafCause(field, value, full);
+    if (cause) throw this.parseFailure(full, field, value, jsonPath, cause);
+    for (const [subName, sub] of Object.entries(field.fields ?? {})) {
+      const subCause = this.leafCause(sub, value, `${full}.${subName}`);
+      if (subCause) throw this.parseFailure(`${full}.${subName}`, sub, value, jsonPath, subCause);
+    }
+  }
+
+  private leafCause(field: FieldMapping, value: unknown, full: string): EsCause | undefined {
+    if (field.type === 'dense_vector') return this.vectorCause(field, value, full);
+    if (field.type === 'sparse_vector') return sparseVectorCause(value);
+    if (typeof value === 'object' && value !== null) {
+      return { type: 'illegal_state_exception', reason: `Can't get text on a START_OBJECT` };
+    }
+    const check = checkFieldValue(field, value);
+    return check.ok ? undefined : check.cause;
+  }
+
+  /** dense_vector: an array of numbers whose length is `dims` (set from the first document if absent). */
+  private vectorCause(field: FieldMapping, value: unknown, full: string): EsCause | undefined {
+    const values = Array.isArray(value) ? value : [value];
+    if (!values.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+      return {
+        type: 'illegal_argument_exception',
+        reason: `[dense_vector] field [${full}] only accepts numbers`,
+      };
+    }
+    if (field.dims === undefined) {
+      this.copyOnWrite();
+      const names = full.split('.');
+      const leaf = this.properties(names.slice(0, -1))[names[names.length - 1] ?? full];
+      if (leaf) leaf.dims = values.length;
+      return undefined;
+    }
+    if (values.length !== field.dims) {
+      return {
+        type: 'illegal_argument_exception',
+        reason: `The [dense_vector] field [${full}] in doc [document with id '${this.id}'] has a different number of dimensions [${values.length}] than defined in the mapping [${field.dims}]`,
+      };
+    }
+    return undefined;
+  }
+
+  private parseFailure(
+    full: string,
+    field: FieldMapping,
+    value: unknown,
+    jsonPath: JsonPath,
+    cause: EsCause,
+  ): EsError {
+    return new EsError(
+      'document_parsing_exception',
+      `${this.locate(jsonPath)}failed to parse field [${full}] of type [${field.type ?? 'object'}] in document with id '${this.id}'. Preview of field's value: '${preview(value)}'`,
+      { causedBy: cause },
+    );
+  }
+
+  private concreteExpected(
+    objectPath: string[],
+    name: string,
+    field: FieldMapping,
+    jsonPath: JsonPath,
+  ): EsError {
+    const full = [...objectPath, name].join('.');
+    return new EsError(
+      'document_parsing_exception',
+      `${this.locate(jsonPath)}Could not dynamically add mapping for field [${full}]. Existing mapping for [${full}] must be of type object but found [${field.type ?? 'object'}].`,
+    );
+  }
+}
+
+function sparseVectorCause(value: unknown): EsCause | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return {
+      type: 'illegal_argument_exception',
+      reason: '[sparse_vector] fields must be json objects, expected a START_OBJECT',
+    };
+  }
+  for (const [token, weight] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof weight !== 'number' || !(weight > 0) || !Number.isFinite(weight)) {
+      return {
+        type: 'illegal_argument_exception',
+        reason: `[sparse_vector] field values must be positive floats, got [${preview(weight)}] for token [${token}]`,
+      };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,186 @@
+import { EsError } from '@acme/common';
+import {
+  FIELD_TYPES,
+  type DynamicSetting,
+  type FieldMapping,
+  type FieldType,
+  type IndexMapping,
+} from './mapping-types';
+import { isKnownDateFormat } from './parse-date';
+
+const ROOT_PARAMETERS = new Set([
+  'dynamic',
+  'properties',
+  'runtime',
+  'date_detection',
+  'numeric_detection',
+  'dynamic_date_formats',
+  'dynamic_templates',
+  '_source',
+  '_meta',
+  '_routing',
+  'enabled',
+  'subobjects',
+]);
+
+const FIELD_PARAMETERS = new Set([
+  'type',
+  'index',
+  'doc_values',
+  'store',
+  'fields',
+  'copy_to',
+  'null_value',
+  'meta',
+  'ignore_malformed',
+  'coerce',
+  'boost',
+  'analyzer',
+  'search_analyzer',
+  'search_quote_analyzer',
+  'format',
+  'locale',
+  'ignore_above',
+  'normalizer',
+  'norms',
+  'similarity',
+  'term_vector',
+  'index_options',
+  'index_prefixes',
+  'index_phrases',
+  'eager_global_ordinals',
+  'fielddata',
+  'position_increment_gap',
+  'split_queries_on_whitespace',
+  'dims',
+  'element_type',
+  'scaling_factor',
+  'script',
+  'on_script_error',
+  'time_series_dimension',
+  'time_series_metric',
+]);
+const OBJECT_PARAMETERS = new Set(['type', 'properties', 'dynamic', 'enabled', 'subobjects']);
+
+/**
+ * Reads a mapping definition (PUT /<index> `mappings`, PUT /<index>/_mapping) into the typed mapping,
+ * refusing what Elasticsearch refuses with `mapper_parsing_exception`: unknown types ("No handler for
+ * type [foo] declared on field [bar]"), unknown parameters, bad `dynamic`, bad date formats, bad dims.
+ */
+export function parseMappingDefinition(input: unknown): IndexMapping {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw mappingError('Root mapping definition must be an object');
+  }
+  const root = input as Record<string, unknown>;
+  const unsupported = Object.keys(root).filter((key) => !ROOT_PARAMETERS.has(key));
+  if (unsupported.length > 0) {
+    const listed = unsupported.map((key) => `${key} : ${describe(root[key])}`).join(', ');
+    throw mappingError(`Root mapping definition has unsupported parameters:  [${listed}]`);
+  }
+  const mapping: IndexMapping = { ...(root as IndexMapping) };
+  if (root.dynamic !== undefined) mapping.dynamic = parseDynamic(root.dynamic);
+  if (root.properties !== undefined) mapping.properties = parseProperties(root.properties, '');
+  return mapping;
+}
+
+function parseDynamic(value: unknown): DynamicSetting {
+  const text = String(value);
+  if (text === 'true' || text === 'false' || text === 'strict' || text === 'runtime') return text;
+  throw mappingError(`Unable to parse [dynamic] with value [${text}]`);
+}
+
+function parseProperties(input: unknown, prefix: string): Record<string, FieldMapping> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw mappingError(
+      `Expected map for property [properties] on field [${prefix || '_doc'}] but got a ${typeof input}`,
+    );
+  }
+  const out: Record<string, FieldMapping> = {};
+  for (const [name, definition] of Object.entries(input as Record<string, unknown>)) {
+    out[name] = parseField(`${prefix}${name}`, name, definition);
+  }
+  return out;
+}
+
+function parseField(fullName: string, name: string, input: unknown): FieldMapping {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw mappingError(
+      `Expected map for property [fields] on field [${name}] but got a class java.lang.String`,
+    );
+  }
+  const definition = input as Record<string, unknown>;
+  const type = definition.type;
+  if (
+    type !== undefined &&
+    (typeof type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(type))
+  ) {
+    throw mappingError(`No handler for type [${String(type)}] declared on field [${name}]`);
+  }
+  if (type === undefined || type === 'object') return parseObjectField(fullName, name, definition);
+  const fieldType = type as FieldType;
+  for (const key of Object.keys(definition)) {
+    if (!FIELD_PARAMETERS.has(key)) {
+      throw mappingError(`unknown parameter [${key}] on mapper [${fullName}] of type [${fieldType}]`);
+    }
+  }
+  const field: FieldMapping = { ...definition, type: fieldType };
+  if (fieldType === 'date' && definition.format !== undefined) {
+    if (typeof definition.format !== 'string' || !isKnownDateFormat(definition.format)) {
+      throw mappingError(
+        `Error parsing [format] on field [${name}]: Invalid format: [${String(definition.format)}]`,
+      );
+    }
+  }
+  if (fieldType === 'dense_vector' && definition.dims !== undefined) {
+    const dims = definition.dims;
+    if (typeof dims !== 'number' || !Number.isInteger(dims) || dims < 1 || dims > 4096) {
+      throw mappingError(
+        `The number of dimensions should be in the range [1, 4096] but was [${String(dims)}]`,
+      );
+    }
+  }
+  if (definition.fields !== undefined) {
+    const subFields = parseProperties(definition.fields, `${fullName}.`);
+    for (const [subName, sub] of Object.entries(subFields)) {
+      if (sub.properties !== undefined || sub.type === undefined || sub.type === 'object') {
+        throw mappingError(`Type [object] cannot be used in multi field [${fullName}.${subName}]`);
+      }
+    }
+    field.fields = subFields;
+  }
+  return field;
+}
+
+function parseObjectField(fullName: string, name: string, definition: Record<string, unknown>): FieldMapping {
+  for (const key of Object.keys(definition)) {
+    if (!OBJECT_PARAMETERS.has(key)) {
+      throw mappingError(`unknown parameter [${key}] on mapper [${fullName}] of type [object]`);
+    }
+  }
+  const field: FieldMapping = { properties: parseProperties(definition.properties ?? {}, `${fullName}.`) };
+  if (definition.dynamic !== undefined) field.dynamic = parseDynamic(definition.dynamic);
+  if (definition.enabled !== undefined) field.enabled = definition.enabled;
+  void name;
+  return field;
+}
+
+export function mappingError(reason: string): EsError {
+  return new EsError('mapper_parsing_exception', reason);
+}
+
+/** The wrapper PUT /<index> puts around mapping errors (ES CreateIndex: "Failed to parse mapping: …"). */
+export function wrapCreateIndexMappingError(error: EsError): EsError {
+  const inner = error.toCause();
+  return new EsError('mapper_parsing_exception', `Failed to parse mapping: ${error.reason}`, {
+    causedBy: inner,
+    rootCause: [inner],
+  });
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}=${describe(v)}`);
+    return `{${entries.join(', ')}}`;
+  }
+  return String(value);
+}

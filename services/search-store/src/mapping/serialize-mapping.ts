@@ -1,0 +1,54 @@
+import type { FieldMapping, IndexMapping } from './mapping-types';
+
+/**
+ * The mapping as GET /<index>/_mapping prints it (ES ObjectMapper#toXContent): `dynamic` as a string,
+ * properties sorted by name, objects without `type` unless they have no sub-fields (`{"type":"object"}`).
+ */
+export function serializeMapping(mapping: IndexMapping): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(mapping)) {
+    if (value === undefined) continue;
+    if (key === 'dynamic') out.dynamic = String(value);
+    else if (key === 'properties')
+      out.properties = serializeProperties(value as Record<string, FieldMapping>);
+    else if (key === 'runtime') out.runtime = sortKeys(value as Record<string, unknown>);
+    else out[key] = value;
+  }
+  return out;
+}
+
+function serializeProperties(properties: Record<string, FieldMapping>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(properties).sort()) {
+    const field = properties[name];
+    if (field) out[name] = serializeField(field);
+  }
+  return out;
+}
+
+function serializeField(field: FieldMapping): Record<string, unknown> {
+  const isObject = field.type === undefined || field.type === 'object';
+  if (isObject) {
+    const out: Record<string, unknown> = {};
+    const hasChildren = Object.keys(field.properties ?? {}).length > 0;
+    if (!hasChildren) out.type = 'object';
+    if (field.dynamic !== undefined) out.dynamic = String(field.dynamic);
+    if (field.enabled !== undefined) out.enabled = field.enabled;
+    if (hasChildren) out.properties = serializeProperties(field.properties ?? {});
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(field)) {
+    if (key === 'fields') out.fields = serializeProperties(value as Record<string, FieldMapping>);
+    else if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+function sortKeys(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, value[k]]),
+  );
+}

@@ -1,0 +1,236 @@
+import type { Queryable } from './queryable';
+
+export interface StoredDocument {
+  docKey: string;
+  id: string;
+  source: Record<string, unknown>;
+  version: number;
+  seqNo: number;
+  primaryTerm: number;
+}
+
+interface DocumentRow {
+  doc_key: string;
+  id: string;
+  source: Record<string, unknown>;
+  version: string;
+  seq_no: string;
+  primary_term: string;
+}
+
+function toDocument(row: DocumentRow): StoredDocument {
+  return {
+    docKey: row.doc_key,
+    id: row.id,
+    source: row.source,
+    version: Number(row.version),
+    seqNo: Number(row.seq_no),
+    primaryTerm: Number(row.primary_term),
+  };
+}
+
+const COLUMNS = 'doc_key, id, source, version, seq_no, primary_term';
+
+export async function findDocument(
+  db: Queryable,
+  indexId: string,
+  id: string,
+): Promise<StoredDocument | undefined> {
+  const { rows } = await db.query<DocumentRow>(
+    `SELECT ${COLUMNS} FROM documents WHERE index_id = $1 AND id = $2`,
+    [indexId, id],
+  );
+  return rows[0] ? toDocument(rows[0]) : undefined;
+}
+
+/** The current rows for a batch's ids, in one round trip (the caller holds the index row lock). */
+export async function findDocuments(
+  db: Queryable,
+  indexId: string,
+  ids: string[],
+): Promise<StoredDocument[]> {
+  const { rows } = await db.query<DocumentRow>(
+    `SELECT ${COLUMNS} FROM documents WHERE index_id = $1 AND id = ANY($2::text[])`,
+    [indexId, ids],
+  );
+  return rows.map(toDocument);
+}
+
+export async function deleteDocumentsByKey(db: Queryable, indexId: string, docKeys: string[]): Promise<void> {
+  if (docKeys.length === 0) return;
+  await db.query('DELETE FROM documents WHERE index_id = $1 AND doc_key = ANY($2::bigint[])', [
+    indexId,
+    docKeys,
+  ]);
+}
+
+export interface NewDocument {
+  id: string;
+  source: Record<string, unknown>;
+  version: number;
+  seqNo: number;
+  primaryTerm: number;
+}
+
+/** Inserts a batch with one statement (unnest of arrays); returns each row's fresh doc_key by id. */
+export async function saveDocuments(
+  db: Queryable,
+  indexId: string,
+  documents: NewDocument[],
+): Promise<Map<string, string>> {
+  if (documents.length === 0) return new Map();
+  const { rows } = await db.query<{ doc_key: string; id: string }>(
+    `INSERT INTO documents (index_id, id, source, version, seq_no, primary_term)
+     SELECT $1, d.id, d.source, d.version, d.seq_no, d.primary_term
+     FROM unnest($2::text[], $3::json[], $4::bigint[], $5::bigint[], $6::bigint[])
+       AS d(id, source, version, seq_no, primary_term)
+     RETURNING doc_key, id`,
+    [
+      indexId,
+      documents.map((d) => d.id),
+      documents.map((d) => JSON.stringify(d.source)),
+      documents.map((d) => d.version),
+      documents.map((d) => d.seqNo),
+      documents.map((d) => d.primaryTerm),
+    ],
+  );
+  return new Map(rows.map((row) => [row.id, row.doc_key]));
+}
+
+export async function countDocuments(db: Queryable, indexIds: string[]): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ index_id: string; count: string }>(
+    'SELECT index_id, count(*) AS count FROM documents WHERE index_id = ANY($1::bigint[]) GROUP BY index_id',
+    [indexIds],
+  );
+  return new Map(rows.map((row) => [row.index_id, Number(row.count)]));
+}
+
+/** Copies every document row of one index to another, keeping doc keys (clone). One statement. */
+export async function copyAllDocuments(
+  db: Queryable,
+  fromIndexId: string,
+  toIndexId: string,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `INSERT INTO documents (index_id, doc_key, id, source, version, seq_no, primary_term)
+     SELECT $2, doc_key, id, source, version, seq_no, primary_term FROM documents WHERE index_id = $1`,
+    [fromIndexId, toIndexId],
+  );
+  return rowCount ?? 0;
+}
+
+export interface ReindexCopy {
+  docKey: string;
+  id: string;
+  source: Record<string, unknown>;
+  oldDocKey: string | null;
+  version: number;
+  seqNo: number;
+}
+
+export interface ReindexSelection {
+  sourceIndexIds: string[];
+  /** Only these ids (an `ids` query); all documents when absent. */
+  ids?: string[];
+  maxDocs?: number;
+  /** op_type create: existing destination ids are left alone (they are version conflicts). */
+  createOnly: boolean;
+}
+
+/**
+ * Reindex's copy as one statement inside Postgres: pick the source rows (last source wins per id),
+ * delete the destination rows they replace, insert new rows with fresh doc keys, versions (+1 on a
+ * replace) and consecutive seq_nos from `firstSeqNo`. Returns the new rows and the keys they replaced.
+ */
+export async function copyDocumentsForReindex(
+  db: Queryable,
+  destIndexId: string,
+  selection: ReindexSelection,
+  firstSeqNo: number,
+): Promise<ReindexCopy[]> {
+  const { rows } = await db.query<{
+    doc_key: string;
+    id: string;
+    source: Record<string, unknown>;
+    old_doc_key: string | null;
+    version: string;
+    seq_no: string;
+  }>(
+    `WITH picked AS (
+       SELECT DISTINCT ON (s.id) s.id, s.source, s.doc_key
+       FROM documents s JOIN unnest($2::bigint[]) WITH ORDINALITY AS src(index_id, ord) ON src.index_id = s.index_id
+       WHERE ($3::text[] IS NULL OR s.id = ANY($3::text[]))
+       ORDER BY s.id, src.ord DESC
+     ),
+     limited AS (
+       SELECT p.* FROM picked p
+       WHERE NOT ($5::boolean AND EXISTS (SELECT 1 FROM documents d WHERE d.index_id = $1 AND d.id = p.id))
+       ORDER BY p.doc_key LIMIT $4
+     ),
+     old AS (
+       DELETE FROM documents d USING limited l WHERE d.index_id = $1 AND d.id = l.id
+       RETURNING d.doc_key, d.id, d.version
+     ),
+     ins AS (
+       INSERT INTO documents (index_id, id, source, version, seq_no, primary_term)
+       SELECT $1, l.id, l.source, COALESCE(o.version + 1, 1), $6 + row_number() OVER (ORDER BY l.doc_key) - 1, 1
+       FROM limited l LEFT JOIN old o USING (id)
+       RETURNING doc_key, id, source, version, seq_no
+     )
+     SELECT ins.doc_key, ins.id, ins.source, old.doc_key AS old_doc_key, ins.version, ins.seq_no
+     FROM ins LEFT JOIN old USING (id) ORDER BY ins.seq_no`,
+    [
+      destIndexId,
+      selection.sourceIndexIds,
+      selection.ids ?? null,
+      selection.maxDocs ?? null,
+      selection.createOnly,
+      firstSeqNo,
+    ],
+  );
+  return rows.map((row) => ({
+    docKey: row.doc_key,
+    id: row.id,
+    source: row.source,
+    oldDocKey: row.old_doc_key,
+    version: Number(row.version),
+    seqNo: Number(row.seq_no),
+  }));
+}
+
+/** Ids among `sourceIndexIds` that already exist in the destination (op_type create conflicts). */
+export async function findReindexConflicts(
+  db: Queryable,
+  destIndexId: string,
+  sourceIndexIds: string[],
+  ids: string[] | undefined,
+): Promise<{ id: string; version: number }[]> {
+  const { rows } = await db.query<{ id: string; version: string }>(
+    `SELECT d.id, d.version FROM documents d
+     WHERE d.index_id = $1 AND ($3::text[] IS NULL OR d.id = ANY($3::text[]))
+       AND EXISTS (SELECT 1 FROM documents s WHERE s.index_id = ANY($2::bigint[]) AND s.id = d.id)
+     ORDER BY d.id`,
+    [destIndexId, sourceIndexIds, ids ?? null],
+  );
+  return rows.map((row) => ({ id: row.id, version: Number(row.version) }));
+}
+
+/**
+ * Bytes each index occupies in Postgres: the stored size of its document rows plus its rows in the
+ * inverted-index tables (pg_column_size of whole rows, so TOAST-compressed sources count compressed).
+ */
+export async function findStoreSizes(db: Queryable, indexIds: string[]): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ index_id: string; bytes: string }>(
+    `SELECT index_id, sum(bytes)::bigint AS bytes FROM (
+       SELECT index_id, sum(pg_column_size(t.*)) AS bytes FROM documents t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+       UNION ALL
+       SELECT index_id, sum(pg_column_size(t.*)) FROM postings t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+       UNION ALL
+       SELECT index_id, sum(pg_column_size(t.*)) FROM terms t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+       UNION ALL
+       SELECT index_id, sum(pg_column_size(t.*)) FROM doc_values t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+     ) sizes GROUP BY index_id`,
+    [indexIds],
+  );
+  return new Map(rows.map((row) => [row.index_id, Number(row.bytes)]));
+}
