@@ -1,8 +1,6 @@
 import { Client } from 'es8';
 import { uniqueId } from '@acme/testkit';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
-import { indexHelpers } from '../index/support/index-fixture';
-import type { IndexContext } from '../../src/index/index-writer';
 import {
   avgFieldLength,
   formatFloat,
@@ -56,37 +54,47 @@ export const ARTICLES: Record<string, Record<string, unknown>> = {
 export interface SearchFixture {
   store: RunningSearchStore;
   es: Client;
-  articles: IndexContext;
-  notes: IndexContext;
+  articles: { name: string };
+  notes: { name: string };
+  suffix: string;
   stop(): Promise<void>;
 }
 
-/** search-store on port 0 with two indices written through the index writer, and the official client. */
+/** search-store on port 0; two indices created and filled through the real index and bulk APIs. */
 export async function startSearchFixture(): Promise<SearchFixture> {
   const store = await startSearchStore();
-  const helpers = indexHelpers(store.pool);
+  const es = new Client({ node: store.url });
   const suffix = uniqueId('s')
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '');
-  const articles = await helpers.createIndex(ARTICLES_MAPPING, {}, `articles-${suffix}`);
-  await helpers.putDocs(articles, ARTICLES);
-  const notes = await helpers.createIndex({ properties: { title: { type: 'text' } } }, {}, `notes-${suffix}`);
-  await helpers.putDocs(notes, { n1: { title: 'a fox note' } });
-  await store.pool.query('INSERT INTO aliases (alias, index_id) VALUES ($1, $2)', [
-    `arts-${suffix}`,
-    articles.indexId,
-  ]);
-  await store.pool.query('INSERT INTO aliases (alias, index_id, filter) VALUES ($1, $2, $3)', [
-    `animals-${suffix}`,
-    articles.indexId,
-    { term: { tags: 'animal' } },
-  ]);
-  const es = new Client({ node: store.url });
+  const articles = { name: `articles-${suffix}` };
+  const notes = { name: `notes-${suffix}` };
+  await es.indices.create({ index: articles.name, mappings: ARTICLES_MAPPING });
+  await es.indices.create({ index: notes.name, mappings: { properties: { title: { type: 'text' } } } });
+  const bulk = await es.bulk({
+    refresh: true,
+    operations: [
+      ...Object.entries(ARTICLES).flatMap(([id, doc]) => [
+        { index: { _index: articles.name, _id: id } },
+        doc,
+      ]),
+      { index: { _index: notes.name, _id: 'n1' } },
+      { title: 'a fox note' },
+    ],
+  });
+  if (bulk.errors) throw new Error(`fixture bulk failed: ${JSON.stringify(bulk.items)}`);
+  await es.indices.updateAliases({
+    actions: [
+      { add: { index: articles.name, alias: `arts-${suffix}` } },
+      { add: { index: articles.name, alias: `animals-${suffix}`, filter: { term: { tags: 'animal' } } } },
+    ],
+  });
   return {
     store,
     es,
     articles,
     notes,
+    suffix,
     async stop() {
       await es.close();
       await store.stop();

@@ -324,7 +324,7 @@ describe('_source, fields, highlight, explain', () => {
 
 describe('index expressions and _count', () => {
   it('searches comma lists, wildcards and aliases; an alias filter applies', async () => {
-    const suffix = fx.articles.name.slice('articles-'.length);
+    const { suffix } = fx;
     const hits = async (index: string) =>
       (await fx.es.search({ index, query: { match: { title: 'fox' } } })).hits.hits
         .map((h) => `${h._index}/${h._id}`)

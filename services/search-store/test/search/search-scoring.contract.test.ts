@@ -150,3 +150,46 @@ describe('match scoring equals the BM25 formula in float32', () => {
     ).toEqual(['1', '2', '3']);
   });
 });
+
+describe('statistics stay exact through the document APIs', () => {
+  it('rescores after a replace and a delete with the live statistics', async () => {
+    const index = `live-${fx.suffix}`;
+    await fx.es.indices.create({ index, mappings: { properties: { t: { type: 'text' } } } });
+    await fx.es.index({ index, id: 'a', document: { t: 'fox' } });
+    await fx.es.index({ index, id: 'b', document: { t: 'fox and hound' } });
+    await fx.es.index({ index, id: 'c', document: { t: 'cat' }, refresh: true });
+    const s = async () => scoresIn(index, { match: { t: 'fox' } });
+    expect(await s()).toEqual({
+      a: formatFloat(expectedTermScore({ docCount: 3, sumTtf: 5, df: 2, freq: 1, dl: 1 })),
+      b: formatFloat(expectedTermScore({ docCount: 3, sumTtf: 5, df: 2, freq: 1, dl: 3 })),
+    });
+    await fx.es.index({ index, id: 'b', document: { t: 'fox fox' }, refresh: true });
+    expect(await s()).toEqual({
+      b: formatFloat(expectedTermScore({ docCount: 3, sumTtf: 4, df: 2, freq: 2, dl: 2 })),
+      a: formatFloat(expectedTermScore({ docCount: 3, sumTtf: 4, df: 2, freq: 1, dl: 1 })),
+    });
+    await fx.es.delete({ index, id: 'a', refresh: true });
+    expect(await s()).toEqual({
+      b: formatFloat(expectedTermScore({ docCount: 2, sumTtf: 3, df: 1, freq: 2, dl: 2 })),
+    });
+    await fx.es.bulk({
+      refresh: true,
+      operations: [
+        { delete: { _index: index, _id: 'b' } },
+        { update: { _index: index, _id: 'c' } },
+        { doc: { t: 'fox cat' } },
+      ],
+    });
+    expect(await s()).toEqual({
+      c: formatFloat(expectedTermScore({ docCount: 1, sumTtf: 2, df: 1, freq: 1, dl: 2 })),
+    });
+  });
+});
+
+async function scoresIn(
+  index: string,
+  query: Record<string, unknown>,
+): Promise<Record<string, number | null | undefined>> {
+  const res = await fx.es.search({ index, query });
+  return Object.fromEntries(res.hits.hits.map((h) => [h._id, h._score]));
+}
