@@ -9,6 +9,7 @@ import {
   deleteUnusedTerms,
   copyInvertedIndex,
   deleteInvertedIndex,
+  insertDocTerms,
   insertDocValues,
   insertFieldLengths,
   insertPostings,
@@ -99,21 +100,21 @@ export function createIndexWriter(): DroppingIndexWriter {
       }
       const termIds = await saveTermDeltas(client, index.indexId, [...termDeltas.values()]);
       const postings: PostingRow[] = [];
+      const docTerms: { docKey: string; termIds: string[] }[] = [];
       for (const doc of analyzed) {
+        const ids: string[] = [];
         for (const c of doc.contributions) {
           const fieldId = fieldIds.get(c.path)!;
           for (const [term, { freq, positions }] of c.terms) {
-            postings.push({
-              termId: termIds.get(`${fieldId}\u0000${term}`)!,
-              docKey: doc.docKey,
-              freq,
-              norm: c.norm,
-              positions,
-            });
+            const termId = termIds.get(`${fieldId}\u0000${term}`)!;
+            ids.push(termId);
+            postings.push({ termId, docKey: doc.docKey, freq, norm: c.norm, positions });
           }
         }
+        if (ids.length > 0) docTerms.push({ docKey: doc.docKey, termIds: ids });
       }
       await insertPostings(client, index.indexId, postings);
+      await insertDocTerms(client, index.indexId, docTerms);
       await insertFieldLengths(client, index.indexId, lengths);
       await saveFieldStatDeltas(client, index.indexId, [...statDeltas.values()]);
       await insertDocValues(client, index.indexId, docValues);

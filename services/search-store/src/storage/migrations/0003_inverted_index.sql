@@ -39,8 +39,16 @@ CREATE TABLE postings (
   -- INCLUDE: a term's postings are scored from the index alone (index-only scan, no heap visit).
   PRIMARY KEY (index_id, term_id, doc_key) INCLUDE (freq, norm)
 ) WITH (fillfactor = 90);
--- The forward direction: a document's postings, for delete/replace and phrase intersection.
-CREATE INDEX postings_doc ON postings (index_id, doc_key);
+
+-- Forward index: the term ids of each document, so delete/replace find its postings through the
+-- primary key above (API-NOTES §A3.1 `fwd`) instead of a second btree over every posting, which
+-- would cost as much to maintain on each bulk as the postings themselves.
+CREATE TABLE doc_terms (
+  index_id bigint NOT NULL,
+  doc_key bigint NOT NULL,
+  term_ids bigint[] NOT NULL,
+  PRIMARY KEY (index_id, doc_key)
+);
 
 -- Per-field statistics: docCount (docs with the field) and sumTotalTermFreq (tokens in the field).
 CREATE TABLE field_stats (
@@ -81,6 +89,7 @@ CREATE INDEX doc_values_kw ON doc_values (index_id, field_id, kw, doc_key) WHERE
 DROP TABLE doc_values;
 DROP TABLE field_lengths;
 DROP TABLE field_stats;
+DROP TABLE doc_terms;
 DROP TABLE postings;
 DROP SEQUENCE term_id_seq;
 DROP TABLE terms;
