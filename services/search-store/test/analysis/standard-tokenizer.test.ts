@@ -1,5 +1,6 @@
 import { analyze, BUILT_IN_ANALYZERS, findAnalyzer } from '../../src/analysis/analyzer';
-import { standardTokenizer } from '../../src/analysis/standard-tokenizer';
+import fc from 'fast-check';
+import { segmenterStandardTokenizer, standardTokenizer } from '../../src/analysis/standard-tokenizer';
 
 type Row = [term: string, position: number, start: number, end: number];
 const rows = (text: string, analyzer = 'standard'): Row[] =>
@@ -161,5 +162,18 @@ describe('other analyzers', () => {
 
   it('keeps the standard analyzer free of stop words', () => {
     expect(analyze(BUILT_IN_ANALYZERS.standard!, 'to be').map((t) => t.term)).toEqual(['to', 'be']);
+  });
+});
+
+describe('ASCII fast path', () => {
+  it('tokenizes exactly as the Unicode segmenter path on random ASCII text', () => {
+    const alphabet = [..."aZk09_.,;:'- \n!@$/"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 40 }), (chars) => {
+        const text = chars.join('');
+        expect(standardTokenizer(text)).toEqual(segmenterStandardTokenizer(text));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
