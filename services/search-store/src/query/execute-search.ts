@@ -199,7 +199,7 @@ export async function executeSearch(
            ORDER BY ${[...orderBy, 'q.index_id ASC', 'q.doc_key ASC'].join(', ')}
            LIMIT ${params.add(request.size)} OFFSET ${params.add(request.from)}) p`;
   const sql = `WITH q AS MATERIALIZED (${matched})
-    SELECT t.total, t.max_score, page.*, d.id, d.source
+    SELECT t.total, t.max_score, page.*, d.id, d.source, d.version, d.seq_no, d.primary_term
     FROM (SELECT count(*)::bigint AS total, max(s) AS max_score FROM q) t
     LEFT JOIN LATERAL (${pageSql}) page ON true
     LEFT JOIN documents d ON d.index_id = page.index_id AND d.doc_key = page.doc_key
@@ -211,18 +211,35 @@ export async function executeSearch(
   const pageRows = rows.filter((r) => r.doc_key !== null && r.doc_key !== undefined);
   const hits: Record<string, unknown>[] = [];
   const highlightTerms = request.highlight ? highlightTermsFor(readers, request) : undefined;
+  const runtime =
+    request.runtimeMappings && seams.runtimeFields
+      ? seams.runtimeFields.compile(request.runtimeMappings, readers)
+      : undefined;
   for (const row of pageRows) {
     const reader = byId.get(String(row.index_id))!;
     const source = row.source as Record<string, unknown>;
-    const hit: Record<string, unknown> = {
-      _index: reader.name,
-      _id: row.id,
-      _score: scored ? formatFloat(row.s as number) : null,
-    };
+    const hit: Record<string, unknown> = { _index: reader.name, _id: row.id };
+    if (request.version) hit._version = Number(row.version);
+    if (request.seqNoPrimaryTerm) {
+      hit._seq_no = Number(row.seq_no);
+      hit._primary_term = Number(row.primary_term);
+    }
+    hit._score = scored ? formatFloat(row.s as number) : null;
     const filtered = filterSource(source, request.source);
     if (filtered !== undefined) hit._source = filtered;
-    const fields = extractFields(reader, source, request.fields);
-    if (fields) hit.fields = fields;
+    const fields = extractFields(reader, source, request.fields) ?? {};
+    if (runtime && request.fields.length > 0) {
+      // Runtime fields appear only in `fields`, never in `_source` (API-NOTES §A1.3).
+      const values = await runtime.valuesFor(reader.indexId, source);
+      for (const { field: pattern } of request.fields) {
+        const test = matchFieldPattern(pattern);
+        for (const name of runtime.types.keys()) {
+          const v = values[name];
+          if (test(name) && v && v.length > 0) fields[name] = v;
+        }
+      }
+    }
+    if (Object.keys(fields).length > 0) hit.fields = fields;
     if (request.highlight && highlightTerms) {
       const highlight = highlightHit(reader, source, request, highlightTerms);
       if (highlight) hit.highlight = highlight;
@@ -267,7 +284,7 @@ export async function executeSearch(
     const text = await compileMatchedDocs(db, readers, request, aggParams, now);
     response.aggregations = await seams.aggregations.runAggregations(
       db,
-      { readers, now },
+      { readers, now, runtimeFields: runtime },
       { text, values: aggParams.values },
       request.aggregations,
     );

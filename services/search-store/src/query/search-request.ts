@@ -20,6 +20,9 @@ export interface SearchRequest {
   runtimeMappings?: Record<string, unknown>;
   restTotalHitsAsInt: boolean;
   minScore?: number;
+  /** `version: true` adds `_version` to hits; `seq_no_primary_term: true` adds `_seq_no`/`_primary_term`. */
+  version: boolean;
+  seqNoPrimaryTerm: boolean;
 }
 
 export type SortKey =
@@ -307,6 +310,8 @@ export function parseSearchRequest(
     runtimeMappings: isObject(b.runtime_mappings) ? b.runtime_mappings : undefined,
     restTotalHitsAsInt: params.rest_total_hits_as_int === 'true',
     minScore: typeof b.min_score === 'number' ? b.min_score : undefined,
+    version: params.version === 'true' || b.version === true,
+    seqNoPrimaryTerm: params.seq_no_primary_term === 'true' || b.seq_no_primary_term === true,
   };
 }
 
