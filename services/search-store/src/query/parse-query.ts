@@ -108,6 +108,15 @@ function checkKeys(spec: Json, allowed: readonly string[], name: string): void {
   for (const key of Object.keys(spec)) {
     if (!allowed.includes(key)) throw parsingError(`[${name}] query does not support [${key}]`, spec, key);
   }
+  // Fuzzy matching is not implemented: refuse it rather than silently answer exact matches.
+  const fuzziness = spec.fuzziness;
+  if (fuzziness !== undefined && fuzziness !== 0 && fuzziness !== '0') {
+    throw parsingError(
+      `[${name}] fuzziness [${String(fuzziness)}] is not supported by search-store`,
+      spec,
+      'fuzziness',
+    );
+  }
 }
 
 function boostOf(spec: Json, name: string): number {

@@ -80,6 +80,16 @@ describe('query DSL parser', () => {
     );
   });
 
+  it('refuses fuzziness instead of silently matching exactly, but accepts fuzziness 0', () => {
+    expect(
+      errorOf(() => parse('{"query":{"match":{"a":{"query":"x","fuzziness":"AUTO"}}}}')).error,
+    ).toMatchObject({
+      type: 'parsing_exception',
+      reason: '[match] fuzziness [AUTO] is not supported by search-store',
+    });
+    expect(parse('{"query":{"match":{"a":{"query":"x","fuzziness":0}}}}')).toMatchObject({ kind: 'match' });
+  });
+
   it('rejects two queries in one object', () => {
     expect(errorOf(() => parse('{"query":{"match_all":{},"term":{"a":1}}}')).error.reason).toBe(
       '[match_all] malformed query, expected [END_OBJECT] but found [FIELD_NAME]',
