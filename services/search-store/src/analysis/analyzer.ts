@@ -23,6 +23,7 @@ export function analyze(analyzer: Analyzer, text: string): Token[] {
 
 /** Analyzes every value of a multi-valued field; positions continue with Lucene's gap of 100 between values. */
 export function analyzeValues(analyzer: Analyzer, values: string[], positionIncrementGap = 100): Token[] {
+  if (values.length === 1) return analyze(analyzer, values[0]!);
   const all: Token[] = [];
   let base = 0;
   let offsetBase = 0;
