@@ -1,3 +1,5 @@
+import { parseDate } from '../mapping/parse-date';
+
 /**
  * Dates as Elasticsearch reads them: a `format` list separated by `||` (default
  * `strict_date_optional_time||epoch_millis`), named formats and Java-style patterns (yyyy-MM-dd HH:mm:ss).
@@ -134,10 +136,18 @@ function parsersFor(format: string): ((value: string) => number | undefined)[] {
   return parsers;
 }
 
-/** Epoch ms for a date value (string in one of the formats, or a number of epoch ms), else undefined. */
+/**
+ * Epoch ms for a date value, through the document store's parser (the one that validated the document),
+ * so doc values always agree with what indexing accepted; date math in queries uses the parsers above.
+ */
 export function parseDateValue(value: unknown, format = DEFAULT_DATE_FORMAT): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : undefined;
-  if (typeof value !== 'string') return undefined;
+  if (typeof value !== 'number' && typeof value !== 'string') return undefined;
+  if (typeof value === 'number' && !Number.isFinite(value)) return undefined;
+  return parseDate(value, format) ?? parseOwn(value, format);
+}
+
+function parseOwn(value: string | number, format: string): number | undefined {
+  if (typeof value === 'number') return Math.trunc(value);
   for (const parse of parsersFor(format)) {
     const ms = parse(value);
     if (ms !== undefined && Number.isFinite(ms)) return ms;
