@@ -289,10 +289,7 @@ export function parseSearchRequest(
   const searchAfter = b.search_after;
   if (searchAfter !== undefined && !Array.isArray(searchAfter)) throw unknownKey(b, 'search_after');
   if (searchAfter !== undefined && from > 0) {
-    throw new EsError(
-      'illegal_argument_exception',
-      '[from] parameter must be set to 0 when [search_after] is used',
-    );
+    throw validation('[from] parameter must be set to 0 when [search_after] is used');
   }
   return {
     query,
