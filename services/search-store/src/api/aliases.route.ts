@@ -84,6 +84,33 @@ export function aliasesRouter(deps: StoreDeps): Router {
   router.get('/:index/_alias/:name', getAlias);
   router.get('/:index/_aliases', getAlias);
 
+  // PUT /<index>/_alias/<name> and DELETE /<index>/_alias/<name> (ES "Create or update alias", "Delete alias").
+  const putAlias = async (req: Request, res: Response) => {
+    const body = bodyObject(req);
+    await inTransaction(deps.pool, async (client) => {
+      const catalog = await loadCatalog(client);
+      const targets = resolveIndexExpression(catalog, req.params.index as string);
+      await addAlias(client, catalog, targets, String(req.params.name).split(','), body);
+    });
+    res.json({ acknowledged: true });
+  };
+  const deleteAliasRoute = async (req: Request, res: Response) => {
+    await inTransaction(deps.pool, async (client) => {
+      const catalog = await loadCatalog(client);
+      const targets = resolveIndexExpression(catalog, req.params.index as string);
+      const aliases = String(req.params.name).split(',');
+      const result: ActionResult = { action: { type: 'remove', indices: [], aliases }, status: 200 };
+      const outcome = await removeAlias(client, catalog, targets, aliases, { must_exist: true }, result);
+      if (outcome.error) throw aliasesMissing(aliases);
+    });
+    res.json({ acknowledged: true });
+  };
+  for (const path of ['/:index/_alias/:name', '/:index/_aliases/:name']) {
+    router.put(path, putAlias);
+    router.post(path, putAlias);
+    router.delete(path, deleteAliasRoute);
+  }
+
   router.post('/_aliases', async (req, res) => {
     const body = bodyObject(req);
     if (!Array.isArray(body.actions)) {

@@ -3,7 +3,7 @@ import { EsError } from '@acme/common';
 import type { JsonBodyLocals } from '../http/read-body';
 import { bodyObject } from '../http/read-body';
 import { findDocument } from '../storage/documents.repo';
-import type { IndexRecord } from '../storage/indices.repo';
+import { findIndicesByName, type IndexRecord } from '../storage/indices.repo';
 import { illegalArgument, indexNotFound } from './es-errors';
 import { loadCatalog, resolveIndexExpression } from './index-expression';
 import { filterSource, sourceParams } from './source-filter';
@@ -60,7 +60,11 @@ export function documentsRouter(deps: StoreDeps): Router {
 
   router.post('/:index/_update/:id', async (req, res) => {
     const conditions = parseConditions(req.query);
+    const source = sourceParams(req.query);
+    const asked = req.query._source !== undefined || source.includes.length > 0 || source.excludes.length > 0;
     await write(req, res, {
+      fetchSource:
+        asked && source.fetch ? { includes: source.includes, excludes: source.excludes } : undefined,
       kind: 'update',
       index: req.params.index as string,
       id: req.params.id as string,
@@ -108,6 +112,11 @@ export function documentsRouter(deps: StoreDeps): Router {
 
 /** A single-index read (get, get source): the name must resolve to exactly one index. */
 async function resolveSingleIndex(deps: StoreDeps, name: string): Promise<IndexRecord> {
+  if (!/[,*]/.test(name)) {
+    // The common case, a concrete index name: one indexed lookup instead of the whole catalog.
+    const [index] = await findIndicesByName(deps.pool, [name]);
+    if (index) return index;
+  }
   const catalog = await loadCatalog(deps.pool);
   const indices = resolveIndexExpression(catalog, name);
   if (indices.length === 0) throw indexNotFound(name);

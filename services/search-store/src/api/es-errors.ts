@@ -20,6 +20,13 @@ export function writeBlocked(name: string): EsError {
   );
 }
 
+export function readOnlyBlocked(name: string): EsError {
+  return new EsError(
+    'cluster_block_exception',
+    `index [${name}] blocked by: [FORBIDDEN/5/index read-only (api)];`,
+  );
+}
+
 interface DocumentErrorTarget {
   index: string;
   uuid: string;

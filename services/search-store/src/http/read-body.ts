@@ -26,8 +26,7 @@ export function readJsonBody(maxBytes: number): RequestHandler {
   return async (req, res, next) => {
     const kind = parseMediaType(req.headers['content-type']);
     if (kind === 'ndjson' || /\/_bulk$/.test(req.path)) return next();
-    const declared = Number(req.headers['content-length'] ?? '0');
-    if (declared > maxBytes) throw tooLarge(maxBytes);
+    checkDeclaredLength(req, maxBytes);
     const text = await readText(req, maxBytes);
     req.body = undefined;
     if (text.trim() === '') return next();
@@ -37,10 +36,16 @@ export function readJsonBody(maxBytes: number): RequestHandler {
   };
 }
 
+/** A Content-Length over the limit is refused before a byte is read (ES http.max_content_length). */
+export function checkDeclaredLength(req: Request, maxBytes: number): void {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+}
+
 async function readText(req: Request, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let total = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     total += chunk.length;
     if (total > maxBytes) {
       req.resume();

@@ -17,7 +17,8 @@ export async function* readLines(stream: Readable, maxBytes: number): AsyncGener
   let carry = Buffer.alloc(0);
   let total = 0;
   let number = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  // destroyOnReturn false: leaving early (413) must not destroy the socket the answer goes out on.
+  for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     total += chunk.length;
     if (total > maxBytes) {
       stream.resume();

@@ -66,12 +66,23 @@ class DocumentWalker {
     private readonly locate: Locate,
   ) {}
 
-  /** The properties of the object at `objectPath` in the current (possibly copied) mapping. */
+  /** The properties of the object at `objectPath` (read only: never creates anything). */
   private properties(objectPath: string[]): Record<string, FieldMapping> {
-    let props = (this.mapping.properties ??= {});
+    let props = this.mapping.properties ?? {};
     for (const name of objectPath) {
       const field = props[name];
       if (!field) return {};
+      props = field.properties ?? {};
+    }
+    return props;
+  }
+
+  /** The properties at `objectPath` in the copied mapping, created along the way. */
+  private writableProperties(objectPath: string[]): Record<string, FieldMapping> {
+    this.copyOnWrite();
+    let props = (this.mapping.properties ??= {});
+    for (const name of objectPath) {
+      const field = (props[name] ??= { properties: {} });
       props = field.properties ??= {};
     }
     return props;
@@ -124,8 +135,7 @@ class DocumentWalker {
       return dynamicOf(existing.dynamic) ?? dynamic;
     }
     this.checkDynamicAllowed(objectPath, name, jsonPath, dynamic);
-    this.copyOnWrite();
-    this.properties(objectPath)[name] = { properties: {} };
+    this.writableProperties(objectPath)[name] = { properties: {} };
     return dynamic;
   }
 
@@ -160,8 +170,7 @@ class DocumentWalker {
     if (dynamic === 'false') return;
     this.checkDynamicAllowed(objectPath, name, jsonPath, dynamic);
     if (isObject) {
-      this.copyOnWrite();
-      this.properties(objectPath)[name] = { properties: {} };
+      this.writableProperties(objectPath)[name] = { properties: {} };
       return this.walkObject([...objectPath, name], value as Record<string, unknown>, jsonPath, dynamic);
     }
     this.addDynamicLeaf(objectPath, name, inferDynamicField(value, this.mapping, dynamic === 'runtime'));
@@ -177,7 +186,7 @@ class DocumentWalker {
     if (dynamicField.runtime) {
       (this.mapping.runtime ??= {})[[...objectPath, name].join('.')] = dynamicField.runtime;
     } else if (dynamicField.field) {
-      this.properties(objectPath)[name] = dynamicField.field;
+      this.writableProperties(objectPath)[name] = dynamicField.field;
     }
   }
 
@@ -199,6 +208,7 @@ class DocumentWalker {
     const field = this.properties(objectPath)[name];
     if (!field) return;
     const full = [...objectPath, name].join('.');
+    checkImmenseTerm(field, value, full);
     const cause = this.leafCause(field, value, full);
     if (cause) throw this.parseFailure(full, field, value, jsonPath, cause);
     for (const [subName, sub] of Object.entries(field.fields ?? {})) {
@@ -227,9 +237,8 @@ class DocumentWalker {
       };
     }
     if (field.dims === undefined) {
-      this.copyOnWrite();
       const names = full.split('.');
-      const leaf = this.properties(names.slice(0, -1))[names[names.length - 1] ?? full];
+      const leaf = this.writableProperties(names.slice(0, -1))[names[names.length - 1] ?? full];
       if (leaf) leaf.dims = values.length;
       return undefined;
     }
@@ -268,6 +277,32 @@ class DocumentWalker {
       `${this.locate(jsonPath)}Could not dynamically add mapping for field [${full}]. Existing mapping for [${full}] must be of type object but found [${field.type ?? 'object'}].`,
     );
   }
+}
+
+/** Lucene's limit on one indexed term (IndexWriter.MAX_TERM_LENGTH). */
+const MAX_TERM_BYTES = 32766;
+
+/**
+ * A keyword value is one term; past 32766 UTF-8 bytes Lucene refuses the whole document. Values over
+ * `ignore_above` are not indexed, so they never reach the limit (ES "keyword" / "ignore_above").
+ */
+function checkImmenseTerm(field: FieldMapping, value: unknown, full: string): void {
+  if (field.type !== 'keyword' || value === null || typeof value === 'object') return;
+  const text = String(value);
+  if (field.ignore_above !== undefined && text.length > field.ignore_above) return;
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= MAX_TERM_BYTES) return;
+  const prefix = `[${[...bytes.subarray(0, 10)].join(', ')}]...`;
+  throw new EsError(
+    'illegal_argument_exception',
+    `Document contains at least one immense term in field="${full}" (whose UTF8 encoding is longer than the max length ${MAX_TERM_BYTES}), all of which were skipped.  Please correct the analyzer to not produce such terms.  The prefix of the first immense term is: '${prefix}', original message: bytes can be at most ${MAX_TERM_BYTES} in length; got ${bytes.length}`,
+    {
+      causedBy: {
+        type: 'max_bytes_length_exceeded_exception',
+        reason: `bytes can be at most ${MAX_TERM_BYTES} in length; got ${bytes.length}`,
+      },
+    },
+  );
 }
 
 function sparseVectorCause(value: unknown): EsCause | undefined {

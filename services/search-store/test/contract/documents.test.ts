@@ -189,6 +189,22 @@ describe('document APIs', () => {
     expect(forced).toMatchObject({ result: 'updated', _version: 3 });
   });
 
+  it('returns the updated source under get when _source is asked for', async () => {
+    await es().index({ index: 'docs', id: 'gs', document: { tag: 'a', n: 1 } });
+    const viaParam = await call(server.url, 'POST', '/docs/_update/gs?_source=tag', { doc: { n: 2 } });
+    expect(viaParam.json).toMatchObject({
+      result: 'updated',
+      get: { found: true, _source: { tag: 'a' }, _primary_term: 1 },
+    });
+    const viaBody = await call(server.url, 'POST', '/docs/_update/gs', { doc: { n: 3 }, _source: true });
+    expect((viaBody.json as { get: unknown }).get).toEqual({
+      _seq_no: (viaBody.json as { _seq_no: number })._seq_no,
+      _primary_term: 1,
+      found: true,
+      _source: { tag: 'a', n: 3 },
+    });
+  });
+
   it('answers an update of a missing document with document_missing_exception, and upserts when asked', async () => {
     const missing = await call(server.url, 'POST', '/docs/_update/nope', { doc: { tag: 'x' } });
     expect(missing.status).toBe(404);
@@ -314,6 +330,19 @@ describe('document APIs', () => {
     expect(await es().getSource({ index: 'blocked', id: '1' })).toEqual({ a: 1 });
     await es().indices.putSettings({ index: 'blocked', settings: { index: { blocks: { write: false } } } });
     expect((await es().index({ index: 'blocked', id: '2', document: { a: 2 } })).result).toBe('created');
+  });
+
+  it('refuses writes to a read_only index with its own block', async () => {
+    await es().index({ index: 'ro', id: '1', document: { a: 1 } });
+    await es().indices.putSettings({ index: 'ro', settings: { 'index.blocks.read_only': true } });
+    const response = await call(server.url, 'PUT', '/ro/_doc/2', { a: 2 });
+    expect(response.status).toBe(403);
+    expect(response.json).toMatchObject({
+      error: {
+        type: 'cluster_block_exception',
+        reason: 'index [ro] blocked by: [FORBIDDEN/5/index read-only (api)];',
+      },
+    });
   });
 
   it('rejects invalid optimistic-concurrency parameters', async () => {

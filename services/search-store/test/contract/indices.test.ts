@@ -172,6 +172,22 @@ describe('index APIs and cluster settings', () => {
     });
   });
 
+  it('stops auto-creating indices when action.auto_create_index is false', async () => {
+    await call(server.url, 'PUT', '/_cluster/settings', {
+      persistent: { 'action.auto_create_index': false },
+    });
+    const refused = await call(server.url, 'PUT', '/not-created/_doc/1', { a: 1 });
+    expect(refused.status).toBe(404);
+    expect(refused.json).toMatchObject({
+      error: {
+        type: 'index_not_found_exception',
+        reason: 'no such index [not-created] and [action.auto_create_index] is [false]',
+      },
+    });
+    await call(server.url, 'PUT', '/_cluster/settings', { persistent: { 'action.auto_create_index': null } });
+    expect((await call(server.url, 'PUT', '/not-created/_doc/1', { a: 1 })).status).toBe(201);
+  });
+
   it('refuses an unknown cluster setting', async () => {
     const response = await call(server.url, 'PUT', '/_cluster/settings', {
       persistent: { 'no.such.setting': 1 },

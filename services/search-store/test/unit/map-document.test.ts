@@ -38,6 +38,14 @@ describe('mapDocument (dynamic mapping and validation)', () => {
     expect(result.mapping).toBe(input);
   });
 
+  it('never changes the caller mapping, even when the document fails after adding fields', () => {
+    const input: IndexMapping = { properties: { n: { type: 'byte' } } };
+    const before = JSON.stringify(input);
+    expect(() => run(input, '{"new":"x","n":999}')).toThrow('failed to parse field [n] of type [byte]');
+    run({ dynamic: 'false' }, '{"x":1}');
+    expect(JSON.stringify(input)).toBe(before);
+  });
+
   it('treats dotted names as objects', () => {
     expect(run({}, '{"a.b":1}').mapping.properties).toEqual({ a: { properties: { b: { type: 'long' } } } });
   });
@@ -103,6 +111,21 @@ describe('mapDocument (dynamic mapping and validation)', () => {
       '[1:6] object mapping for [o] tried to parse field [o] as object, but found a concrete value',
     );
     expect(errorOf({}, '{"_id":"x"}').reason).toContain('Field [_id] is a metadata field');
+  });
+
+  it('refuses a keyword term over 32766 bytes unless ignore_above skips it', () => {
+    const long = 'x'.repeat(40000);
+    const error = errorOf({ properties: { k: { type: 'keyword' } } }, JSON.stringify({ k: long }));
+    expect(error.type).toBe('illegal_argument_exception');
+    expect(error.reason).toContain('Document contains at least one immense term in field="k"');
+    expect(error.causedBy).toEqual({
+      type: 'max_bytes_length_exceeded_exception',
+      reason: 'bytes can be at most 32766 in length; got 40000',
+    });
+    expect(
+      run({ properties: { k: { type: 'keyword', ignore_above: 256 } } }, JSON.stringify({ k: long })).changed,
+    ).toBe(false);
+    expect(run({}, JSON.stringify({ s: long })).changed).toBe(true);
   });
 
   it('refuses sparse_vector weights that are not positive', () => {

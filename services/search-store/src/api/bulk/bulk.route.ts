@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { checkDeclaredLength } from '../../http/read-body';
 import { readLines } from '../../http/read-lines';
 import type { StoreDeps } from '../store-deps';
 import { executeWrites } from '../write/execute-writes';
@@ -20,6 +21,7 @@ export function bulkRouter(deps: StoreDeps): Router {
   const bulk = async (req: Request, res: Response) => {
     const started = Date.now();
     const refresh = refreshOf(req);
+    checkDeclaredLength(req, deps.config.MAX_REQUEST_BYTES);
     const items = await parseBulk(
       readLines(req, deps.config.MAX_REQUEST_BYTES),
       req.params.index as string | undefined,

@@ -62,6 +62,9 @@ export async function parseBulk(
       throw new EsError('action_request_validation_exception', 'Validation Failed: 1: index is missing;');
     }
     const id = meta._id === undefined || meta._id === null ? undefined : String(meta._id);
+    if (id === undefined && (action === 'delete' || action === 'update')) {
+      throw new EsError('action_request_validation_exception', 'Validation Failed: 1: id is missing;');
+    }
     const conditions = {
       ifSeqNo: typeof meta.if_seq_no === 'number' ? meta.if_seq_no : undefined,
       ifPrimaryTerm: typeof meta.if_primary_term === 'number' ? meta.if_primary_term : undefined,
@@ -88,7 +91,11 @@ export async function parseBulk(
           kind: 'update',
           index,
           id: id ?? '',
-          body: body as Record<string, unknown>,
+          // `_source` on the action line asks for `get` in the item, as on the update API.
+          body:
+            meta._source === undefined
+              ? (body as Record<string, unknown>)
+              : { ...body, _source: meta._source },
           bodyText: text,
           ...conditions,
         },

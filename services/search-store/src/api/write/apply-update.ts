@@ -1,6 +1,7 @@
 import { EsError } from '@acme/common';
 import type { UpdateScriptContext } from '../../script/script-runner';
 import { documentMissing } from '../es-errors';
+import { filterSource } from '../source-filter';
 import {
   checkConditions,
   checkId,
@@ -96,6 +97,38 @@ export async function applyUpdate(
   op: UpdateOp,
   options: WriteOptions,
 ): Promise<WriteResult> {
+  const result = await applyUpdateOnly(deps, state, op, options);
+  const fetch = op.fetchSource ?? parseBodySource(op.body._source);
+  const doc = state.docs.get(op.id);
+  if (!result.ok || !fetch || !doc?.exists) return result;
+  const get = {
+    _seq_no: doc.seqNo,
+    _primary_term: doc.primaryTerm,
+    found: true,
+    _source: filterSource(doc.source, fetch.includes, fetch.excludes),
+  };
+  return { ...result, body: { ...result.body, get } };
+}
+
+/** Body `_source`: true, a list of includes, or {includes, excludes}. */
+function parseBodySource(value: unknown): { includes: string[]; excludes: string[] } | undefined {
+  if (value === undefined || value === false) return undefined;
+  if (value === true) return { includes: [], excludes: [] };
+  if (typeof value === 'string') return { includes: [value], excludes: [] };
+  if (Array.isArray(value)) return { includes: value.map(String), excludes: [] };
+  if (isPlainObject(value)) {
+    const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : []);
+    return { includes: list(value.includes), excludes: list(value.excludes) };
+  }
+  return undefined;
+}
+
+async function applyUpdateOnly(
+  deps: WriteDeps,
+  state: IndexState,
+  op: UpdateOp,
+  options: WriteOptions,
+): Promise<WriteResult> {
   checkId(op.id);
   const update = parseUpdateBody(op.body);
   const current = state.docs.get(op.id);
@@ -113,7 +146,8 @@ export async function applyUpdate(
     } else if (update.upsert) source = update.upsert;
     else if (update.docAsUpsert && update.doc) source = update.doc;
     if (!source) throw documentMissing(target, op.id);
-    const mapped = mapSource(state, op.id, source, op.bodyText, update.upsert ? ['upsert'] : ['doc']);
+    // Elasticsearch indexes the upsert as a new compact source, so [line:col] refer to that text.
+    const mapped = mapSource(state, op.id, source, JSON.stringify(source));
     const doc = putDoc(state, op.id, mapped, 1);
     return { ok: true, status: 201, body: successBody(state, op.id, doc, 'created', options.refresh) };
   }
@@ -138,7 +172,8 @@ export async function applyUpdate(
     merged = mergePartialDoc(current.source, update.doc ?? {});
     if (update.detectNoop && jsonEquals(merged, current.source)) return noop(state, op.id, current);
   }
-  const mapped = mapSource(state, op.id, merged);
+  // The merged source is re-serialised before indexing (ES UpdateHelper); locate errors in it.
+  const mapped = mapSource(state, op.id, merged, JSON.stringify(merged));
   const doc = putDoc(state, op.id, mapped, current.version + 1);
   return { ok: true, status: 200, body: successBody(state, op.id, doc, 'updated', options.refresh) };
 }

@@ -21,11 +21,12 @@ import {
   saveNewIndex,
   type IndexRecord,
 } from '../../storage/indices.repo';
+import { findClusterSettings } from '../../storage/cluster-settings.repo';
 import { inTransaction } from '../../storage/queryable';
 import { checkIndexName } from '../check-index-name';
 import { newIndexUuid } from '../create-index';
-import { documentExists, indexNotFound, versionConflict, writeBlocked } from '../es-errors';
-import { loadCatalog, resolveWriteIndex } from '../index-expression';
+import { documentExists, indexNotFound, readOnlyBlocked, versionConflict, writeBlocked } from '../es-errors';
+import { loadCatalog, resolveWriteIndex, type Catalog } from '../index-expression';
 import { buildIndexSettings, shardsOf } from '../index-settings';
 import { applyUpdate } from './apply-update';
 import type { WriteConditions, WriteOp, WriteResult } from './write-op';
@@ -99,16 +100,17 @@ async function resolveTargets(
   results: (WriteResult | undefined)[],
 ): Promise<(string | undefined)[]> {
   const catalog = await loadCatalog(client);
-  const created = new Map<string, IndexRecord>();
+  const created = await autoCreateMissing(client, catalog, ops);
   const targets: (string | undefined)[] = [];
   for (const [i, op] of ops.entries()) {
     try {
-      let record = resolveWriteIndex(catalog, op.index) ?? created.get(op.index);
+      const record = resolveWriteIndex(catalog, op.index) ?? created.get(op.index);
       if (!record) {
         if (op.kind === 'delete') throw indexNotFound(op.index);
         checkIndexName(op.index);
-        record = await autoCreateIndex(client, op.index);
-        created.set(op.index, record);
+        throw indexNotFound(op.index).with({
+          reason: `no such index [${op.index}] and [action.auto_create_index] is [false]`,
+        });
       }
       targets.push(record.indexId);
     } catch (error) {
@@ -118,6 +120,33 @@ async function resolveTargets(
     }
   }
   return targets;
+}
+
+/**
+ * Creates the batch's missing indices (valid names, ops that auto-create), in name order so that two
+ * batches creating the same names wait for each other instead of deadlocking.
+ */
+async function autoCreateMissing(
+  client: PoolClient,
+  catalog: Catalog,
+  ops: WriteOp[],
+): Promise<Map<string, IndexRecord>> {
+  const created = new Map<string, IndexRecord>();
+  const names = new Set<string>();
+  for (const op of ops) {
+    if (op.kind === 'delete' || names.has(op.index)) continue;
+    try {
+      if (resolveWriteIndex(catalog, op.index)) continue;
+      checkIndexName(op.index);
+      names.add(op.index);
+    } catch (error) {
+      if (!(error instanceof EsError)) throw error; // reported per item by resolveTargets
+    }
+  }
+  if (names.size === 0) return created;
+  if ((await findClusterSettings(client))['action.auto_create_index'] === 'false') return created;
+  for (const name of [...names].sort()) created.set(name, await autoCreateIndex(client, name));
+  return created;
 }
 
 /** `action.auto_create_index` (default true): a plain index with dynamic mapping and default settings. */
@@ -194,6 +223,7 @@ async function applyOp(
   const name = state.record.name;
   try {
     if (state.record.blocksWrite) throw writeBlocked(name);
+    if (state.record.settings['index.blocks.read_only'] === 'true') throw readOnlyBlocked(name);
     if (op.kind === 'update') return await applyUpdate(deps, state, op, options);
     if (op.kind === 'delete') return applyDelete(state, op, options);
     return applyIndex(state, op, options);

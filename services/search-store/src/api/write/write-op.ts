@@ -32,6 +32,8 @@ export interface UpdateOp extends BaseOp {
   id: string;
   body: Record<string, unknown>;
   bodyText?: string;
+  /** `_source` on the update API: return the new source under `get` (ES UpdateResponse). */
+  fetchSource?: { includes: string[]; excludes: string[] };
 }
 
 export type WriteOp = IndexOp | DeleteOp | UpdateOp;
