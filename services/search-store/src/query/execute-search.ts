@@ -185,7 +185,16 @@ export async function executeSearch(
   }
   const now = started;
   const params = new SqlParams();
-  const matched = await compileMatchedDocs(db, readers, request, params, now);
+  const hitsQuery: Query = request.postFilter
+    ? { kind: 'bool', must: [request.query], filter: [request.postFilter], should: [], mustNot: [], boost: 1 }
+    : request.query;
+  const matched = await compileMatchedDocs(
+    db,
+    readers,
+    { query: hitsQuery, minScore: request.minScore },
+    params,
+    now,
+  );
   const plan = planSort(readers, request.sort, params);
   const scored =
     request.sort.length === 0 || request.sort.some((k) => k.kind === 'score') || request.trackScores;

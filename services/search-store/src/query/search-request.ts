@@ -16,6 +16,8 @@ export interface SearchRequest {
   searchAfter?: unknown[];
   explain: boolean;
   highlight?: HighlightRequest;
+  /** Filters the hits after aggregations were computed (ES `post_filter`). */
+  postFilter?: Query;
   aggregations?: Record<string, unknown>;
   runtimeMappings?: Record<string, unknown>;
   restTotalHitsAsInt: boolean;
@@ -59,6 +61,7 @@ const BODY_KEYS = new Set([
   'sort',
   '_source',
   'fields',
+  'docvalue_fields',
   'track_total_hits',
   'track_scores',
   'search_after',
@@ -67,24 +70,28 @@ const BODY_KEYS = new Set([
   'aggs',
   'aggregations',
   'runtime_mappings',
-  'timeout',
+  'post_filter',
+  'min_score',
   'version',
   'seq_no_primary_term',
   'stored_fields',
-  'docvalue_fields',
-  'min_score',
-  'terminate_after',
+  'timeout',
   'profile',
-  'indices_boost',
   'stats',
-  'pit',
-  'collapse',
-  'post_filter',
-  'suggest',
-  'rescore',
-  'script_fields',
   'ext',
+]);
+
+/** Known Elasticsearch search features that would change the answer: refused rather than ignored. */
+const UNSUPPORTED_KEYS = new Set([
+  'collapse',
+  'rescore',
+  'suggest',
+  'script_fields',
   'slice',
+  'pit',
+  'indices_boost',
+  'terminate_after',
+  'knn',
 ]);
 
 function isObject(value: unknown): value is Json {
@@ -241,6 +248,9 @@ export function parseSearchRequest(
   }
   const b: Json = body ?? {};
   for (const key of Object.keys(b)) {
+    if (!countOnly && UNSUPPORTED_KEYS.has(key)) {
+      throw new EsError('illegal_argument_exception', `[${key}] is not supported by search-store`);
+    }
     if (countOnly ? key !== 'query' : !BODY_KEYS.has(key)) throw unknownKey(b, key);
   }
   let query: Query =
@@ -271,7 +281,11 @@ export function parseSearchRequest(
       excludes: list(params._source_excludes ?? (source.enabled ? source.excludes : [])),
     };
   }
-  const fieldsSpec = Array.isArray(b.fields) ? b.fields : [];
+  // docvalue_fields answer like `fields` for doc-value types (keyword, numbers, dates, booleans).
+  const fieldsSpec = [
+    ...(Array.isArray(b.fields) ? b.fields : []),
+    ...(Array.isArray(b.docvalue_fields) ? b.docvalue_fields : []),
+  ];
   const fields = fieldsSpec.map((f) =>
     isObject(f)
       ? { field: String(f.field), format: typeof f.format === 'string' ? f.format : undefined }
@@ -303,6 +317,7 @@ export function parseSearchRequest(
     searchAfter,
     explain: params.explain === 'true' || b.explain === true,
     highlight: b.highlight === undefined ? undefined : parseHighlight(b.highlight),
+    postFilter: b.post_filter === undefined ? undefined : parseQuery(b.post_filter, b, 'post_filter'),
     aggregations: isObject(b.aggs) ? b.aggs : isObject(b.aggregations) ? b.aggregations : undefined,
     runtimeMappings: isObject(b.runtime_mappings) ? b.runtime_mappings : undefined,
     restTotalHitsAsInt: params.rest_total_hits_as_int === 'true',

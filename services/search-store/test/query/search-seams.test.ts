@@ -30,12 +30,18 @@ describe('seams for aggregations and runtime fields', () => {
       { index_id: index.indexId, name: index.name, uuid: 'u', mappings: index.mappings, settings: {} },
     ]);
     const request = parseSearchRequest(
-      { query: { match: { t: 'fox' } }, size: 0, aggs: { x: { avg: { field: 'n' } } } },
+      {
+        query: { match: { t: 'fox' } },
+        post_filter: { term: { n: 2 } },
+        size: 0,
+        aggs: { x: { avg: { field: 'n' } } },
+      },
       {},
     );
     const res = await executeSearch(fx.pool, readers, request, seams);
     expect(res.aggregations).toEqual({ matched: { value: 2, docs: ['a', 'b'] } });
-    expect(res.hits).toEqual({ total: { value: 2, relation: 'eq' }, max_score: null, hits: [] });
+    // post_filter narrows the hits, not what the aggregations see.
+    expect(res.hits).toEqual({ total: { value: 1, relation: 'eq' }, max_score: null, hits: [] });
     expect(seen).toEqual([{ indices: [index.name], aggs: { x: { avg: { field: 'n' } } } }]);
   });
 

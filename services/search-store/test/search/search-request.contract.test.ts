@@ -387,6 +387,30 @@ describe('index expressions and _count', () => {
     });
   });
 
+  it('refuses search features that would change the answer instead of ignoring them', async () => {
+    const { status, body } = await rawSearch(
+      `/${fx.articles.name}/_search`,
+      '{"collapse": {"field": "tags"}}',
+    );
+    expect(status).toBe(400);
+    expect(body).toMatchObject({
+      error: { type: 'illegal_argument_exception', reason: '[collapse] is not supported by search-store' },
+    });
+  });
+
+  it('answers docvalue_fields like fields and filters hits with post_filter', async () => {
+    const res = await fx.es.search({
+      index: fx.articles.name,
+      query: { term: { tags: 'animal' } },
+      post_filter: { range: { views: { gte: 10 } } },
+      docvalue_fields: ['views', 'published'],
+      _source: false,
+    });
+    expect(res.hits.hits.map((h) => [h._id, h.fields])).toEqual([
+      ['1', { views: [10], published: ['2024-01-10T00:00:00.000Z'] }],
+    ]);
+  });
+
   it('answers 400 for aggregations and runtime_mappings until they are wired', async () => {
     const error = (await fx.es
       .search({ index: fx.articles.name, aggs: { t: { terms: { field: 'tags' } } } })
