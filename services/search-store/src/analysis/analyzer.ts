@@ -170,3 +170,27 @@ export function findAnalyzer(name: string, settings: Record<string, unknown> = {
   if (builtIn) return builtIn;
   throw new EsError('illegal_argument_exception', `failed to find analyzer [${name}]`);
 }
+
+/**
+ * A keyword normalizer (ES "Normalizers"): the built-in `lowercase`, or `index.analysis.normalizer.<name>`
+ * with char-level filters (lowercase, uppercase, asciifolding). Applies to the whole value, no tokenizing.
+ */
+export function findNormalizer(
+  name: string,
+  settings: Record<string, unknown> = {},
+): (value: string) => string {
+  if (name === 'lowercase') return (value) => value.toLowerCase();
+  const flat = indexSettings(settings);
+  const base = `index.analysis.normalizer.${name}`;
+  const filters = listSetting(flat, `${base}.filter`);
+  if (filters === undefined)
+    throw new EsError('illegal_argument_exception', `failed to find normalizer [${name}]`);
+  const chain = filters.map((f) => findTokenFilter(f, settings));
+  return (value) => {
+    const tokens = chain.reduce(
+      (t, filter) => filter(t),
+      [{ term: value, position: 0, startOffset: 0, endOffset: value.length, type: 'word' }],
+    );
+    return tokens[0]?.term ?? value;
+  };
+}

@@ -1,4 +1,10 @@
-import { analyzeValues, findAnalyzer, flattenSettings, type Analyzer } from '../analysis/analyzer';
+import {
+  analyzeValues,
+  findAnalyzer,
+  findNormalizer,
+  flattenSettings,
+  type Analyzer,
+} from '../analysis/analyzer';
 import type { IndexMapping } from '../mapping/mapping-types';
 import { intToByte4 } from '../query/score/small-float';
 import { DEFAULT_DATE_FORMAT, parseDateValue } from './date-value';
@@ -91,7 +97,16 @@ function contribute(
   }
   if (field.type === 'keyword') {
     const ignoreAbove = field.mapping.ignore_above ?? Infinity;
-    const kept = [...new Set(values.map(String))].filter((v) => [...v].length <= ignoreAbove);
+    const normalize = keywordNormalizer(field, settings);
+    // ignore_above looks at the original value; the normalized value is what is indexed.
+    const kept = [
+      ...new Set(
+        values
+          .map(String)
+          .filter((v) => [...v].length <= ignoreAbove)
+          .map(normalize),
+      ),
+    ];
     if (kept.length === 0) return undefined;
     const terms = new Map(kept.map((v) => [v, { freq: 1, positions: null }]));
     return { ...base, terms, length: kept.length, keywords: kept.sort() };
@@ -99,6 +114,15 @@ function contribute(
   const numbers = values.map((v) => toNumber(field, v)).filter((n): n is number => n !== undefined);
   if (numbers.length === 0) return undefined;
   return { ...base, length: numbers.length, numbers };
+}
+
+/** The normalizer of a keyword field (identity without one). */
+export function keywordNormalizer(
+  field: IndexedField,
+  settings: Record<string, unknown>,
+): (value: string) => string {
+  const name = field.mapping.normalizer;
+  return typeof name === 'string' ? findNormalizer(name, settings) : (value) => value;
 }
 
 function toNumber(field: IndexedField, value: unknown): number | undefined {

@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { analyze, findAnalyzer } from '../analysis/analyzer';
-import { searchAnalyzerFor } from '../index/analyze-document';
+import { keywordNormalizer, searchAnalyzerFor } from '../index/analyze-document';
 import { DEFAULT_DATE_FORMAT } from '../index/date-value';
 import { isNumericType } from '../index/indexed-fields';
 import { resolveDateMath } from './date-math';
@@ -93,7 +93,9 @@ export async function compileQuery(
       const field = reader.fields.get(query.field);
       if (!field || field.fieldId === undefined || (field.type !== 'keyword' && field.type !== 'text'))
         return NOTHING;
-      const pattern = query.kind === 'prefix' ? `${escapeLike(query.value)}%` : wildcardToLike(query.value);
+      const value =
+        field.type === 'keyword' ? keywordNormalizer(field, reader.settings)(query.value) : query.value;
+      const pattern = query.kind === 'prefix' ? `${escapeLike(value)}%` : wildcardToLike(value);
       const op = query.caseInsensitive ? 'ILIKE' : 'LIKE';
       return constant(
         `SELECT DISTINCT p.doc_key FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id
@@ -366,7 +368,9 @@ async function compileTerms(
   const idx = (): string => `${params.add(reader.indexId)}::bigint`;
   const fid = (): string => `${params.add(field.fieldId)}::int`;
   if (field.type === 'text' || field.type === 'keyword') {
-    const terms = values.map(String);
+    // Keyword queries go through the field's normalizer, as ES's KeywordFieldType does.
+    const normalize = field.type === 'keyword' ? keywordNormalizer(field, reader.settings) : (v: string) => v;
+    const terms = values.map((v) => normalize(String(v)));
     if (caseInsensitive) {
       return constant(
         `SELECT DISTINCT p.doc_key FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id

@@ -38,6 +38,37 @@ describe('documents indexed with dynamic mapping', () => {
     expect(await ids({ match_all: {} }, [{ 'nested.city.keyword': 'desc' }])).toEqual(['2', '1']);
   });
 
+  it('uses custom analyzers and keyword normalizers from the index settings, at index and at search time', async () => {
+    const index = `custom-${fx.suffix}`;
+    await fx.es.indices.create({
+      index,
+      settings: {
+        analysis: {
+          analyzer: {
+            folded: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding'] },
+          },
+          normalizer: { folding: { type: 'custom', filter: ['lowercase', 'asciifolding'] } },
+        },
+      },
+      mappings: {
+        properties: {
+          t: { type: 'text', analyzer: 'folded' },
+          k: { type: 'keyword', normalizer: 'folding' },
+        },
+      },
+    });
+    await fx.es.index({ index, id: '1', document: { t: 'Crème Brûlée', k: 'Café' }, refresh: true });
+    const ids = async (query: Record<string, unknown>) =>
+      (await fx.es.search({ index, query })).hits.hits.map((h) => h._id);
+    expect(await ids({ match: { t: 'CREME' } })).toEqual(['1']);
+    expect(await ids({ term: { k: 'CAFÉ' } })).toEqual(['1']);
+    expect(await ids({ prefix: { k: 'CA' } })).toEqual(['1']);
+    const sorted = await fx.es.search({ index, sort: [{ k: 'asc' }] });
+    expect(sorted.hits.hits[0]!.sort).toEqual(['cafe']);
+    const analyzed = await fx.es.indices.analyze({ index, analyzer: 'folded', text: 'Déjà Vu' });
+    expect(analyzed.tokens!.map((t) => t.token)).toEqual(['deja', 'vu']);
+  });
+
   it('answers the URL forms: q, size, sort, _source_includes, and GET /_search over every index', async () => {
     const res = await fetch(`${fx.store.url}/${fx.articles.name}/_search?q=title:fox&_source_includes=title`);
     expect(res.status).toBe(200);
