@@ -1,32 +1,22 @@
-import type { Pool, PoolClient } from 'pg';
-import { analyze, findAnalyzer } from '../analysis/analyzer';
-import { keywordNormalizer, searchAnalyzerFor } from '../index/analyze-document';
-import { DEFAULT_DATE_FORMAT } from '../index/date-value';
-import { isNumericType } from '../index/indexed-fields';
-import { resolveDateMath } from './date-math';
-import type { IndexReader, ReaderField } from './index-reader';
+import { analyze } from '../analysis/analyzer';
+import { keywordNormalizer } from '../index/analyze-document';
+import { NOTHING, type CompileContext } from './compile-context';
+import { compilePhrase } from './compile-phrase';
+import { analyzerFor, compileTermClauses } from './compile-term-clauses';
+import { compileRange, compileTerms } from './compile-term-level';
 import { matchFieldPattern } from './index-reader';
 import { minimumShouldMatch } from './minimum-should-match';
-import { phraseFrequency } from './phrase-frequency';
 import type { Query } from './query-ast';
-import { avgFieldLength, idf, idfSum, normInverseCache, termScore, termWeight } from './score/bm25';
 import { ShardQueryError } from './shard-query-error';
-import { SqlParams } from './sql-params';
 
 /**
  * Query AST → one SQL statement over the inverted index of one index, yielding `(doc_key, s)` with
  * one row per matching document and `s` its float4 score, combined as Lucene combines (API-NOTES §A2.3):
  * BM25 term scores in float4 arithmetic, bool sums in float8 cast to float4, boosts pushed into leaves.
  */
-export interface CompileContext {
-  db: Pool | PoolClient;
-  reader: IndexReader;
-  params: SqlParams;
-  now: number;
-}
-
 const f = Math.fround;
-const NOTHING = 'SELECT NULL::bigint AS doc_key, NULL::float4 AS s WHERE false';
+
+export type { CompileContext } from './compile-context';
 
 export async function compileQuery(
   ctx: CompileContext,
@@ -121,60 +111,6 @@ function wildcardToLike(value: string): string {
   return out;
 }
 
-interface TermStat {
-  termId: string;
-  docFreq: number;
-}
-
-async function loadTerms(
-  ctx: CompileContext,
-  field: ReaderField,
-  terms: string[],
-): Promise<Map<string, TermStat>> {
-  if (field.fieldId === undefined || terms.length === 0) return new Map();
-  const { rows } = await ctx.db.query<{ term: string; term_id: string; doc_freq: number }>(
-    'SELECT term, term_id, doc_freq FROM terms WHERE index_id = $1 AND field_id = $2 AND term = ANY($3::text[])',
-    [ctx.reader.indexId, field.fieldId, terms],
-  );
-  return new Map(rows.map((r) => [r.term, { termId: r.term_id, docFreq: r.doc_freq }]));
-}
-
-/**
- * A BooleanQuery of BM25 term clauses on one field, `required` of them needed: what `match` builds.
- * Duplicated terms stay separate clauses, as in Lucene (each scores and counts).
- */
-async function compileTermClauses(
-  ctx: CompileContext,
-  field: ReaderField,
-  terms: string[],
-  required: number,
-  boost: number,
-  scoring: boolean,
-): Promise<string> {
-  const stats = await loadTerms(ctx, field, [...new Set(terms)]);
-  const present = terms.filter((t) => stats.has(t));
-  if (present.length < required || present.length === 0) return NOTHING;
-  const { params } = ctx;
-  const avgdl = avgFieldLength({ docCount: field.docCount, sumTotalTermFreq: field.sumTotalTermFreq });
-  const termIds = params.add(present.map((t) => stats.get(t)!.termId));
-  const weights = params.add(
-    present.map((t) => termWeight(boost, idf(stats.get(t)!.docFreq, field.docCount))),
-  );
-  const score = scoring
-    ? `sum((w.w - w.w / (1::float4 + p.freq::float4 * (${params.add(normInverseCache(avgdl))}::float4[])[p.norm + 1]))::float8)::float4`
-    : '0::float4';
-  return `SELECT p.doc_key, ${score} AS s
-          FROM unnest(${termIds}::bigint[], ${weights}::float4[]) AS w(term_id, w)
-          JOIN postings p ON p.index_id = ${params.add(ctx.reader.indexId)} AND p.term_id = w.term_id
-          GROUP BY p.doc_key HAVING count(*) >= ${params.add(Math.max(required, 1))}`;
-}
-
-function analyzerFor(ctx: CompileContext, field: ReaderField, override?: string) {
-  return override
-    ? findAnalyzer(override, ctx.reader.settings)
-    : searchAnalyzerFor(field, ctx.reader.settings);
-}
-
 async function compileMatch(
   ctx: CompileContext,
   query: Extract<Query, { kind: 'match' }>,
@@ -200,65 +136,6 @@ async function compileMatch(
       ? terms.length
       : Math.max(1, minimumShouldMatch(terms.length, query.minimumShouldMatch));
   return compileTermClauses(ctx, field, terms, required, boost, scoring);
-}
-
-async function compilePhrase(
-  ctx: CompileContext,
-  fieldName: string,
-  text: string,
-  slop: number,
-  analyzerName: string | undefined,
-  boost: number,
-  scoring: boolean,
-): Promise<string> {
-  const field = ctx.reader.fields.get(fieldName);
-  if (!field) return NOTHING;
-  if (field.type !== 'text') return compileTerms(ctx, fieldName, [text], boost, scoring, false, true);
-  const tokens = analyze(analyzerFor(ctx, field, analyzerName), text);
-  if (tokens.length === 0) return NOTHING;
-  if (tokens.length === 1) return compileTermClauses(ctx, field, [tokens[0]!.term], 1, boost, scoring);
-  const stats = await loadTerms(ctx, field, [...new Set(tokens.map((t) => t.term))]);
-  if (tokens.some((t) => !stats.has(t.term))) return NOTHING;
-  const order = tokens
-    .map((_, i) => i)
-    .sort((a, b) => stats.get(tokens[a]!.term)!.docFreq - stats.get(tokens[b]!.term)!.docFreq);
-  const q = new SqlParams();
-  const joins = order
-    .slice(1)
-    .map(
-      (i) =>
-        `JOIN postings p${i} ON p${i}.index_id = p${order[0]}.index_id AND p${i}.doc_key = p${order[0]}.doc_key AND p${i}.term_id = ${q.add(stats.get(tokens[i]!.term)!.termId)}`,
-    )
-    .join(' ');
-  const { rows } = await ctx.db.query<Record<string, unknown> & { doc_key: string; norm: number }>(
-    `SELECT p${order[0]}.doc_key, p${order[0]}.norm, ${tokens.map((_, i) => `p${i}.positions AS pos${i}`).join(', ')}
-     FROM postings p${order[0]} ${joins}
-     WHERE p${order[0]}.index_id = ${q.add(ctx.reader.indexId)} AND p${order[0]}.term_id = ${q.add(stats.get(tokens[order[0]!]!.term)!.termId)}`,
-    q.values,
-  );
-  const offsets = tokens.map((t) => t.position - tokens[0]!.position);
-  const avgdl = avgFieldLength({ docCount: field.docCount, sumTotalTermFreq: field.sumTotalTermFreq });
-  const cache = normInverseCache(avgdl);
-  const weight = termWeight(
-    boost,
-    idfSum(
-      tokens.map((t) => stats.get(t.term)!.docFreq),
-      field.docCount,
-    ),
-  );
-  const keys: string[] = [];
-  const scores: number[] = [];
-  for (const row of rows) {
-    const positions = tokens.map((_, i) => row[`pos${i}`] as number[]);
-    const freq = phraseFrequency(positions, offsets, slop);
-    if (freq > 0) {
-      keys.push(row.doc_key);
-      scores.push(scoring ? termScore(weight, freq, cache[row.norm]!) : 0);
-    }
-  }
-  if (keys.length === 0) return NOTHING;
-  const { params } = ctx;
-  return `SELECT doc_key, s FROM unnest(${params.add(keys)}::bigint[], ${params.add(scores)}::float4[]) AS ph(doc_key, s)`;
 }
 
 async function compileMultiMatch(
@@ -346,126 +223,4 @@ async function compileBool(
   const excluded = await Promise.all(query.mustNot.map((q) => compileQuery(ctx, q, 1, false)));
   return `SELECT b.doc_key, b.s FROM (${base}) b
           WHERE NOT EXISTS (SELECT 1 FROM (${excluded.map((e) => `SELECT doc_key FROM (${e}) n`).join(' UNION ALL ')}) x WHERE x.doc_key = b.doc_key)`;
-}
-
-/** term / terms / match on non-text fields: BM25 on keyword and text terms, constant 1 on numbers, dates, booleans. */
-async function compileTerms(
-  ctx: CompileContext,
-  fieldName: string,
-  values: (string | number | boolean)[],
-  boost: number,
-  scoring: boolean,
-  caseInsensitive: boolean,
-  scored: boolean,
-): Promise<string> {
-  const { params, reader } = ctx;
-  if (fieldName === '_id')
-    return compileQuery(ctx, { kind: 'ids', values: values.map(String), boost: 1 }, boost, scoring);
-  const field = reader.fields.get(fieldName);
-  if (!field || field.fieldId === undefined || values.length === 0) return NOTHING;
-  const constant = (sql: string): string =>
-    `SELECT doc_key, ${params.add(scoring ? boost : 0)}::float4 AS s FROM (${sql}) c`;
-  const idx = (): string => `${params.add(reader.indexId)}::bigint`;
-  const fid = (): string => `${params.add(field.fieldId)}::int`;
-  if (field.type === 'text' || field.type === 'keyword') {
-    // Keyword queries go through the field's normalizer, as ES's KeywordFieldType does.
-    const normalize = field.type === 'keyword' ? keywordNormalizer(field, reader.settings) : (v: string) => v;
-    const terms = values.map((v) => normalize(String(v)));
-    if (caseInsensitive) {
-      return constant(
-        `SELECT DISTINCT p.doc_key FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id
-         WHERE t.index_id = ${idx()} AND t.field_id = ${fid()} AND lower(t.term) = ANY(${params.add(terms.map((t) => t.toLowerCase()))}::text[])`,
-      );
-    }
-    if (scored && terms.length === 1) return compileTermClauses(ctx, field, terms, 1, boost, scoring);
-    return constant(
-      `SELECT DISTINCT p.doc_key FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id
-       WHERE t.index_id = ${idx()} AND t.field_id = ${fid()} AND t.term = ANY(${params.add(terms)}::text[])`,
-    );
-  }
-  const numbers = values.map((v) => toQueryNumber(ctx, field, v));
-  return constant(
-    `SELECT DISTINCT doc_key FROM doc_values WHERE index_id = ${idx()} AND field_id = ${fid()} AND num = ANY(${params.add(numbers)}::float8[])`,
-  );
-}
-
-function toQueryNumber(
-  ctx: CompileContext,
-  field: ReaderField,
-  value: string | number | boolean,
-  roundUp = false,
-  format?: string,
-  timeZone?: string,
-): number {
-  if (field.type === 'date') {
-    return resolveDateMath(typeof value === 'boolean' ? String(value) : value, {
-      now: ctx.now,
-      format: format ?? field.mapping.format ?? DEFAULT_DATE_FORMAT,
-      roundUp,
-      timeZone,
-    });
-  }
-  if (field.type === 'boolean') {
-    if (value === true || value === 'true') return 1;
-    if (value === false || value === 'false') return 0;
-    throw new ShardQueryError({
-      type: 'query_shard_exception',
-      reason: `Can't parse boolean value [${String(value)}], expected [true] or [false]`,
-    });
-  }
-  const n = typeof value === 'number' ? value : Number(value);
-  if (
-    typeof value === 'boolean' ||
-    !Number.isFinite(n) ||
-    (typeof value === 'string' && value.trim() === '')
-  ) {
-    throw new ShardQueryError({
-      type: 'query_shard_exception',
-      reason: `failed to create query: For input string: "${String(value)}"`,
-    });
-  }
-  return isNumericType(field.type) &&
-    ['long', 'integer', 'short', 'byte'].includes(field.type) &&
-    !Number.isInteger(n)
-    ? n
-    : n;
-}
-
-async function compileRange(
-  ctx: CompileContext,
-  query: Extract<Query, { kind: 'range' }>,
-  boost: number,
-  scoring: boolean,
-): Promise<string> {
-  const { params, reader } = ctx;
-  const field = reader.fields.get(query.field);
-  if (!field || field.fieldId === undefined) return NOTHING;
-  const conditions: string[] = [];
-  const constant = (sql: string): string =>
-    `SELECT doc_key, ${params.add(scoring ? boost : 0)}::float4 AS s FROM (${sql}) c`;
-  const bounds = [
-    ['gt', '>', true],
-    ['gte', '>=', false],
-    ['lt', '<', false],
-    ['lte', '<=', true],
-  ] as const;
-  if (field.type === 'keyword' || field.type === 'text') {
-    for (const [key, op] of bounds) {
-      const v = query[key];
-      if (v !== undefined) conditions.push(`kw ${op} ${params.add(String(v))}`);
-    }
-  } else {
-    for (const [key, op, roundUp] of bounds) {
-      const v = query[key];
-      if (v !== undefined)
-        conditions.push(
-          `num ${op} ${params.add(toQueryNumber(ctx, field, v, roundUp, query.format, query.timeZone))}`,
-        );
-    }
-  }
-  const column = field.type === 'keyword' || field.type === 'text' ? 'kw' : 'num';
-  return constant(
-    `SELECT DISTINCT doc_key FROM doc_values WHERE index_id = ${params.add(reader.indexId)} AND field_id = ${params.add(field.fieldId)}
-       AND ${column} IS NOT NULL ${conditions.map((c) => `AND ${c}`).join(' ')}`,
-  );
 }

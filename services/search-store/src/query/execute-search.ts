@@ -1,16 +1,14 @@
 import { EsError } from '@acme/common';
 import type { Pool, PoolClient } from 'pg';
-import { findAnalyzer } from '../analysis/analyzer';
-import { searchAnalyzerFor } from '../index/analyze-document';
-import { formatDateValue, parseDateValue } from '../index/date-value';
-import { isNumericType, valuesAtPath } from '../index/indexed-fields';
 import { compileQuery } from './compile-query';
 import { explainHit } from './explain-hit';
-import { collectHighlightTerms, highlightValues } from './highlight';
-import { matchFieldPattern, type IndexReader, type ReaderField } from './index-reader';
-import { formatFloat } from './score/bm25';
+import { extractFields } from './hit-fields';
+import { highlightHit, highlightTermsFor } from './hit-highlight';
+import { matchFieldPattern, type IndexReader } from './index-reader';
+import { planSort, searchAfterCondition, sortValue } from './plan-sort';
 import type { Query } from './query-ast';
-import type { SearchRequest, SortKey } from './search-request';
+import { formatFloat } from './score/bm25';
+import type { SearchRequest } from './search-request';
 import type { SearchSeams } from './search-seams';
 import { ShardQueryError } from './shard-query-error';
 import { filterSource } from './source-filter';
@@ -63,98 +61,6 @@ function maxResultWindow(readers: IndexReader[]): number {
     Number(r.settings['index.max_result_window'] ?? DEFAULT_MAX_RESULT_WINDOW),
   );
   return values.length === 0 ? DEFAULT_MAX_RESULT_WINDOW : Math.min(...values);
-}
-
-interface SortPlan {
-  expressions: string[];
-  orderBy: string[];
-  /** How to print each sort value in hits[i].sort. */
-  kinds: ('score' | 'doc' | 'num' | 'kw' | 'bool')[];
-  keys: SortKey[];
-}
-
-function planSort(readers: IndexReader[], keys: SortKey[], params: SqlParams): SortPlan {
-  const plan: SortPlan = { expressions: [], orderBy: [], kinds: [], keys };
-  keys.forEach((key, i) => {
-    const dir = key.order === 'asc' ? 'ASC' : 'DESC';
-    if (key.kind === 'score') {
-      plan.expressions.push(`q.s AS k${i}`);
-      plan.orderBy.push(`k${i} ${dir}`);
-      plan.kinds.push('score');
-      return;
-    }
-    if (key.kind === 'doc') {
-      plan.expressions.push(`q.doc_key AS k${i}`);
-      plan.orderBy.push(`q.index_id ${dir}, k${i} ${dir}`);
-      plan.kinds.push('doc');
-      return;
-    }
-    const mapped = readers.map((r) => ({ reader: r, field: r.fields.get(key.field) }));
-    const some = mapped.find((m) => m.field)?.field;
-    if (!some && !key.unmappedType) {
-      throw new ShardQueryError({
-        type: 'query_shard_exception',
-        reason: `No mapping found for [${key.field}] in order to sort on`,
-      });
-    }
-    const type = some?.type ?? key.unmappedType!;
-    if (type === 'text') {
-      throw new ShardQueryError({
-        type: 'illegal_argument_exception',
-        reason: `Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${key.field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
-      });
-    }
-    const column = type === 'keyword' ? 'kw' : 'num';
-    const cases = mapped
-      .filter((m) => m.field?.fieldId !== undefined)
-      .map((m) => `WHEN ${params.add(m.reader.indexId)}::bigint THEN ${params.add(m.field!.fieldId)}::int`);
-    const fieldId = cases.length === 0 ? 'NULL::int' : `CASE q.index_id ${cases.join(' ')} END`;
-    const agg = (key.mode ?? (key.order === 'asc' ? 'min' : 'max')) === 'min' ? 'min' : 'max';
-    plan.expressions.push(
-      `(SELECT ${agg}(v.${column}) FROM doc_values v WHERE v.index_id = q.index_id AND v.doc_key = q.doc_key AND v.field_id = ${fieldId}) AS k${i}`,
-    );
-    plan.orderBy.push(`k${i} ${dir} NULLS ${key.missing === '_first' ? 'FIRST' : 'LAST'}`);
-    plan.kinds.push(type === 'keyword' ? 'kw' : type === 'boolean' ? 'bool' : 'num');
-  });
-  return plan;
-}
-
-/** search_after: the rows strictly after the given sort values, in the sort order (nulls last). */
-function searchAfterCondition(plan: SortPlan, after: unknown[], params: SqlParams): string {
-  if (after.length !== plan.keys.length) {
-    throw new EsError(
-      'illegal_argument_exception',
-      `search_after has ${after.length} value(s) but sort has ${plan.keys.length}.`,
-    );
-  }
-  const column = (i: number): string =>
-    plan.kinds[i] === 'doc' ? 'q.doc_key' : plan.kinds[i] === 'score' ? 'q.s' : `k${i}`;
-  const cast = (i: number): string =>
-    plan.kinds[i] === 'kw'
-      ? 'text'
-      : plan.kinds[i] === 'score'
-        ? 'float4'
-        : plan.kinds[i] === 'doc'
-          ? 'bigint'
-          : 'float8';
-  const ors: string[] = [];
-  for (let i = 0; i < after.length; i++) {
-    const eqs: string[] = [];
-    for (let j = 0; j < i; j++) {
-      eqs.push(
-        after[j] === null ? `${column(j)} IS NULL` : `${column(j)} = ${params.add(after[j])}::${cast(j)}`,
-      );
-    }
-    const key = plan.keys[i]!;
-    const op = key.order === 'asc' ? '>' : '<';
-    const value = after[i];
-    const strict =
-      value === null
-        ? 'false'
-        : `(${column(i)} ${op} ${params.add(value)}::${cast(i)} OR ${column(i)} IS NULL)`;
-    ors.push([...eqs, strict].join(' AND '));
-  }
-  return `(${ors.join(' OR ')})`;
 }
 
 export async function executeSearch(
@@ -299,104 +205,6 @@ export async function executeSearch(
     );
   }
   return response;
-}
-
-function sortValue(kind: SortPlan['kinds'][number], value: unknown, row: Record<string, unknown>): unknown {
-  if (kind === 'score') return formatFloat(row.s as number);
-  if (kind === 'doc') return Number(value);
-  if (value === null || value === undefined) return null;
-  if (kind === 'kw') return value;
-  return Number(value);
-}
-
-/** `fields: [...]`: values of mapped fields from `_source`, always arrays, dates in ISO form. */
-function extractFields(
-  reader: IndexReader,
-  source: Record<string, unknown>,
-  requested: { field: string; format?: string }[],
-): Record<string, unknown[]> | undefined {
-  if (requested.length === 0) return undefined;
-  const out: Record<string, unknown[]> = {};
-  for (const { field: pattern } of requested) {
-    const test = matchFieldPattern(pattern);
-    for (const field of reader.fields.values()) {
-      if (!test(field.path) || out[field.path]) continue;
-      const values = valuesAtPath(source, field.sourcePath)
-        .filter((v) => typeof v !== 'object')
-        .map((v) => fieldValue(field, v))
-        .filter((v) => v !== undefined);
-      if (values.length > 0) out[field.path] = values;
-    }
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-function fieldValue(field: ReaderField, value: unknown): unknown {
-  if (field.type === 'text' || field.type === 'keyword') {
-    const text = String(value);
-    const ignoreAbove = field.mapping.ignore_above;
-    return ignoreAbove !== undefined && [...text].length > ignoreAbove ? undefined : text;
-  }
-  if (field.type === 'date') {
-    const ms = parseDateValue(value, field.mapping.format);
-    return ms === undefined ? undefined : formatDateValue(ms);
-  }
-  if (field.type === 'boolean') return value === true || value === 'true';
-  if (isNumericType(field.type)) {
-    const n = Number(value);
-    if (!Number.isFinite(n)) return undefined;
-    return ['long', 'integer', 'short', 'byte'].includes(field.type) ? Math.trunc(n) : n;
-  }
-  return value;
-}
-
-function highlightTermsFor(
-  readers: IndexReader[],
-  request: SearchRequest,
-): Map<string, Map<string, Set<string>>> {
-  const out = new Map<string, Map<string, Set<string>>>();
-  for (const reader of readers) {
-    const analyzerFor = (path: string) => {
-      const field = reader.fields.get(path);
-      if (!field) return undefined;
-      return field.type === 'text' ? searchAnalyzerFor(field, reader.settings) : findAnalyzer('keyword');
-    };
-    const fieldsFor = (pattern: string) => [...reader.fields.keys()].filter(matchFieldPattern(pattern));
-    out.set(reader.indexId, collectHighlightTerms(request.query, analyzerFor, fieldsFor));
-  }
-  return out;
-}
-
-function highlightHit(
-  reader: IndexReader,
-  source: Record<string, unknown>,
-  request: SearchRequest,
-  terms: Map<string, Map<string, Set<string>>>,
-): Record<string, string[]> | undefined {
-  const highlight = request.highlight!;
-  const perField = terms.get(reader.indexId) ?? new Map<string, Set<string>>();
-  const out: Record<string, string[]> = {};
-  for (const [pattern, options] of Object.entries(highlight.fields)) {
-    const test = matchFieldPattern(pattern);
-    for (const field of reader.fields.values()) {
-      if (!test(field.path) || (field.type !== 'text' && field.type !== 'keyword')) continue;
-      const set = perField.get(field.path);
-      if (!set || set.size === 0) continue;
-      const analyzer =
-        field.type === 'text' ? searchAnalyzerFor(field, reader.settings) : findAnalyzer('keyword');
-      const values = valuesAtPath(source, field.sourcePath)
-        .filter((v) => typeof v !== 'object')
-        .map(String);
-      const fragments = highlightValues(values, analyzer, set, {
-        preTag: (options.preTags ?? highlight.preTags)[0]!,
-        postTag: (options.postTags ?? highlight.postTags)[0]!,
-        fragmentSize: options.fragmentSize ?? highlight.fragmentSize,
-        numberOfFragments: options.numberOfFragments ?? highlight.numberOfFragments,
-      });
-      if (fragments.length > 0) out[field.path] = fragments;
-    }
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** `_count`: the number of matching documents. */
