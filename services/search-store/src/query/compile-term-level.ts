@@ -8,6 +8,9 @@ import type { Query } from './query-ast';
 import { ShardQueryError } from './shard-query-error';
 
 /** term / terms / match on non-text fields: BM25 on keyword and text terms, constant 1 on numbers, dates, booleans. */
+/** ES `index.max_terms_count` default. */
+const MAX_TERMS_COUNT = 65536;
+
 export async function compileTerms(
   ctx: CompileContext,
   fieldName: string,
@@ -25,6 +28,12 @@ export async function compileTerms(
     return constant(
       `SELECT doc_key FROM documents WHERE index_id = ${params.add(reader.indexId)}::bigint AND id = ANY(${params.add(values.map(String))}::text[])`,
     );
+  }
+  if (values.length > MAX_TERMS_COUNT) {
+    throw new ShardQueryError({
+      type: 'illegal_argument_exception',
+      reason: `The number of terms [${values.length}] used in the Terms Query request has exceeded the allowed maximum of [${MAX_TERMS_COUNT}]. This maximum can be set by changing the [index.max_terms_count] index level setting.`,
+    });
   }
   const field = reader.fields.get(fieldName);
   if (!field || field.fieldId === undefined || values.length === 0) return NOTHING;

@@ -6,6 +6,8 @@ export interface Location {
   col: number;
 }
 
+const MAX_NESTING_DEPTH = 1000;
+
 const locations = new WeakMap<object, Map<string, Location>>();
 
 export function locationOf(object: object, key: string): Location | undefined {
@@ -75,7 +77,20 @@ export function parseJsonWithLocations(text: string): unknown {
       return fail('invalid string escape');
     }
   };
+  // Jackson's StreamReadConstraints (what ES parses with) stops at 1,000 levels; so do we, before the stack does.
+  let nesting = 0;
+  const enter = (): void => {
+    nesting += 1;
+    if (nesting > MAX_NESTING_DEPTH) {
+      const at = here();
+      throw new EsError(
+        'x_content_parse_exception',
+        `[${at.line}:${at.col}] Document nesting depth (${nesting}) exceeds the maximum allowed (${MAX_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`,
+      );
+    }
+  };
   const object = (): Record<string, unknown> => {
+    enter();
     const out: Record<string, unknown> = {};
     const where = new Map<string, Location>();
     locations.set(out, where);
@@ -83,6 +98,7 @@ export function parseJsonWithLocations(text: string): unknown {
     skip();
     if (text[i] === '}') {
       i += 1;
+      nesting -= 1;
       return out;
     }
     for (;;) {
@@ -102,17 +118,20 @@ export function parseJsonWithLocations(text: string): unknown {
       }
       if (text[i] === '}') {
         i += 1;
+        nesting -= 1;
         return out;
       }
       fail('was expecting comma to separate Object entries');
     }
   };
   const array = (): unknown[] => {
+    enter();
     const out: unknown[] = [];
     i += 1;
     skip();
     if (text[i] === ']') {
       i += 1;
+      nesting -= 1;
       return out;
     }
     for (;;) {
@@ -124,6 +143,7 @@ export function parseJsonWithLocations(text: string): unknown {
       }
       if (text[i] === ']') {
         i += 1;
+        nesting -= 1;
         return out;
       }
       fail('was expecting comma to separate Array entries');

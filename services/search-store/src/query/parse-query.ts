@@ -45,7 +45,26 @@ function asScalar(value: unknown, query: string, key: string, parent: Json): str
 }
 
 /** `{query: {…}}`'s value: exactly one named query. */
+/** ES `indices.query.max_nested_depth` (default 20): deeper compound queries are refused. */
+export const MAX_NESTED_DEPTH = 20;
+let depth = 0; // parsing is synchronous, so one counter per process is exact
+
 export function parseQuery(body: unknown, parent?: Json, key?: string): Query {
+  if (depth >= MAX_NESTED_DEPTH) {
+    throw new EsError(
+      'illegal_argument_exception',
+      'The nested depth of the query exceeds the maximum nested depth for queries set in [indices.query.max_nested_depth]',
+    );
+  }
+  depth += 1;
+  try {
+    return parseOneQuery(body, parent, key);
+  } finally {
+    depth -= 1;
+  }
+}
+
+function parseOneQuery(body: unknown, parent?: Json, key?: string): Query {
   if (!isObject(body)) throw parsingError('query malformed, must start with start_object', parent, key);
   const names = Object.keys(body);
   if (names.length === 0) return { kind: 'match_all', boost: 1 };

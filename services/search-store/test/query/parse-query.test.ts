@@ -149,3 +149,25 @@ describe('query DSL parser', () => {
     ]);
   });
 });
+
+describe('hostile queries', () => {
+  it('refuses nesting deeper than 20 with a clean 400 and recovers for the next request', () => {
+    let deep: unknown = { match_all: {} };
+    for (let i = 0; i < 25; i++) deep = { bool: { must: [deep] } };
+    expect(errorOf(() => parseQuery(deep)).error).toMatchObject({
+      type: 'illegal_argument_exception',
+      reason: expect.stringContaining('[indices.query.max_nested_depth]'),
+    });
+    let ok: unknown = { match_all: {} };
+    for (let i = 0; i < 19; i++) ok = { bool: { must: [ok] } };
+    expect(parseQuery(ok).kind).toBe('bool');
+  });
+
+  it('refuses a 10,000-level nested JSON body as Jackson does instead of overflowing the stack', () => {
+    const text = '{"query":' + '{"bool":{"must":['.repeat(10000) + ']}}'.repeat(10000) + '}';
+    expect(errorOf(() => parse(text)).error).toMatchObject({
+      type: 'x_content_parse_exception',
+      reason: expect.stringContaining('Document nesting depth (1001) exceeds the maximum allowed (1000'),
+    });
+  });
+});

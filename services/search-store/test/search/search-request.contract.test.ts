@@ -88,6 +88,25 @@ describe('queries', () => {
     });
   });
 
+  it('answers hostile bodies with a clean 400: deep nesting, too many terms, LIKE metacharacters taken literally', async () => {
+    const deep = '{"query":' + '{"bool":{"must":['.repeat(5000) + ']}}'.repeat(5000) + '}';
+    const nested = await rawSearch(`/${fx.articles.name}/_search`, deep);
+    expect(nested.status).toBe(400);
+    const many = await rawSearch(
+      `/${fx.articles.name}/_search`,
+      JSON.stringify({ query: { terms: { tags: Array.from({ length: 70000 }, (_, i) => `t${i}`) } } }),
+    );
+    expect(many.status).toBe(400);
+    expect(many.body).toMatchObject({
+      error: {
+        type: 'search_phase_execution_exception',
+        root_cause: [{ type: 'illegal_argument_exception', reason: expect.stringContaining('[70000]') }],
+      },
+    });
+    expect((await ids({ query: { wildcard: { tags: '%' } } })).sort()).toEqual([]);
+    expect((await ids({ query: { prefix: { tags: '_' } } })).sort()).toEqual([]);
+  });
+
   it('answers 400 search_phase_execution_exception for a date it cannot parse', async () => {
     const error = await fx.es
       .search({ index: fx.articles.name, query: { range: { published: { gte: 'yesterday' } } } })
