@@ -30,6 +30,13 @@ export async function compileQuery(
   const idx = (): string => `${params.add(reader.indexId)}::bigint`;
   const constant = (sql: string): string =>
     `SELECT doc_key, ${params.add(scoring ? b : 0)}::float4 AS s FROM (${sql}) c`;
+  const onIndex = indexNameQuery(query, reader.name);
+  if (onIndex !== undefined) {
+    // `_index` queries (multi-index searches) match all of this index's documents or none of them.
+    return onIndex
+      ? `SELECT doc_key, ${params.add(scoring ? b : 0)}::float4 AS s FROM documents WHERE index_id = ${idx()}`
+      : NOTHING;
+  }
   switch (query.kind) {
     case 'match_all':
       return `SELECT doc_key, ${params.add(scoring ? b : 0)}::float4 AS s FROM documents WHERE index_id = ${idx()}`;
@@ -92,6 +99,25 @@ export async function compileQuery(
          WHERE t.index_id = ${idx()} AND t.field_id = ${params.add(field.fieldId)} AND t.term ${op} ${params.add(pattern)}`,
       );
     }
+  }
+}
+
+/** For term/terms/match/prefix/wildcard on `_index`: whether this index matches; undefined otherwise. */
+function indexNameQuery(query: Query, indexName: string): boolean | undefined {
+  switch (query.kind) {
+    case 'term':
+    case 'match':
+      return query.field === '_index'
+        ? String(query.kind === 'term' ? query.value : query.query) === indexName
+        : undefined;
+    case 'terms':
+      return query.field === '_index' ? query.values.map(String).includes(indexName) : undefined;
+    case 'prefix':
+      return query.field === '_index' ? indexName.startsWith(query.value) : undefined;
+    case 'wildcard':
+      return query.field === '_index' ? matchFieldPattern(query.value)(indexName) : undefined;
+    default:
+      return undefined;
   }
 }
 

@@ -365,6 +365,14 @@ describe('index expressions and _count', () => {
     });
   });
 
+  it('filters on _index across several indices', async () => {
+    const res = await fx.es.search({
+      index: `${fx.articles.name},${fx.notes.name}`,
+      query: { bool: { must: { match: { title: 'fox' } }, filter: { term: { _index: fx.notes.name } } } },
+    });
+    expect(res.hits.hits.map((h) => `${h._index}/${h._id}`)).toEqual([`${fx.notes.name}/n1`]);
+  });
+
   it('answers 404 index_not_found_exception for a missing concrete index', async () => {
     const error = (await fx.es
       .search({ index: 'no-such-index' })
