@@ -66,9 +66,8 @@ export function aliasesRouter(deps: StoreDeps): Router {
           return hit;
         }),
       );
-      if (!requested || Object.keys(picked).length > 0 || req.params.index !== undefined) {
-        if (!requested || Object.keys(picked).length > 0) body[index.name] = { aliases: picked };
-      }
+      // Without a name every index is listed; with one, only the indices that hold it.
+      if (!requested || Object.keys(picked).length > 0) body[index.name] = { aliases: picked };
     }
     const missing = (requested ?? []).filter((r) => !r.includes('*') && r !== '_all' && !found.has(r));
     if (missing.length > 0) {

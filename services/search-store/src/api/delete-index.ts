@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { IndexWriter } from '../index/index-writer';
-import { deleteIndicesById, type IndexRecord } from '../storage/indices.repo';
+import { deleteIndicesById, lockIndices, type IndexRecord } from '../storage/indices.repo';
 
 /** An IndexWriter may offer a set-based drop of a whole index; otherwise every doc key is removed. */
 interface DroppingIndexWriter extends IndexWriter {
@@ -18,6 +18,11 @@ export async function deleteIndices(
   indices: IndexRecord[],
 ): Promise<void> {
   const dropping = writer as DroppingIndexWriter;
+  // Wait for in-flight writes to these indices, so no document slips in after its postings are cleared.
+  await lockIndices(
+    client,
+    indices.map((i) => i.indexId),
+  );
   for (const index of indices) {
     if (dropping.dropIndex) await dropping.dropIndex(client, index.indexId);
     else {

@@ -2,9 +2,10 @@ import { Router, type Request, type Response } from 'express';
 import { EsError } from '@acme/common';
 import type { JsonBodyLocals } from '../http/read-body';
 import { bodyObject } from '../http/read-body';
-import { findDocument } from '../storage/documents.repo';
+import { RawJson } from '../http/raw-json';
+import { findDocumentWithText } from '../storage/documents.repo';
 import { findIndicesByName, type IndexRecord } from '../storage/indices.repo';
-import { illegalArgument, indexNotFound } from './es-errors';
+import { illegalArgument, indexNotFound, readBlocked } from './es-errors';
 import { loadCatalog, resolveIndexExpression } from './index-expression';
 import { filterSource, sourceParams } from './source-filter';
 import type { StoreDeps } from './store-deps';
@@ -76,7 +77,7 @@ export function documentsRouter(deps: StoreDeps): Router {
 
   router.get('/:index/_doc/:id', async (req, res) => {
     const index = await resolveSingleIndex(deps, req.params.index as string);
-    const doc = await findDocument(deps.pool, index.indexId, req.params.id as string);
+    const doc = await findDocumentWithText(deps.pool, index.indexId, req.params.id as string);
     if (!doc) {
       res.status(404).json({ _index: index.name, _id: req.params.id, found: false });
       return;
@@ -90,13 +91,13 @@ export function documentsRouter(deps: StoreDeps): Router {
       found: true,
     };
     const source = sourceParams(req.query);
-    if (source.fetch) body._source = filterSource(doc.source, source.includes, source.excludes);
+    if (source.fetch) body._source = sourceView(doc, source.includes, source.excludes);
     res.json(body);
   });
 
   router.get('/:index/_source/:id', async (req, res) => {
     const index = await resolveSingleIndex(deps, req.params.index as string);
-    const doc = await findDocument(deps.pool, index.indexId, req.params.id as string);
+    const doc = await findDocumentWithText(deps.pool, index.indexId, req.params.id as string);
     if (!doc) {
       throw new EsError(
         'resource_not_found_exception',
@@ -104,14 +105,30 @@ export function documentsRouter(deps: StoreDeps): Router {
       );
     }
     const source = sourceParams(req.query);
-    res.json(filterSource(doc.source, source.includes, source.excludes));
+    res.json(sourceView(doc, source.includes, source.excludes));
   });
 
   return router;
 }
 
+/** The stored text as-is when unfiltered (ES returns `_source` byte for byte), else the filtered object. */
+function sourceView(
+  doc: { source: Record<string, unknown>; sourceText: string },
+  includes: string[],
+  excludes: string[],
+): unknown {
+  if (includes.length === 0 && excludes.length === 0) return new RawJson(doc.sourceText);
+  return filterSource(doc.source, includes, excludes);
+}
+
 /** A single-index read (get, get source): the name must resolve to exactly one index. */
 async function resolveSingleIndex(deps: StoreDeps, name: string): Promise<IndexRecord> {
+  const index = await findSingleIndex(deps, name);
+  if (index.settings['index.blocks.read'] === 'true') throw readBlocked(index.name);
+  return index;
+}
+
+async function findSingleIndex(deps: StoreDeps, name: string): Promise<IndexRecord> {
   if (!/[,*]/.test(name)) {
     // The common case, a concrete index name: one indexed lookup instead of the whole catalog.
     const [index] = await findIndicesByName(deps.pool, [name]);

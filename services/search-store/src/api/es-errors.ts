@@ -27,6 +27,13 @@ export function readOnlyBlocked(name: string): EsError {
   );
 }
 
+export function readBlocked(name: string): EsError {
+  return new EsError(
+    'cluster_block_exception',
+    `index [${name}] blocked by: [FORBIDDEN/7/index read (api)];`,
+  );
+}
+
 interface DocumentErrorTarget {
   index: string;
   uuid: string;

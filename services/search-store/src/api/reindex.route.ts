@@ -3,7 +3,8 @@ import { EsError } from '@acme/common';
 import { bodyObject } from '../http/read-body';
 import type { IndexContext } from '../index/index-writer';
 import { mapDocument } from '../mapping/map-document';
-import { copyDocumentsForReindex, findReindexConflicts } from '../storage/documents.repo';
+import { copyDocumentsForReindex, findReindexConflicts, type ReindexCopy } from '../storage/documents.repo';
+import { locatorFor } from '../http/locate-json-path';
 import {
   lockIndices,
   saveMappings,
@@ -111,26 +112,49 @@ export function reindexRouter(deps: StoreDeps): Router {
       const conflicts = request.createOnly
         ? await findReindexConflicts(client, locked.indexId, sourceIds, request.ids)
         : [];
-      const copies = await copyDocumentsForReindex(
-        client,
-        locked.indexId,
-        {
-          sourceIndexIds: sourceIds,
-          ids: request.ids,
-          maxDocs: request.maxDocs,
-          createOnly: request.createOnly,
-        },
-        locked.maxSeqNo + 1,
-      );
-      // Dynamic mapping and validation against the destination's mapping, then the inverted index.
+      // Copy in SQL, then check the copies against the destination mapping. Documents the mapping
+      // refuses are reported as failures; the copy is redone without them (from a savepoint, so the
+      // destination documents they would have replaced stay as they were).
+      const rejected = new Map<string, EsError>();
+      let copies: ReindexCopy[] = [];
       let mapping = locked.mappings;
       let changed = false;
-      for (const copy of copies) {
-        const mapped = mapDocument(mapping, copy.source, copy.id, () => '');
-        if (mapped.changed) {
-          mapping = mapped.mapping;
-          changed = true;
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        await client.query('SAVEPOINT reindex_copy');
+        copies = await copyDocumentsForReindex(
+          client,
+          locked.indexId,
+          {
+            sourceIndexIds: sourceIds,
+            ids: request.ids,
+            excludeIds: [...rejected.keys()],
+            maxDocs: request.maxDocs,
+            createOnly: request.createOnly,
+          },
+          locked.maxSeqNo + 1,
+        );
+        mapping = locked.mappings;
+        changed = false;
+        const before = rejected.size;
+        for (const copy of copies) {
+          try {
+            const mapped = mapDocument(
+              mapping,
+              copy.source,
+              copy.id,
+              locatorFor(JSON.stringify(copy.source)),
+            );
+            if (mapped.changed) {
+              mapping = mapped.mapping;
+              changed = true;
+            }
+          } catch (error) {
+            if (!(error instanceof EsError)) throw error;
+            rejected.set(copy.id, error);
+          }
         }
+        if (rejected.size === before) break;
+        await client.query('ROLLBACK TO SAVEPOINT reindex_copy');
       }
       if (changed) await saveMappings(client, locked.indexId, mapping);
       const context: IndexContext = {
@@ -152,10 +176,10 @@ export function reindexRouter(deps: StoreDeps): Router {
         );
         await saveMaxSeqNo(client, locked.indexId, locked.maxSeqNo + copies.length);
       }
-      return { dest: locked, copies, replaced: replaced.length, conflicts };
+      return { dest: locked, copies, replaced: replaced.length, conflicts, rejected };
     });
     const created = outcome.copies.length - outcome.replaced;
-    const failures = request.proceedOnConflicts
+    const conflictFailures = request.proceedOnConflicts
       ? []
       : outcome.conflicts.map((c) => ({
           index: outcome.dest.name,
@@ -167,8 +191,15 @@ export function reindexRouter(deps: StoreDeps): Router {
           ).toCause(),
           status: 409,
         }));
-    const total = outcome.copies.length + outcome.conflicts.length;
-    res.status(failures.length > 0 ? 409 : 200).json({
+    const mappingFailures = [...outcome.rejected].map(([id, error]) => ({
+      index: outcome.dest.name,
+      id,
+      cause: error.toCause(),
+      status: error.status,
+    }));
+    const failures = [...mappingFailures, ...conflictFailures];
+    const total = outcome.copies.length + outcome.conflicts.length + outcome.rejected.size;
+    res.status(failures[0]?.status ?? 200).json({
       took: Date.now() - started,
       timed_out: false,
       total,

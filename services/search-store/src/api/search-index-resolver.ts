@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { IndexRow } from '../query/index-reader';
+import { readBlocked } from './es-errors';
 import { loadCatalog, resolveIndexExpression, type Catalog } from './index-expression';
 
 /**
@@ -14,6 +15,9 @@ export async function resolveSearchIndices(
 ): Promise<IndexRow[]> {
   const catalog = await loadCatalog(db);
   const indices = resolveIndexExpression(catalog, expression ?? '_all', options);
+  // index.blocks.read refuses searches as it refuses document reads (ES "Index blocks").
+  const blocked = indices.find((index) => index.settings['index.blocks.read'] === 'true');
+  if (blocked) throw readBlocked(blocked.name);
   return indices.map((index) => {
     const row: IndexRow = {
       index_id: index.indexId,

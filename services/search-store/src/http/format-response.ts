@@ -1,6 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import { applyFilterPath } from './filter-path';
 import { prettyJson } from './pretty-json';
+import { stringifyWithRaw } from './raw-json';
 import { isTruthyParam } from './query-params';
 
 /**
@@ -13,8 +14,15 @@ export function formatResponse(): RequestHandler {
     const pretty = isTruthyParam(req.query.pretty);
     const filterPath = typeof req.query.filter_path === 'string' ? req.query.filter_path : undefined;
     const errorTrace = isTruthyParam(req.query.error_trace);
+    // Elasticsearch echoes X-Opaque-Id so callers can match responses and logs to requests.
+    const opaqueId = req.headers['x-opaque-id'];
+    if (typeof opaqueId === 'string') res.setHeader('X-Opaque-Id', opaqueId);
     res.json = (body: unknown) => {
-      let value = body;
+      if (!pretty && filterPath === undefined && !errorTrace) {
+        return sendText(res, 'application/json; charset=UTF-8', stringifyWithRaw(body));
+      }
+      // Re-printing: embedded raw sources become plain values first (RawJson#toJSON).
+      let value = body === undefined ? undefined : (JSON.parse(JSON.stringify(body)) as unknown);
       if (errorTrace && isErrorBody(value)) value = withStackTrace(value);
       if (filterPath !== undefined) value = applyFilterPath(value, filterPath);
       return sendText(

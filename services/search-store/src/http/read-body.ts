@@ -27,8 +27,18 @@ export function readJsonBody(maxBytes: number): RequestHandler {
     const kind = parseMediaType(req.headers['content-type']);
     if (kind === 'ndjson' || /\/_bulk$/.test(req.path)) return next();
     checkDeclaredLength(req, maxBytes);
-    const text = await readText(req, maxBytes);
+    let text = await readText(req, maxBytes);
     req.body = undefined;
+    // ES accepts the body in `?source=` (with `source_content_type`) for clients that cannot send GET bodies.
+    if (text.trim() === '' && typeof req.query.source === 'string') {
+      if (parseMediaType(String(req.query.source_content_type ?? '')) !== 'json') {
+        throw new EsError(
+          'illegal_argument_exception',
+          'source and source_content_type parameters are required',
+        );
+      }
+      text = req.query.source;
+    }
     if (text.trim() === '') return next();
     (res.locals as JsonBodyLocals).rawBody = text;
     req.body = parseJsonText(text);

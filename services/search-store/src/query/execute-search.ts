@@ -1,5 +1,6 @@
 import { EsError } from '@acme/common';
 import type { Pool, PoolClient } from 'pg';
+import { RawJson } from '../http/raw-json';
 import { compileQuery } from './compile-query';
 import { explainHit } from './explain-hit';
 import { extractFields } from './hit-fields';
@@ -114,7 +115,7 @@ export async function executeSearch(
            ORDER BY ${[...orderBy, 'q.index_id ASC', 'q.doc_key ASC'].join(', ')}
            LIMIT ${params.add(request.size)} OFFSET ${params.add(request.from)}) p`;
   const sql = `WITH q AS MATERIALIZED (${matched})
-    SELECT t.total, t.max_score, page.*, d.id, d.source, d.version, d.seq_no, d.primary_term
+    SELECT t.total, t.max_score, page.*, d.id, d.source::text AS source_text, d.version, d.seq_no, d.primary_term
     FROM (SELECT count(*)::bigint AS total, max(s) AS max_score FROM q) t
     LEFT JOIN LATERAL (${pageSql}) page ON true
     LEFT JOIN documents d ON d.index_id = page.index_id AND d.doc_key = page.doc_key
@@ -132,7 +133,8 @@ export async function executeSearch(
       : undefined;
   for (const row of pageRows) {
     const reader = byId.get(String(row.index_id))!;
-    const source = row.source as Record<string, unknown>;
+    const sourceText = row.source_text as string;
+    const source = JSON.parse(sourceText) as Record<string, unknown>;
     const hit: Record<string, unknown> = { _index: reader.name, _id: row.id };
     if (request.version) hit._version = Number(row.version);
     if (request.seqNoPrimaryTerm) {
@@ -140,7 +142,10 @@ export async function executeSearch(
       hit._primary_term = Number(row.primary_term);
     }
     hit._score = scored ? formatFloat(row.s as number) : null;
-    const filtered = filterSource(source, request.source);
+    const unfiltered =
+      request.source.enabled && request.source.includes.length === 0 && request.source.excludes.length === 0;
+    // Unfiltered, `_source` goes out byte for byte as it was indexed (key order, spacing), as ES does.
+    const filtered = unfiltered ? new RawJson(sourceText) : filterSource(source, request.source);
     if (filtered !== undefined) hit._source = filtered;
     const fields = extractFields(reader, source, request.fields) ?? {};
     if (runtime && request.fields.length > 0) {

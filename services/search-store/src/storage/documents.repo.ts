@@ -31,6 +31,19 @@ function toDocument(row: DocumentRow): StoredDocument {
 
 const COLUMNS = 'doc_key, id, source, version, seq_no, primary_term';
 
+/** One document with its source text exactly as stored (GET returns it byte for byte). */
+export async function findDocumentWithText(
+  db: Queryable,
+  indexId: string,
+  id: string,
+): Promise<(StoredDocument & { sourceText: string }) | undefined> {
+  const { rows } = await db.query<DocumentRow & { source_text: string }>(
+    `SELECT ${COLUMNS}, source::text AS source_text FROM documents WHERE index_id = $1 AND id = $2`,
+    [indexId, id],
+  );
+  return rows[0] ? { ...toDocument(rows[0]), sourceText: rows[0].source_text } : undefined;
+}
+
 export async function findDocument(
   db: Queryable,
   indexId: string,
@@ -67,6 +80,8 @@ export async function deleteDocumentsByKey(db: Queryable, indexId: string, docKe
 export interface NewDocument {
   id: string;
   source: Record<string, unknown>;
+  /** The JSON text to store verbatim (the `json` column keeps it exactly); else `source` serialised. */
+  sourceText?: string;
   version: number;
   seqNo: number;
   primaryTerm: number;
@@ -88,7 +103,7 @@ export async function saveDocuments(
     [
       indexId,
       documents.map((d) => d.id),
-      documents.map((d) => JSON.stringify(d.source)),
+      documents.map((d) => d.sourceText ?? JSON.stringify(d.source)),
       documents.map((d) => d.version),
       documents.map((d) => d.seqNo),
       documents.map((d) => d.primaryTerm),
@@ -132,6 +147,8 @@ export interface ReindexSelection {
   sourceIndexIds: string[];
   /** Only these ids (an `ids` query); all documents when absent. */
   ids?: string[];
+  /** Ids left out (documents the destination mapping refused). */
+  excludeIds?: string[];
   maxDocs?: number;
   /** op_type create: existing destination ids are left alone (they are version conflicts). */
   createOnly: boolean;
@@ -159,7 +176,7 @@ export async function copyDocumentsForReindex(
     `WITH picked AS (
        SELECT DISTINCT ON (s.id) s.id, s.source, s.doc_key
        FROM documents s JOIN unnest($2::bigint[]) WITH ORDINALITY AS src(index_id, ord) ON src.index_id = s.index_id
-       WHERE ($3::text[] IS NULL OR s.id = ANY($3::text[]))
+       WHERE ($3::text[] IS NULL OR s.id = ANY($3::text[])) AND NOT (s.id = ANY($7::text[]))
        ORDER BY s.id, src.ord DESC
      ),
      limited AS (
@@ -186,6 +203,7 @@ export async function copyDocumentsForReindex(
       selection.maxDocs ?? null,
       selection.createOnly,
       firstSeqNo,
+      selection.excludeIds ?? [],
     ],
   );
   return rows.map((row) => ({

@@ -215,6 +215,15 @@ describe('bulk API', () => {
     expect((await call(server.url, 'HEAD', '/x')).status).toBe(404);
   });
 
+  it('rejects an action line that is not JSON with the parser error', async () => {
+    const response = await call(server.url, 'POST', '/_bulk', '{"index": {"_index": "x"}\n{"a":1}\n', NDJSON);
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ error: { type: 'x_content_e_o_f_exception' }, status: 400 });
+    const garbage = await call(server.url, 'POST', '/_bulk', 'not json\n', NDJSON);
+    expect(garbage.status).toBe(400);
+    expect(garbage.json).toMatchObject({ error: { type: 'x_content_parse_exception' }, status: 400 });
+  });
+
   it('rejects a delete or update without _id for the whole request', async () => {
     const response = await call(server.url, 'POST', '/_bulk', ndjson({ delete: { _index: 'x' } }), NDJSON);
     expect(response.status).toBe(400);

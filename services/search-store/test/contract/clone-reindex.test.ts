@@ -160,6 +160,44 @@ describe('clone and reindex', () => {
     expect(proceed.json).toMatchObject({ total: 3, created: 0, version_conflicts: 3, failures: [] });
   });
 
+  it('reports documents the destination mapping refuses as failures and copies the rest', async () => {
+    await client8(server.url).indices.create({
+      index: 'typed-dest',
+      mappings: { dynamic: 'strict', properties: { tag: { type: 'keyword' }, n: { type: 'byte' } } },
+    });
+    await client8(server.url).index({ index: 'mixed-src', id: 'ok', document: { tag: 'a', n: 1 } });
+    await client8(server.url).index({ index: 'mixed-src', id: 'big', document: { tag: 'b', n: 1000 } });
+    await client8(server.url).index({ index: 'typed-dest', id: 'big', document: { tag: 'old', n: 2 } });
+    const response = await call(server.url, 'POST', '/_reindex', {
+      source: { index: 'mixed-src' },
+      dest: { index: 'typed-dest' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      total: 2,
+      created: 1,
+      failures: [
+        {
+          index: 'typed-dest',
+          id: 'big',
+          status: 400,
+          cause: {
+            type: 'document_parsing_exception',
+            caused_by: { reason: 'Value [1000] is out of range for a byte' },
+          },
+        },
+      ],
+    });
+    expect(await client8(server.url).getSource({ index: 'typed-dest', id: 'ok' })).toEqual({
+      tag: 'a',
+      n: 1,
+    });
+    expect(await client8(server.url).getSource({ index: 'typed-dest', id: 'big' })).toEqual({
+      tag: 'old',
+      n: 2,
+    });
+  });
+
   it('404s a missing source index', async () => {
     const response = await call(server.url, 'POST', '/_reindex', {
       source: { index: 'nope' },

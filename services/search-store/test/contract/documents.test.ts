@@ -92,6 +92,19 @@ describe('document APIs', () => {
     expect(await es().exists({ index: 'docs', id: 'nope' })).toBe(false);
   });
 
+  it('returns _source byte for byte as it was indexed (key order, integer-like keys, spacing)', async () => {
+    const text = '{ "b" : 1, "2": [1, 2],\n  "a": {"z": null} }';
+    await call(server.url, 'PUT', '/docs/_doc/raw', text);
+    expect((await call(server.url, 'GET', '/docs/_source/raw')).text).toBe(text);
+    const got = await call(server.url, 'GET', '/docs/_doc/raw');
+    expect(got.text).toBe(
+      `{"_index":"docs","_id":"raw","_version":1,"_seq_no":${(got.json as { _seq_no: number })._seq_no},"_primary_term":1,"found":true,"_source":${text}}`,
+    );
+    expect((await call(server.url, 'GET', '/docs/_source/raw?pretty')).text).toBe(
+      '{\n  "2" : [\n    1,\n    2\n  ],\n  "b" : 1,\n  "a" : {\n    "z" : null\n  }\n}\n',
+    );
+  });
+
   it('serves GET _source and its 404', async () => {
     expect(await es().getSource({ index: 'docs', id: 'g1' })).toEqual({ tag: 'x', n: 5, when: '2024-01-02' });
     const missing = await call(server.url, 'GET', '/docs/_source/nope');
@@ -341,6 +354,30 @@ describe('document APIs', () => {
       error: {
         type: 'cluster_block_exception',
         reason: 'index [ro] blocked by: [FORBIDDEN/5/index read-only (api)];',
+      },
+    });
+  });
+
+  it('refuses document reads on an index with index.blocks.read', async () => {
+    await es().index({ index: 'rb', id: '1', document: { a: 1 } });
+    await es().indices.putSettings({ index: 'rb', settings: { 'index.blocks.read': true } });
+    const response = await call(server.url, 'GET', '/rb/_doc/1');
+    expect(response.status).toBe(403);
+    expect(response.json).toMatchObject({
+      error: {
+        type: 'cluster_block_exception',
+        reason: 'index [rb] blocked by: [FORBIDDEN/7/index read (api)];',
+      },
+    });
+  });
+
+  it('asks for a source when the index API gets no body', async () => {
+    const response = await call(server.url, 'PUT', '/docs/_doc/nobody');
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({
+      error: {
+        type: 'action_request_validation_exception',
+        reason: 'Validation Failed: 1: source is missing;2: content type is missing;',
       },
     });
   });

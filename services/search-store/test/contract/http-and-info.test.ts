@@ -136,6 +136,23 @@ describe('HTTP plumbing and GET /', () => {
     expect((plain.json as { error: { stack_trace?: string } }).error.stack_trace).toBeUndefined();
   });
 
+  it('takes the body from ?source with source_content_type', async () => {
+    const source = encodeURIComponent(JSON.stringify({ settings: { number_of_replicas: 0 } }));
+    const response = await call(
+      server.url,
+      'PUT',
+      `/from-query?source=${source}&source_content_type=application/json`,
+    );
+    expect(response.status).toBe(200);
+    const settings = await call(server.url, 'GET', '/from-query/_settings?flat_settings');
+    expect(settings.json).toMatchObject({ 'from-query': { settings: { 'index.number_of_replicas': '0' } } });
+  });
+
+  it('echoes X-Opaque-Id', async () => {
+    const response = await call(server.url, 'GET', '/', undefined, { 'x-opaque-id': 'trace-42' });
+    expect(response.headers.get('x-opaque-id')).toBe('trace-42');
+  });
+
   it('answers an unknown endpoint as Elasticsearch does', async () => {
     const response = await call(server.url, 'GET', '/_nope');
     expect(response.status).toBe(400);

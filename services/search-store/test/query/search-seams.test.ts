@@ -69,7 +69,7 @@ describe('seams for aggregations and runtime fields', () => {
       {},
     );
     const res = await executeSearch(fx.pool, readers, request, seams);
-    expect(res.hits.hits).toEqual([
+    expect(JSON.parse(JSON.stringify(res.hits.hits))).toEqual([
       {
         _index: index.name,
         _id: 'a',

@@ -272,6 +272,32 @@ describe('sort and search_after', () => {
 });
 
 describe('_source, fields, highlight, explain', () => {
+  it('returns an unfiltered _source byte for byte as indexed', async () => {
+    const index = `raw-${fx.suffix}-x`;
+    const body = '{ "b" : 1, "a":[1.50, 2],"10":true }';
+    await fetch(`${fx.store.url}/${index}/_doc/1?refresh=true`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    const res = await fetch(`${fx.store.url}/${index}/_search`);
+    expect(await res.text()).toContain(`"_source":${body}`);
+  });
+
+  it('refuses to search an index with index.blocks.read', async () => {
+    const index = `blocked-${fx.suffix}-x`;
+    await fx.es.indices.create({ index });
+    await fx.es.indices.putSettings({ index, settings: { 'index.blocks.read': true } });
+    const error = (await fx.es.search({ index }).catch((e: unknown) => e)) as errors.ResponseError;
+    expect(error.statusCode).toBe(403);
+    expect(error.body).toMatchObject({
+      error: {
+        type: 'cluster_block_exception',
+        reason: `index [${index}] blocked by: [FORBIDDEN/7/index read (api)];`,
+      },
+    });
+  });
+
   it('filters _source by list, false, includes/excludes and wildcards', async () => {
     const first = async (source: unknown) =>
       (

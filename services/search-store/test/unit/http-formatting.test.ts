@@ -1,3 +1,4 @@
+import { RawJson, stringifyWithRaw } from '../../src/http/raw-json';
 import { applyFilterPath } from '../../src/http/filter-path';
 import { locateJsonPath } from '../../src/http/locate-json-path';
 import { parseJsonText } from '../../src/http/parse-json-text';
@@ -70,5 +71,15 @@ describe('cat byte sizes', () => {
   it('prints whole numbers for bytes=kb', () => {
     expect(bytesIn(5400, 'kb')).toBe('5');
     expect(bytesIn(5400, 'b')).toBe('5400');
+  });
+});
+
+describe('stringifyWithRaw', () => {
+  it('splices raw JSON texts in unchanged, at any depth and at the top', () => {
+    expect(
+      stringifyWithRaw({ a: 1, _source: new RawJson('{ "2": 1, "b" : 2 }'), list: [new RawJson('[ 1 ]')] }),
+    ).toBe('{"a":1,"_source":{ "2": 1, "b" : 2 },"list":[[ 1 ]]}');
+    expect(stringifyWithRaw(new RawJson(' {"x":1} '))).toBe(' {"x":1} ');
+    expect(JSON.stringify({ s: new RawJson('{"b":1,"a":2}') })).toBe('{"s":{"b":1,"a":2}}');
   });
 });

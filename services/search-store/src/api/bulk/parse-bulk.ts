@@ -125,15 +125,8 @@ export async function parseBulk(
 }
 
 function parseActionLine(line: Line): { action: BulkItem['action']; meta: Record<string, unknown> } {
-  let value: unknown;
-  try {
-    value = parseJsonText(line.text);
-  } catch (error) {
-    if (error instanceof EsError) {
-      throw malformed(`Malformed action/metadata line [${line.number}], ${error.reason}`);
-    }
-    throw error;
-  }
+  // A syntax error in the action line is the JSON parser's own error, for the whole request (as in ES).
+  const value = parseJsonText(line.text);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const found = Array.isArray(value)
       ? 'START_ARRAY'

@@ -12,7 +12,7 @@ import {
   type IndexState,
   type WriteDeps,
   type WriteOptions,
-} from './execute-writes';
+} from './index-state';
 import { isPlainObject, jsonEquals, mergePartialDoc } from './merge-partial-doc';
 import type { UpdateOp, WriteResult } from './write-op';
 

@@ -1,18 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import { EsError } from '@acme/common';
-import { locatorFor } from '../../http/locate-json-path';
-import type { RefreshPolicy } from '../../http/query-params';
 import type { IndexContext, IndexWriter } from '../../index/index-writer';
-import { mapDocument } from '../../mapping/map-document';
-import type { IndexMapping } from '../../mapping/mapping-types';
-import type { ScriptRunner } from '../../script/script-runner';
-import {
-  deleteDocumentsByKey,
-  findDocuments,
-  saveDocuments,
-  type StoredDocument,
-} from '../../storage/documents.repo';
+import { findClusterSettings } from '../../storage/cluster-settings.repo';
+import { deleteDocumentsByKey, findDocuments, saveDocuments } from '../../storage/documents.repo';
 import {
   findIndicesByName,
   lockIndices,
@@ -21,44 +11,18 @@ import {
   saveNewIndex,
   type IndexRecord,
 } from '../../storage/indices.repo';
-import { findClusterSettings } from '../../storage/cluster-settings.repo';
-import { inTransaction } from '../../storage/queryable';
+import { inRetriedTransaction } from '../../storage/queryable';
 import { checkIndexName } from '../check-index-name';
 import { newIndexUuid } from '../create-index';
-import { documentExists, indexNotFound, readOnlyBlocked, versionConflict, writeBlocked } from '../es-errors';
+import { indexNotFound, readOnlyBlocked, writeBlocked } from '../es-errors';
 import { loadCatalog, resolveWriteIndex, type Catalog } from '../index-expression';
-import { buildIndexSettings, shardsOf } from '../index-settings';
+import { buildIndexSettings } from '../index-settings';
+import { applyDelete, applyIndex } from './apply-index';
 import { applyUpdate } from './apply-update';
-import type { WriteConditions, WriteOp, WriteResult } from './write-op';
+import type { DocState, IndexState, WriteDeps, WriteOptions } from './index-state';
+import type { WriteOp, WriteResult } from './write-op';
 
-export interface WriteDeps {
-  pool: Pool;
-  indexWriter: IndexWriter;
-  scriptRunner?: ScriptRunner;
-}
-
-export interface WriteOptions {
-  refresh: RefreshPolicy;
-}
-
-/** What a document looks like at this point of the batch (rows are written once, at the end). */
-export interface DocState {
-  exists: boolean;
-  source: Record<string, unknown>;
-  version: number;
-  seqNo: number;
-  primaryTerm: number;
-  dirty: boolean;
-}
-
-export interface IndexState {
-  record: IndexRecord;
-  mapping: IndexMapping;
-  mappingChanged: boolean;
-  nextSeqNo: number;
-  original: Map<string, StoredDocument>;
-  docs: Map<string, DocState>;
-}
+export type { DocState, IndexState, WriteDeps, WriteOptions } from './index-state';
 
 /**
  * Runs a batch of document writes in one transaction (API-NOTES §A3.2): resolve targets (aliases to
@@ -73,7 +37,7 @@ export async function executeWrites(
   ops: WriteOp[],
   options: WriteOptions,
 ): Promise<WriteResult[]> {
-  return inTransaction(deps.pool, async (client) => {
+  return inRetriedTransaction(deps.pool, async (client) => {
     const results: (WriteResult | undefined)[] = new Array(ops.length).fill(undefined);
     const targets = await resolveTargets(client, ops, results);
     const states = await loadStates(client, ops, targets);
@@ -199,21 +163,6 @@ async function loadStates(
   return states;
 }
 
-export function successBody(
-  state: IndexState,
-  id: string,
-  doc: { version: number; seqNo: number; primaryTerm: number },
-  result: string,
-  refresh: RefreshPolicy,
-): Record<string, unknown> {
-  const body: Record<string, unknown> = { _index: state.record.name, _id: id, _version: doc.version, result };
-  if (refresh === 'true') body.forced_refresh = true;
-  body._shards = shardsOf(state.record.settings);
-  body._seq_no = doc.seqNo;
-  body._primary_term = doc.primaryTerm;
-  return body;
-}
-
 async function applyOp(
   deps: WriteDeps,
   state: IndexState,
@@ -231,156 +180,6 @@ async function applyOp(
     if (!(error instanceof EsError)) throw error;
     return failure(op, error, name);
   }
-}
-
-/** Checks if_seq_no/if_primary_term and external versions against the current document. */
-export function checkConditions(
-  state: IndexState,
-  id: string,
-  current: DocState | undefined,
-  conditions: WriteConditions,
-): void {
-  const target = { index: state.record.name, uuid: state.record.uuid };
-  if (conditions.ifSeqNo !== undefined) {
-    const required = `required seqNo [${conditions.ifSeqNo}], primary term [${conditions.ifPrimaryTerm ?? 0}].`;
-    if (!current?.exists) throw versionConflict(target, id, `${required} but no document was found`);
-    if (current.seqNo !== conditions.ifSeqNo || current.primaryTerm !== conditions.ifPrimaryTerm) {
-      throw versionConflict(
-        target,
-        id,
-        `${required} current document has seqNo [${current.seqNo}] and primary term [${current.primaryTerm}]`,
-      );
-    }
-  }
-  if (
-    conditions.version !== undefined &&
-    current?.exists &&
-    conditions.versionType !== undefined &&
-    conditions.versionType !== 'internal'
-  ) {
-    const gte = conditions.versionType === 'external_gte';
-    const conflict = gte ? conditions.version < current.version : conditions.version <= current.version;
-    if (conflict) {
-      const relation = gte ? 'higher than' : 'higher or equal to';
-      throw versionConflict(
-        target,
-        id,
-        `current version [${current.version}] is ${relation} the one provided [${conditions.version}]`,
-      );
-    }
-  }
-}
-
-function nextVersion(current: DocState | undefined, conditions: WriteConditions): number {
-  if (
-    conditions.version !== undefined &&
-    conditions.versionType !== undefined &&
-    conditions.versionType !== 'internal'
-  ) {
-    return conditions.version;
-  }
-  return current?.exists ? current.version + 1 : 1;
-}
-
-export function checkId(id: string): void {
-  if (id.length === 0)
-    throw new EsError('illegal_argument_exception', 'if _id is specified it must not be empty');
-  const bytes = Buffer.byteLength(id, 'utf8');
-  if (bytes > 512) {
-    throw new EsError(
-      'illegal_argument_exception',
-      `id [${id}] is too long, must be no longer than 512 bytes but was: ${bytes}`,
-    );
-  }
-}
-
-/** Validates a source against the index's working mapping and records dynamic additions. */
-export function mapSource(
-  state: IndexState,
-  id: string,
-  source: unknown,
-  text?: string,
-  base?: (string | number)[],
-): Record<string, unknown> {
-  if (typeof source !== 'object' || source === null || Array.isArray(source)) {
-    throw new EsError(
-      'document_parsing_exception',
-      `[1:1] failed to parse: the document source must be a JSON object`,
-    );
-  }
-  const mapped = mapDocument(state.mapping, source as Record<string, unknown>, id, locatorFor(text, base));
-  if (mapped.changed) {
-    state.mapping = mapped.mapping;
-    state.mappingChanged = true;
-  }
-  return source as Record<string, unknown>;
-}
-
-/** Writes a new state for a document, consuming the next seq_no. */
-export function putDoc(
-  state: IndexState,
-  id: string,
-  source: Record<string, unknown>,
-  version: number,
-): DocState {
-  const doc: DocState = {
-    exists: true,
-    source,
-    version,
-    seqNo: state.nextSeqNo,
-    primaryTerm: 1,
-    dirty: true,
-  };
-  state.nextSeqNo += 1;
-  state.docs.set(id, doc);
-  return doc;
-}
-
-function applyIndex(
-  state: IndexState,
-  op: WriteOp & { kind: 'index' | 'create' },
-  options: WriteOptions,
-): WriteResult {
-  const id = op.id ?? randomBytes(15).toString('base64url');
-  checkId(id);
-  const current = state.docs.get(id);
-  if (op.kind === 'create' && current?.exists) {
-    throw documentExists({ index: state.record.name, uuid: state.record.uuid }, id, current.version);
-  }
-  checkConditions(state, id, current, op);
-  const source = mapSource(state, id, op.source, op.sourceText, op.sourceTextBase);
-  const created = !current?.exists;
-  const doc = putDoc(state, id, source, nextVersion(current, op));
-  return {
-    ok: true,
-    status: created ? 201 : 200,
-    body: successBody(state, id, doc, created ? 'created' : 'updated', options.refresh),
-  };
-}
-
-function applyDelete(
-  state: IndexState,
-  op: WriteOp & { kind: 'delete' },
-  options: WriteOptions,
-): WriteResult {
-  const current = state.docs.get(op.id);
-  checkConditions(state, op.id, current, op);
-  const seqNo = state.nextSeqNo;
-  state.nextSeqNo += 1;
-  if (!current?.exists) {
-    // Elasticsearch still assigns a seq_no to a delete of a missing document and answers 404 with the same shape.
-    const body = successBody(
-      state,
-      op.id,
-      { version: 1, seqNo, primaryTerm: 1 },
-      'not_found',
-      options.refresh,
-    );
-    return { ok: true, status: 404, body };
-  }
-  const doc: DocState = { ...current, exists: false, version: nextVersion(current, op), seqNo, dirty: true };
-  state.docs.set(op.id, doc);
-  return { ok: true, status: 200, body: successBody(state, op.id, doc, 'deleted', options.refresh) };
 }
 
 /** Writes one index's net changes: old rows and postings out, new rows and postings in, mapping, seq_no. */
@@ -411,6 +210,7 @@ async function flushIndex(client: PoolClient, indexWriter: IndexWriter, state: I
     inserted.map(({ id, doc }) => ({
       id,
       source: doc.source,
+      sourceText: doc.sourceText,
       version: doc.version,
       seqNo: doc.seqNo,
       primaryTerm: doc.primaryTerm,
