@@ -83,3 +83,50 @@ describe('seams for aggregations and runtime fields', () => {
     ]);
   });
 });
+
+describe('aggregation adapter for the script-aggs engine shape', () => {
+  it('compiles filter/filters queries (match included) up front and hands matched docs with scores', async () => {
+    const { adaptAggregationRunner, collectAggQueries } = await import('../../src/query/aggregation-adapter');
+    const index = await fx.createIndex({ properties: { t: { type: 'text' }, k: { type: 'keyword' } } });
+    await fx.putDocs(index, {
+      a: { t: 'red fox', k: 'x' },
+      b: { t: 'red dog', k: 'y' },
+      c: { t: 'blue fox', k: 'x' },
+    });
+    const aggs = {
+      f: {
+        filter: { match: { t: 'fox' } },
+        aggs: { inner: { filters: { filters: { xs: { term: { k: 'x' } } } } } },
+      },
+    };
+    expect(collectAggQueries(aggs)).toEqual([{ match: { t: 'fox' } }, { term: { k: 'x' } }]);
+    const runner = adaptAggregationRunner(async (client, ctx, matched, body) => {
+      const fox = ctx.translateQuery((body as typeof aggs).f.filter);
+      const shift = (sql: string, by: number) =>
+        sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + by}`);
+      const { rows } = await client.query<{ n: string; top: number }>(
+        `SELECT count(*) AS n, max(m.score) AS top FROM (${matched.sql}) m WHERE m.doc_key IN (${shift(fox.sql, matched.params.length)})`,
+        [...matched.params, ...fox.params],
+      );
+      return {
+        f: {
+          doc_count: Number(rows[0]!.n),
+          top: rows[0]!.top,
+          fields: ctx.fieldsByPath('k').map((x) => x.type),
+        },
+      };
+    });
+    const readers = await openIndexReaders(fx.pool, [
+      { index_id: index.indexId, name: index.name, uuid: 'u', mappings: index.mappings, settings: {} },
+    ]);
+    const res = await executeSearch(
+      fx.pool,
+      readers,
+      parseSearchRequest({ query: { match: { t: 'red' } }, size: 0, aggs }, {}),
+      {
+        aggregations: runner,
+      },
+    );
+    expect(res.aggregations).toEqual({ f: { doc_count: 1, top: expect.any(Number), fields: ['keyword'] } });
+  });
+});
