@@ -130,3 +130,45 @@ describe('aggregation adapter for the script-aggs engine shape', () => {
     expect(res.aggregations).toEqual({ f: { doc_count: 1, top: expect.any(Number), fields: ['keyword'] } });
   });
 });
+
+describe('runtime field adapter for the script-aggs shape', () => {
+  it("gives scripts doc['f'] as doc values and returns what they emit in `fields`", async () => {
+    const { adaptRuntimeFields } = await import('../../src/query/runtime-field-adapter');
+    const index = await fx.createIndex({
+      properties: { n: { type: 'integer' }, k: { type: 'keyword', normalizer: 'lowercase' } },
+    });
+    await fx.putDocs(index, { a: { n: [3, 1.9], k: ['B', 'a', 'b'] } });
+    const seen: unknown[] = [];
+    const seams: SearchSeams = {
+      runtimeFields: adaptRuntimeFields(
+        () =>
+          new Map([
+            [
+              'probe',
+              {
+                type: 'keyword',
+                evaluate: (doc) => {
+                  seen.push(doc.docValues('n'), doc.docValues('k'), doc.docValues('missing'));
+                  return ['ok'];
+                },
+              },
+            ],
+          ]),
+      ),
+    };
+    const readers = await openIndexReaders(fx.pool, [
+      { index_id: index.indexId, name: index.name, uuid: 'u', mappings: index.mappings, settings: {} },
+    ]);
+    const request = parseSearchRequest(
+      { runtime_mappings: { probe: { type: 'keyword' } }, fields: ['probe'], _source: false },
+      {},
+    );
+    const res = await executeSearch(fx.pool, readers, request, seams);
+    expect(res.hits.hits[0]!.fields).toEqual({ probe: ['ok'] });
+    expect(seen).toEqual([
+      { type: 'long', values: [1, 3] },
+      { type: 'keyword', values: ['a', 'b'] },
+      undefined,
+    ]);
+  });
+});
