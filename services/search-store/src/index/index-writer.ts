@@ -62,7 +62,9 @@ export function createIndexWriter(): DroppingIndexWriter {
     async add(client, index, documents) {
       if (documents.length === 0) return;
       const fields = listIndexedFields(index.mappings);
-      const analyzed = documents.map((doc) => ({
+      // doc_key order, so each term's postings are produced already sorted for the COPY.
+      const ordered = [...documents].sort((a, b) => Number(a.docKey) - Number(b.docKey));
+      const analyzed = ordered.map((doc) => ({
         docKey: doc.docKey,
         contributions: analyzeDocument(index.mappings, index.settings, doc.source, fields),
       }));
