@@ -52,6 +52,15 @@ function hasAnalyzer(settings: Record<string, unknown>, name: string): boolean {
   );
 }
 
+// Resolving an analyzer reads the index settings; once per field object (one batch's field list) is enough.
+const resolved = new WeakMap<IndexedField, Map<string, unknown>>();
+function cached<T>(field: IndexedField, kind: string, make: () => T): T {
+  let entry = resolved.get(field);
+  if (!entry) resolved.set(field, (entry = new Map()));
+  if (!entry.has(kind)) entry.set(kind, make());
+  return entry.get(kind) as T;
+}
+
 export function analyzeDocument(
   mappings: IndexMapping,
   settings: Record<string, unknown>,
@@ -84,7 +93,10 @@ function contribute(
     keywords: [],
   };
   if (field.type === 'text') {
-    const tokens = analyzeValues(indexAnalyzerFor(field, settings), values.map(String));
+    const tokens = analyzeValues(
+      cached(field, 'analyzer', () => indexAnalyzerFor(field, settings)),
+      values.map(String),
+    );
     if (tokens.length === 0) return undefined;
     const terms = new Map<string, { freq: number; positions: number[] | null }>();
     for (const token of tokens) {
@@ -97,7 +109,7 @@ function contribute(
   }
   if (field.type === 'keyword') {
     const ignoreAbove = field.mapping.ignore_above ?? Infinity;
-    const normalize = keywordNormalizer(field, settings);
+    const normalize = cached(field, 'normalizer', () => keywordNormalizer(field, settings));
     // ignore_above looks at the original value; the normalized value is what is indexed.
     const kept = [
       ...new Set(
