@@ -1,6 +1,11 @@
 import type { AliasRecord } from '../storage/aliases.repo';
-import { findAllAliases } from '../storage/aliases.repo';
-import { findAllIndices, type IndexRecord } from '../storage/indices.repo';
+import { findAliasesByName, findAllAliases } from '../storage/aliases.repo';
+import {
+  findAllIndices,
+  findIndicesById,
+  findIndicesByName,
+  type IndexRecord,
+} from '../storage/indices.repo';
 import type { Queryable } from '../storage/queryable';
 import { illegalArgument, indexNotFound } from './es-errors';
 
@@ -13,6 +18,19 @@ export interface Catalog {
 export async function loadCatalog(db: Queryable): Promise<Catalog> {
   const [indices, aliases] = await Promise.all([findAllIndices(db), findAllAliases(db)]);
   return { indices, aliases };
+}
+
+/**
+ * The part of the catalog that concrete names (no wildcards) can reach: the indices by those names,
+ * the aliases by those names and their indices. Two indexed lookups, whatever the catalog's size.
+ */
+export async function loadCatalogFor(db: Queryable, names: string[]): Promise<Catalog> {
+  const [byName, aliases] = await Promise.all([findIndicesByName(db, names), findAliasesByName(db, names)]);
+  const missing = [...new Set(aliases.map((a) => a.indexId))].filter(
+    (id) => !byName.some((i) => i.indexId === id),
+  );
+  const viaAliases = missing.length > 0 ? await findIndicesById(db, missing) : [];
+  return { indices: [...byName, ...viaAliases], aliases };
 }
 
 export interface ResolveOptions {
@@ -30,7 +48,7 @@ function wildcardRegex(pattern: string): RegExp {
 /**
  * Resolves a multi-target expression (ES "Multi-target syntax"): comma lists, `*` wildcards, `_all`,
  * `-name` exclusions after a wildcard, and aliases (which expand to their indices). Wildcards skip
- * hidden names (a leading `.`) unless the pattern starts with `.`. A missing concrete name is a 404.
+ * hidden indices (a leading `.` or `index.hidden: true`) unless the pattern starts with `.`. A missing concrete name is a 404.
  */
 export function resolveIndexExpression(
   catalog: Catalog,
@@ -55,8 +73,8 @@ export function resolveIndexExpression(
       const regex = wildcardRegex(pattern);
       const hiddenOk = pattern.startsWith('.');
       for (const index of catalog.indices) {
-        if (regex.test(index.name) && (hiddenOk || !index.name.startsWith('.')))
-          selected.set(index.name, index);
+        const hidden = index.name.startsWith('.') || index.settings['index.hidden'] === 'true';
+        if (regex.test(index.name) && (hiddenOk || !hidden)) selected.set(index.name, index);
       }
       for (const alias of aliasNames) {
         if (part !== '_all' && regex.test(alias)) {

@@ -24,7 +24,10 @@ export function tooLarge(limit: number): EsError {
  */
 export function readJsonBody(maxBytes: number): RequestHandler {
   return async (req, res, next) => {
-    const kind = parseMediaType(req.headers['content-type']);
+    // The Content-Type only matters when there is a body (ES ignores it on bodyless requests).
+    const hasBody =
+      Number(req.headers['content-length'] ?? '0') > 0 || req.headers['transfer-encoding'] !== undefined;
+    const kind = hasBody ? parseMediaType(req.headers['content-type']) : undefined;
     if (kind === 'ndjson' || /\/_bulk$/.test(req.path)) return next();
     checkDeclaredLength(req, maxBytes);
     let text = await readText(req, maxBytes);

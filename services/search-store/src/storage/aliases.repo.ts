@@ -20,12 +20,25 @@ interface AliasRow {
   search_routing: string | null;
 }
 
+const SELECT_ALIASES = `SELECT a.alias, a.index_id, i.name AS index_name, a.is_write_index, a.filter,
+  a.index_routing, a.search_routing FROM aliases a JOIN indices i USING (index_id)`;
+
 export async function findAllAliases(db: Queryable): Promise<AliasRecord[]> {
+  const { rows } = await db.query<AliasRow>(`${SELECT_ALIASES} ORDER BY a.alias, i.name`);
+  return rows.map(toAlias);
+}
+
+/** The links of these alias names only (the write path resolves just its batch's names). */
+export async function findAliasesByName(db: Queryable, aliases: string[]): Promise<AliasRecord[]> {
   const { rows } = await db.query<AliasRow>(
-    `SELECT a.alias, a.index_id, i.name AS index_name, a.is_write_index, a.filter, a.index_routing, a.search_routing
-     FROM aliases a JOIN indices i USING (index_id) ORDER BY a.alias, i.name`,
+    `${SELECT_ALIASES} WHERE a.alias = ANY($1::text[]) ORDER BY a.alias, i.name`,
+    [aliases],
   );
-  return rows.map((row) => ({
+  return rows.map(toAlias);
+}
+
+function toAlias(row: AliasRow): AliasRecord {
+  return {
     alias: row.alias,
     indexId: row.index_id,
     indexName: row.index_name,
@@ -33,7 +46,7 @@ export async function findAllAliases(db: Queryable): Promise<AliasRecord[]> {
     filter: row.filter,
     indexRouting: row.index_routing,
     searchRouting: row.search_routing,
-  }));
+  };
 }
 
 export interface AliasToSave {

@@ -53,6 +53,14 @@ export async function findIndicesByName(db: Queryable, names: string[]): Promise
   return rows.map(toRecord);
 }
 
+export async function findIndicesById(db: Queryable, indexIds: string[]): Promise<IndexRecord[]> {
+  const { rows } = await db.query<IndexRow>(
+    `SELECT ${COLUMNS} FROM indices WHERE index_id = ANY($1::bigint[]) ORDER BY name`,
+    [indexIds],
+  );
+  return rows.map(toRecord);
+}
+
 /** Locks the rows (in index_id order, so concurrent writers never deadlock) and returns their fresh state. */
 export async function lockIndices(db: Queryable, indexIds: string[]): Promise<IndexRecord[]> {
   const { rows } = await db.query<IndexRow>(

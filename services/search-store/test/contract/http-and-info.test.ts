@@ -83,6 +83,11 @@ describe('HTTP plumbing and GET /', () => {
     expect(text.status).toBe(406);
   });
 
+  it('ignores the Content-Type of a request without a body', async () => {
+    const response = await call(server.url, 'GET', '/', undefined, { 'content-type': 'text/plain' });
+    expect(response.status).toBe(200);
+  });
+
   it('answers malformed JSON with 400 x_content_parse_exception in the envelope', async () => {
     const response = await call(server.url, 'PUT', '/badjson', '{"settings": {,}}');
     expect(response.status).toBe(400);

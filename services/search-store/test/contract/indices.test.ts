@@ -209,6 +209,24 @@ describe('index APIs and cluster settings', () => {
     expect((await failure(es().indices.refresh({ index: 'no-such' }))).status).toBe(404);
   });
 
+  it('expands wildcards and _all over visible indices only', async () => {
+    await es().indices.create({ index: 'exp-one' });
+    await es().indices.create({ index: 'exp-two' });
+    await es().indices.create({ index: 'exp-hidden', settings: { 'index.hidden': true } });
+    expect(Object.keys((await call(server.url, 'GET', '/exp-*')).json as object).sort()).toEqual([
+      'exp-one',
+      'exp-two',
+    ]);
+    expect(Object.keys((await call(server.url, 'GET', '/exp-*,-exp-two')).json as object)).toEqual([
+      'exp-one',
+    ]);
+    expect(Object.keys((await call(server.url, 'GET', '/exp-hidden,exp-one')).json as object).sort()).toEqual(
+      ['exp-hidden', 'exp-one'],
+    );
+    expect(Object.keys((await call(server.url, 'GET', '/_all')).json as object)).not.toContain('exp-hidden');
+    expect((await call(server.url, 'GET', '/nomatch-*')).json).toEqual({});
+  });
+
   it('answers GET on a missing index with index_not_found_exception and its extras', async () => {
     const response = await call(server.url, 'GET', '/no-such');
     const cause = {

@@ -15,7 +15,7 @@ import { inRetriedTransaction } from '../../storage/queryable';
 import { checkIndexName } from '../check-index-name';
 import { newIndexUuid } from '../create-index';
 import { indexNotFound, readOnlyBlocked, writeBlocked } from '../es-errors';
-import { loadCatalog, resolveWriteIndex, type Catalog } from '../index-expression';
+import { loadCatalogFor, resolveWriteIndex, type Catalog } from '../index-expression';
 import { buildIndexSettings } from '../index-settings';
 import { applyDelete, applyIndex } from './apply-index';
 import { applyUpdate } from './apply-update';
@@ -63,7 +63,8 @@ async function resolveTargets(
   ops: WriteOp[],
   results: (WriteResult | undefined)[],
 ): Promise<(string | undefined)[]> {
-  const catalog = await loadCatalog(client);
+  // Write targets are concrete names or aliases (never wildcards): load only those.
+  const catalog = await loadCatalogFor(client, [...new Set(ops.map((op) => op.index))]);
   const created = await autoCreateMissing(client, catalog, ops);
   const targets: (string | undefined)[] = [];
   for (const [i, op] of ops.entries()) {
