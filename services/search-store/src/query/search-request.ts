@@ -251,7 +251,14 @@ export function parseSearchRequest(
     if (!countOnly && UNSUPPORTED_KEYS.has(key)) {
       throw new EsError('illegal_argument_exception', `[${key}] is not supported by search-store`);
     }
-    if (countOnly ? key !== 'query' : !BODY_KEYS.has(key)) throw unknownKey(b, key);
+    if (countOnly && key !== 'query') {
+      // RestActions.getQueryContent: the count body holds only `query`.
+      const at = locationOf(b, key);
+      throw new EsError('parsing_exception', `request does not support [${key}]`, {
+        metadata: { line: at?.line ?? 1, col: at?.col ?? 1 },
+      });
+    }
+    if (!countOnly && !BODY_KEYS.has(key)) throw unknownKey(b, key);
   }
   let query: Query =
     b.query === undefined ? { kind: 'match_all', boost: 1 } : parseQuery(b.query, b, 'query');

@@ -436,7 +436,7 @@ describe('index expressions and _count', () => {
     const { status, body } = await rawSearch(`/${fx.articles.name}/_count`, '{"size": 1}');
     expect(status).toBe(400);
     expect(body).toMatchObject({
-      error: { type: 'parsing_exception', reason: 'Unknown key for a VALUE_NUMBER in [size].' },
+      error: { type: 'parsing_exception', reason: 'request does not support [size]' },
     });
   });
 
