@@ -1,6 +1,7 @@
 import { EsError } from '@acme/common';
 import { locationOf } from './json-locations';
 import type { Query } from './query-ast';
+import { suggestQueryName } from './suggest-query-name';
 
 /**
  * The query DSL → typed AST, with Elasticsearch's errors: an unknown query is `parsing_exception`
@@ -83,7 +84,7 @@ function parseOneQuery(body: unknown, parent?: Json, key?: string): Query {
       'x_content_parse_exception',
       `[${at?.line ?? 1}:${at?.col ?? 1}] unknown field [${name}]`,
     );
-    const error = parsingError(`unknown query [${name}]`, body, name);
+    const error = parsingError(`unknown query [${name}]${suggestQueryName(name)}`, body, name);
     return throwWithCause(error, {
       type: 'named_object_not_found_exception',
       reason: cause.reason,

@@ -68,6 +68,15 @@ describe('query DSL parser', () => {
     });
   });
 
+  it('suggests close query names as Elasticsearch does', () => {
+    expect(errorOf(() => parse('{"query":{"mach":{"a":1}}}')).error.reason).toBe(
+      'unknown query [mach] did you mean [match]?',
+    );
+    expect(errorOf(() => parse('{"query":{"terms_se":{}}}')).error.reason).toBe(
+      'unknown query [terms_se] did you mean any of [terms_set, terms]?',
+    );
+  });
+
   it('rejects match on two fields as Elasticsearch does', () => {
     expect(errorOf(() => parse('{"query":{"match":{"a":"x","b":"y"}}}')).error.reason).toBe(
       "[match] query doesn't support multiple fields, found [a] and [b]",
