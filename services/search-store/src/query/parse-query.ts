@@ -1,7 +1,7 @@
 import { EsError } from '@acme/common';
 import { locationOf } from './json-locations';
 import type { Query } from './query-ast';
-import { suggestQueryName } from './suggest-query-name';
+import { ES_QUERY_NAMES, suggestQueryName } from './suggest-query-name';
 
 /**
  * The query DSL → typed AST, with Elasticsearch's errors: an unknown query is `parsing_exception`
@@ -78,6 +78,10 @@ function parseOneQuery(body: unknown, parent?: Json, key?: string): Query {
   }
   const name = names[0]!;
   const parser = PARSERS[name];
+  if (!parser && ES_QUERY_NAMES.includes(name)) {
+    // A query Elasticsearch has and we do not: say so rather than call it unknown.
+    throw parsingError(`[${name}] query is not supported by search-store`, body, name);
+  }
   if (!parser) {
     const at = locationOf(body, name);
     const cause = new EsError(

@@ -4,7 +4,7 @@
  * " did you mean [x]?" or " did you mean any of [x, y]?". The candidates are the query names of a
  * default Elasticsearch 8 node (suggestions name what ES knows, including queries we refuse).
  */
-const ES_QUERY_NAMES = [
+export const ES_QUERY_NAMES: readonly string[] = [
   'bool',
   'boosting',
   'combined_fields',

@@ -68,6 +68,13 @@ describe('query DSL parser', () => {
     });
   });
 
+  it('names Elasticsearch queries it does not implement instead of calling them unknown', () => {
+    expect(errorOf(() => parse('{"query":{"query_string":{"query":"a"}}}')).error).toMatchObject({
+      type: 'parsing_exception',
+      reason: '[query_string] query is not supported by search-store',
+    });
+  });
+
   it('suggests close query names as Elasticsearch does', () => {
     expect(errorOf(() => parse('{"query":{"mach":{"a":1}}}')).error.reason).toBe(
       'unknown query [mach] did you mean [match]?',
