@@ -2,6 +2,7 @@ import { analyze } from '../analysis/analyzer';
 import { keywordNormalizer } from '../index/analyze-document';
 import { NOTHING, type CompileContext } from './compile-context';
 import { compilePhrase } from './compile-phrase';
+import { compilePhrasePrefix } from './compile-phrase-prefix';
 import { analyzerFor, compileTermClauses } from './compile-term-clauses';
 import { compileRange, compileTerms } from './compile-term-level';
 import { matchFieldPattern } from './index-reader';
@@ -46,6 +47,17 @@ export async function compileQuery(
       return compileMatch(ctx, query, b, scoring);
     case 'match_phrase':
       return compilePhrase(ctx, query.field, query.query, query.slop, query.analyzer, b, scoring);
+    case 'match_phrase_prefix':
+      return compilePhrasePrefix(
+        ctx,
+        query.field,
+        query.query,
+        query.slop,
+        query.maxExpansions,
+        query.analyzer,
+        b,
+        scoring,
+      );
     case 'multi_match':
       return compileMultiMatch(ctx, query, b, scoring);
     case 'bool':
@@ -183,7 +195,20 @@ async function compileMultiMatch(
   const parts: string[] = [];
   for (const target of targets) {
     const fieldBoost = f(boost * target.boost);
-    if (query.type === 'phrase') {
+    if (query.type === 'phrase_prefix') {
+      parts.push(
+        await compilePhrasePrefix(
+          ctx,
+          target.field,
+          query.query,
+          query.slop,
+          50,
+          query.analyzer,
+          fieldBoost,
+          scoring,
+        ),
+      );
+    } else if (query.type === 'phrase') {
       parts.push(
         await compilePhrase(ctx, target.field, query.query, query.slop, query.analyzer, fieldBoost, scoring),
       );

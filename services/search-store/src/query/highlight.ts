@@ -18,6 +18,7 @@ export function collectHighlightTerms(
   switch (query.kind) {
     case 'match':
     case 'match_phrase':
+    case 'match_phrase_prefix':
       add(query.field, String(query.query), true);
       break;
     case 'multi_match':

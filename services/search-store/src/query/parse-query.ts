@@ -218,6 +218,36 @@ const parseMatchPhrase: Parser = (value, parent, name) => {
   };
 };
 
+const parseMatchPhrasePrefix: Parser = (value, parent, name) => {
+  const { field, spec, container } = singleField(value, parent, name);
+  if (!isObject(spec)) {
+    return {
+      kind: 'match_phrase_prefix',
+      field,
+      query: asString(spec, name, field, container),
+      slop: 0,
+      maxExpansions: 50,
+      boost: 1,
+    };
+  }
+  checkKeys(
+    spec,
+    ['query', 'slop', 'max_expansions', 'analyzer', 'boost', '_name', 'zero_terms_query'],
+    name,
+  );
+  if (spec.query === undefined) throw parsingError(`[${name}] requires query value`, container, field);
+  return {
+    kind: 'match_phrase_prefix',
+    field,
+    query: asString(spec.query, name, 'query', spec),
+    slop: spec.slop === undefined ? 0 : asNumber(spec.slop, name, 'slop', spec),
+    maxExpansions:
+      spec.max_expansions === undefined ? 50 : asNumber(spec.max_expansions, name, 'max_expansions', spec),
+    analyzer: spec.analyzer === undefined ? undefined : asString(spec.analyzer, name, 'analyzer', spec),
+    boost: boostOf(spec, name),
+  };
+};
+
 const parseMultiMatch: Parser = (value, parent, name) => {
   const spec = expectObject(value, parent, name);
   checkKeys(
@@ -247,7 +277,7 @@ const parseMultiMatch: Parser = (value, parent, name) => {
     return { field: field!, boost: boost === undefined ? 1 : Number(boost) };
   });
   const type = spec.type === undefined ? 'best_fields' : asString(spec.type, name, 'type', spec);
-  if (type !== 'best_fields' && type !== 'most_fields' && type !== 'phrase') {
+  if (type !== 'best_fields' && type !== 'most_fields' && type !== 'phrase' && type !== 'phrase_prefix') {
     throw parsingError(`[${name}] query does not support type ${type}`, spec, 'type');
   }
   return {
@@ -452,6 +482,7 @@ const PARSERS: Record<string, Parser> = {
   }),
   match: parseMatch,
   match_phrase: parseMatchPhrase,
+  match_phrase_prefix: parseMatchPhrasePrefix,
   multi_match: parseMultiMatch,
   bool: parseBool,
   term: parseTerm,

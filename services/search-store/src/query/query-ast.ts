@@ -14,10 +14,19 @@ export type Query =
     }
   | { kind: 'match_phrase'; field: string; query: string; slop: number; analyzer?: string; boost: number }
   | {
+      kind: 'match_phrase_prefix';
+      field: string;
+      query: string;
+      slop: number;
+      maxExpansions: number;
+      analyzer?: string;
+      boost: number;
+    }
+  | {
       kind: 'multi_match';
       query: string;
       fields: { field: string; boost: number }[];
-      type: 'best_fields' | 'most_fields' | 'phrase';
+      type: 'best_fields' | 'most_fields' | 'phrase' | 'phrase_prefix';
       tieBreaker: number;
       operator: 'or' | 'and';
       minimumShouldMatch?: string;

@@ -82,6 +82,22 @@ describe('match scoring equals the BM25 formula in float32', () => {
     });
   });
 
+  it('scores match_phrase_prefix as a phrase whose last term is expanded, and one word as its expansions', async () => {
+    expect(await scores({ match_phrase_prefix: { body: 'quick br' } })).toEqual({
+      '1': formatFloat(expectedTermScore({ ...BODY, df: 0, idf: idfSum([2, 1], 4), freq: 1, dl: 9 })),
+    });
+    expect(await scores({ match_phrase_prefix: { body: 'qui' } })).toEqual({
+      '1': formatFloat(expectedTermScore({ ...BODY, df: 2, freq: 1, dl: 9 })),
+      '3': formatFloat(expectedTermScore({ ...BODY, df: 2, freq: 1, dl: 9 })),
+    });
+    expect(await scores({ match_phrase_prefix: { body: 'quick zz' } })).toEqual({});
+    expect(
+      Object.keys(
+        await scores({ multi_match: { query: 'lazy d', type: 'phrase_prefix', fields: ['title', 'body'] } }),
+      ).sort(),
+    ).toEqual(['1', '2']);
+  });
+
   it('combines multi_match best_fields with tie_breaker and most_fields as a sum', async () => {
     const title2 = sumScores(
       expectedTermScore({ ...TITLE, df: 1, freq: 1, dl: 3 }),
