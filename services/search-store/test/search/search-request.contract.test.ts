@@ -433,6 +433,9 @@ describe('index expressions and _count', () => {
       _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
     });
     expect((await fx.es.count({ index: fx.articles.name })).count).toBe(4);
+    expect((await fx.es.count({ index: fx.articles.name, q: 'tags:farm' })).count).toBe(1);
+    const everywhere = await fx.es.count({ index: `*-${fx.suffix}`, query: { match: { title: 'fox' } } });
+    expect(everywhere.count).toBe(2);
     const { status, body } = await rawSearch(`/${fx.articles.name}/_count`, '{"size": 1}');
     expect(status).toBe(400);
     expect(body).toMatchObject({
