@@ -69,6 +69,29 @@ describe('documents indexed with dynamic mapping', () => {
     expect(analyzed.tokens!.map((t) => t.token)).toEqual(['deja', 'vu']);
   });
 
+  it('drops the whole inverted index with DELETE /<index>, and a clone searches like its source', async () => {
+    const index = `gone-${fx.suffix}`;
+    await fx.es.index({ index, id: '1', document: { t: 'fox', n: 1 }, refresh: true });
+    await fx.es.indices.putSettings({ index, settings: { 'index.blocks.write': true } });
+    await fx.es.indices.clone({ index, target: `${index}-copy` });
+    const copy = await fx.es.search({ index: `${index}-copy`, query: { match: { t: 'fox' } } });
+    const original = await fx.es.search({ index, query: { match: { t: 'fox' } } });
+    expect(copy.hits.hits.map((h) => [h._id, h._score])).toEqual(
+      original.hits.hits.map((h) => [h._id, h._score]),
+    );
+    const { rows } = await fx.store.pool.query<{ index_id: string }>(
+      'SELECT index_id FROM indices WHERE name = $1',
+      [index],
+    );
+    await fx.es.indices.delete({ index });
+    const counts = await fx.store.pool.query(
+      `SELECT (SELECT count(*) FROM postings WHERE index_id = $1)::int AS postings, (SELECT count(*) FROM terms WHERE index_id = $1)::int AS terms,
+              (SELECT count(*) FROM doc_values WHERE index_id = $1)::int AS doc_values, (SELECT count(*) FROM field_stats WHERE index_id = $1)::int AS stats`,
+      [rows[0]!.index_id],
+    );
+    expect(counts.rows[0]).toEqual({ postings: 0, terms: 0, doc_values: 0, stats: 0 });
+  });
+
   it('answers the URL forms: q, size, sort, _source_includes, and GET /_search over every index', async () => {
     const res = await fetch(`${fx.store.url}/${fx.articles.name}/_search?q=title:fox&_source_includes=title`);
     expect(res.status).toBe(200);
