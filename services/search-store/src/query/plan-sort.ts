@@ -55,10 +55,15 @@ export function planSort(readers: IndexReader[], keys: SortKey[], params: SqlPar
       .map((m) => `WHEN ${params.add(m.reader.indexId)}::bigint THEN ${params.add(m.field!.fieldId)}::int`);
     const fieldId = cases.length === 0 ? 'NULL::int' : `CASE q.index_id ${cases.join(' ')} END`;
     const agg = (key.mode ?? (key.order === 'asc' ? 'min' : 'max')) === 'min' ? 'min' : 'max';
-    plan.expressions.push(
-      `(SELECT ${agg}(v.${column}) FROM doc_values v WHERE v.index_id = q.index_id AND v.doc_key = q.doc_key AND v.field_id = ${fieldId}) AS k${i}`,
-    );
-    plan.orderBy.push(`k${i} ${dir} NULLS ${key.missing === '_first' ? 'FIRST' : 'LAST'}`);
+    const value = `(SELECT ${agg}(v.${column}) FROM doc_values v WHERE v.index_id = q.index_id AND v.doc_key = q.doc_key AND v.field_id = ${fieldId})`;
+    const missing = key.missing;
+    // A custom `missing` value sorts (and prints) in place of the absent one.
+    const expression =
+      typeof missing === 'object'
+        ? `coalesce(${value}, ${params.add(column === 'kw' ? String(missing.value) : Number(missing.value))}::${column === 'kw' ? 'text' : 'float8'})`
+        : value;
+    plan.expressions.push(`${expression} AS k${i}`);
+    plan.orderBy.push(`k${i} ${dir} NULLS ${missing === '_first' ? 'FIRST' : 'LAST'}`);
     plan.kinds.push(type === 'keyword' ? 'kw' : type === 'boolean' ? 'bool' : 'num');
   });
   return plan;

@@ -34,7 +34,8 @@ export type SortKey =
       kind: 'field';
       field: string;
       order: 'asc' | 'desc';
-      missing: '_last' | '_first';
+      /** `_last` (default), `_first`, or a value that stands in for documents without one. */
+      missing: '_last' | '_first' | { value: string | number };
       unmappedType?: string;
       mode?: 'min' | 'max';
     };
@@ -198,7 +199,12 @@ function sortKeyFor(name: string, options: Json): SortKey {
     kind: 'field',
     field: name,
     order: order ?? 'asc',
-    missing: options.missing === '_first' ? '_first' : '_last',
+    missing:
+      options.missing === '_first' || options.missing === '_last' || options.missing === undefined
+        ? ((options.missing as '_first' | '_last' | undefined) ?? '_last')
+        : typeof options.missing === 'number' || typeof options.missing === 'string'
+          ? { value: options.missing }
+          : '_last',
     unmappedType: typeof options.unmapped_type === 'string' ? options.unmapped_type : undefined,
     mode,
   };

@@ -230,6 +230,16 @@ describe('sort and search_after', () => {
       '1',
       '3',
     ]);
+    const custom = await fx.es.search({
+      index: fx.articles.name,
+      sort: [{ views: { order: 'asc', missing: 7 } }],
+    });
+    expect(custom.hits.hits.map((h) => [h._id, h.sort])).toEqual([
+      ['2', [5]],
+      ['4', [7]],
+      ['1', [10]],
+      ['3', [20]],
+    ]);
   });
 
   it('continues after the last hit with search_after', async () => {
