@@ -134,7 +134,10 @@ export async function executeSearch(
   for (const row of pageRows) {
     const reader = byId.get(String(row.index_id))!;
     const sourceText = row.source_text as string;
-    const source = JSON.parse(sourceText) as Record<string, unknown>;
+    // Parsed only when something reads inside it (filtering, fields, highlight).
+    let parsed: Record<string, unknown> | undefined;
+    const source = (): Record<string, unknown> =>
+      (parsed ??= JSON.parse(sourceText) as Record<string, unknown>);
     const hit: Record<string, unknown> = { _index: reader.name, _id: row.id };
     if (request.version) hit._version = Number(row.version);
     if (request.seqNoPrimaryTerm) {
@@ -145,12 +148,13 @@ export async function executeSearch(
     const unfiltered =
       request.source.enabled && request.source.includes.length === 0 && request.source.excludes.length === 0;
     // Unfiltered, `_source` goes out byte for byte as it was indexed (key order, spacing), as ES does.
-    const filtered = unfiltered ? new RawJson(sourceText) : filterSource(source, request.source);
+    const filtered = unfiltered ? new RawJson(sourceText) : filterSource(source(), request.source);
     if (filtered !== undefined) hit._source = filtered;
-    const fields = extractFields(reader, source, request.fields) ?? {};
+    const fields =
+      (request.fields.length > 0 ? extractFields(reader, source(), request.fields) : undefined) ?? {};
     if (runtime && request.fields.length > 0) {
       // Runtime fields appear only in `fields`, never in `_source` (API-NOTES §A1.3).
-      const values = await runtime.valuesFor(reader.indexId, source);
+      const values = await runtime.valuesFor(reader.indexId, source());
       for (const { field: pattern } of request.fields) {
         const test = matchFieldPattern(pattern);
         for (const name of runtime.types.keys()) {
@@ -161,7 +165,7 @@ export async function executeSearch(
     }
     if (Object.keys(fields).length > 0) hit.fields = fields;
     if (request.highlight && highlightTerms) {
-      const highlight = highlightHit(reader, source, request, highlightTerms);
+      const highlight = highlightHit(reader, source(), request, highlightTerms);
       if (highlight) hit.highlight = highlight;
     }
     if (request.sort.length > 0) hit.sort = plan.kinds.map((kind, i) => sortValue(kind, row[`k${i}`], row));
