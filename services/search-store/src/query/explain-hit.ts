@@ -3,12 +3,14 @@ import { analyze, findAnalyzer } from '../analysis/analyzer';
 import { searchAnalyzerFor } from '../index/analyze-document';
 import { compileQuery } from './compile-query';
 import type { IndexReader } from './index-reader';
+import { phraseFrequency } from './phrase-frequency';
 import type { Query } from './query-ast';
 import {
   avgFieldLength,
   B,
   formatFloat,
   idf,
+  idfSum,
   K1,
   K1_PLUS_ONE,
   normInverseCache,
@@ -126,12 +128,11 @@ async function explainNode(
     }
     case 'match_all':
       return leaf(value, '*:*');
-    case 'match_phrase':
-      return {
-        value: formatFloat(value),
-        description: `weight(${query.field}:"${query.query}" in ${ctx.docKey}) [PerFieldSimilarity], result of:`,
-        details: [],
-      };
+    case 'match_phrase': {
+      const phrase = await explainPhrase(ctx, query, b);
+      if (phrase) return phrase;
+      break;
+    }
     default:
       break;
   }
@@ -206,6 +207,80 @@ async function explainTerm(
               leaf(K1, 'k1, term saturation parameter'),
               leaf(B, 'b, length normalization parameter'),
               leaf(dl, row.norm > 39 ? 'dl, length of field (approximate)' : 'dl, length of field'),
+              leaf(avgdl, 'avgdl, average length of field'),
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** A phrase's BM25 breakdown: the phrase frequency in this document and the idf summed over its terms. */
+async function explainPhrase(
+  ctx: ExplainContext,
+  query: Extract<Query, { kind: 'match_phrase' }>,
+  boost: number,
+): Promise<Explanation | undefined> {
+  const field = ctx.reader.fields.get(query.field);
+  if (!field || field.type !== 'text' || field.fieldId === undefined) return undefined;
+  const analyzer = query.analyzer
+    ? findAnalyzer(query.analyzer, ctx.reader.settings)
+    : searchAnalyzerFor(field, ctx.reader.settings);
+  const tokens = analyze(analyzer, query.query);
+  if (tokens.length < 2) return undefined;
+  const { rows } = await ctx.db.query<{ term: string; doc_freq: number; positions: number[]; norm: number }>(
+    `SELECT t.term, t.doc_freq, p.positions, p.norm FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id
+     WHERE t.index_id = $1 AND t.field_id = $2 AND t.term = ANY($3::text[]) AND p.doc_key = $4`,
+    [ctx.reader.indexId, field.fieldId, tokens.map((t) => t.term), ctx.docKey],
+  );
+  const byTerm = new Map(rows.map((r) => [r.term, r]));
+  if (tokens.some((t) => !byTerm.has(t.term))) return undefined;
+  const freq = phraseFrequency(
+    tokens.map((t) => byTerm.get(t.term)!.positions),
+    tokens.map((t) => t.position - tokens[0]!.position),
+    query.slop,
+  );
+  const N = field.docCount;
+  const idfValue = idfSum(
+    tokens.map((t) => byTerm.get(t.term)!.doc_freq),
+    N,
+  );
+  const avgdl = avgFieldLength({ docCount: N, sumTotalTermFreq: field.sumTotalTermFreq });
+  const norm = rows[0]!.norm;
+  const boostValue = Math.fround(Math.fround(boost) * K1_PLUS_ONE);
+  const weight = Math.fround(boostValue * idfValue);
+  const score = termScore(weight, freq, normInverseCache(avgdl)[norm]!);
+  const dl = LENGTH_TABLE[norm]!;
+  return {
+    value: formatFloat(score),
+    description: `weight(${query.field}:"${tokens.map((t) => t.term).join(' ')}"${query.slop > 0 ? `~${query.slop}` : ''} in ${ctx.docKey}) [PerFieldSimilarity], result of:`,
+    details: [
+      {
+        value: formatFloat(score),
+        description: `score(freq=${Number.isInteger(freq) ? freq.toFixed(1) : String(formatFloat(freq))}), computed as boost * idf * tf from:`,
+        details: [
+          leaf(boostValue, 'boost'),
+          {
+            value: formatFloat(idfValue),
+            description: 'idf, sum of:',
+            details: tokens.map((t) => ({
+              value: formatFloat(idf(byTerm.get(t.term)!.doc_freq, N)),
+              description: 'idf, computed as log(1 + (N - n + 0.5) / (n + 0.5)) from:',
+              details: [
+                leaf(byTerm.get(t.term)!.doc_freq, 'n, number of documents containing term'),
+                leaf(N, 'N, total number of documents with field'),
+              ],
+            })),
+          },
+          {
+            value: formatFloat(Math.fround(score / weight)),
+            description: 'tf, computed as freq / (freq + k1 * (1 - b + b * dl / avgdl)) from:',
+            details: [
+              leaf(freq, 'phraseFreq=' + String(formatFloat(freq))),
+              leaf(K1, 'k1, term saturation parameter'),
+              leaf(B, 'b, length normalization parameter'),
+              leaf(dl, norm > 39 ? 'dl, length of field (approximate)' : 'dl, length of field'),
               leaf(avgdl, 'avgdl, average length of field'),
             ],
           },

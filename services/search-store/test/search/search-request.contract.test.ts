@@ -377,6 +377,26 @@ describe('_source, fields, highlight, explain', () => {
   });
 });
 
+describe('explain for phrases', () => {
+  it('breaks a phrase score into phrase frequency and the idf summed over its terms', async () => {
+    const res = await fx.es.search({
+      index: fx.articles.name,
+      query: { match_phrase: { body: 'quick brown' } },
+      explain: true,
+    });
+    const explanation = res.hits.hits[0]!._explanation!;
+    expect(explanation.value).toBe(res.hits.hits[0]!._score);
+    expect(explanation.description).toMatch(
+      /^weight\(body:"quick brown" in \d+\) \[PerFieldSimilarity\], result of:$/,
+    );
+    const [score] = explanation.details;
+    expect(score!.description).toBe('score(freq=1.0), computed as boost * idf * tf from:');
+    const idf = score!.details[1]!;
+    expect(idf.description).toBe('idf, sum of:');
+    expect(idf.details.map((d) => d.details[0]!.value)).toEqual([2, 1]);
+  });
+});
+
 describe('index expressions and _count', () => {
   it('searches comma lists, wildcards and aliases; an alias filter applies', async () => {
     const { suffix } = fx;
