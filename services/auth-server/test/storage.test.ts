@@ -50,6 +50,7 @@ describe('storage on real Postgres and Redis', () => {
       userId: user.userId,
       scopes: ['a', 'b'],
       resources: ['aud1'],
+      authTime: null,
     });
     return { clientId, user, grant };
   }

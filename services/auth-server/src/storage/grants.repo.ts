@@ -6,6 +6,8 @@ export interface Grant {
   userId: string | null;
   scopes: string[];
   resources: string[];
+  /** When the user authenticated for this grant; null for client_credentials. */
+  authTime: Date | null;
   revokedAt: Date | null;
 }
 
@@ -15,6 +17,7 @@ const toGrant = (row: Record<string, unknown>): Grant => ({
   userId: row.user_id as string | null,
   scopes: row.scopes as string[],
   resources: row.resources as string[],
+  authTime: row.auth_time as Date | null,
   revokedAt: row.revoked_at as Date | null,
 });
 
@@ -29,22 +32,22 @@ export function createGrantsRepo(db: Queryable) {
   return {
     async save(grant: Omit<Grant, 'grantId' | 'revokedAt'>): Promise<Grant> {
       const { rows } = await db.query(
-        `INSERT INTO grants (client_id, user_id, scopes, resources) VALUES ($1,$2,$3,$4)
-         RETURNING grant_id, client_id, user_id, scopes, resources, revoked_at`,
-        [grant.clientId, grant.userId, grant.scopes, grant.resources],
+        `INSERT INTO grants (client_id, user_id, scopes, resources, auth_time) VALUES ($1,$2,$3,$4,$5)
+         RETURNING grant_id, client_id, user_id, scopes, resources, auth_time, revoked_at`,
+        [grant.clientId, grant.userId, grant.scopes, grant.resources, grant.authTime],
       );
       return toGrant(rows[0]);
     },
     async findById(grantId: string): Promise<Grant | undefined> {
       const { rows } = await db.query(
-        `SELECT grant_id, client_id, user_id, scopes, resources, revoked_at FROM grants WHERE grant_id = $1::uuid`,
+        `SELECT grant_id, client_id, user_id, scopes, resources, auth_time, revoked_at FROM grants WHERE grant_id = $1::uuid`,
         [grantId],
       );
       return rows[0] ? toGrant(rows[0]) : undefined;
     },
     async listByUser(userId: string): Promise<Grant[]> {
       const { rows } = await db.query(
-        `SELECT grant_id, client_id, user_id, scopes, resources, revoked_at FROM grants
+        `SELECT grant_id, client_id, user_id, scopes, resources, auth_time, revoked_at FROM grants
          WHERE user_id = $1::uuid AND revoked_at IS NULL ORDER BY created_at`,
         [userId],
       );
