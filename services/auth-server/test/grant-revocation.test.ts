@@ -9,6 +9,7 @@ import {
   createUser,
   pkce,
   postForm,
+  redeemCode,
 } from './support/oauth-helpers';
 
 /** A revoked grant mints nothing more: not from an unredeemed code, not from a refresh token. */
@@ -47,16 +48,10 @@ describe('token issuance after the grant was revoked (RFC 7009 ยง2.1, RFC 6749 ย
   }
 
   const redeem = (code: string, verifier: string) =>
-    postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    redeemCode(server, client, {
+      code,
+      code_verifier: verifier,
+    });
 
   const revokedGrant = { error: 'invalid_grant', error_description: 'authorization grant revoked' };
 

@@ -6,7 +6,7 @@ import {
   createUser,
   introspect,
   pkce,
-  postForm,
+  redeemCode,
 } from './support/oauth-helpers';
 
 /** RFC 8707 §2: `resource` may be repeated; the access token's audience is every one of them. */
@@ -118,16 +118,10 @@ describe('several resource indicators (RFC 8707)', () => {
     const url = new URL(
       await server.core.flow.approve(request, { userId: user.userId, authTime: new Date() }, request.scopes),
     );
-    const token = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const token = await redeemCode(server, client, {
+      code: url.searchParams.get('code')!,
+      code_verifier: verifier,
+    });
     expect(token.status).toBe(200);
     const access = token.body.access_token as string;
     expect((await introspect(server, search, access)).body).toMatchObject({

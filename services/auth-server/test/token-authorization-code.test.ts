@@ -10,6 +10,7 @@ import {
   introspect,
   pkce,
   postForm,
+  redeemCode,
 } from './support/oauth-helpers';
 
 describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9700)', () => {
@@ -96,16 +97,10 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       user,
       'openid offline_access search.read',
     );
-    const again = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const again = await redeemCode(server, client, {
+      code,
+      code_verifier: verifier,
+    });
     expect(again.status).toBe(400);
     expect(again.body).toEqual({
       error: 'invalid_grant',
@@ -135,16 +130,10 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       },
       user,
     );
-    const wrong = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url1.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: pkce().verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const wrong = await redeemCode(server, client, {
+      code: url1.searchParams.get('code')!,
+      code_verifier: pkce().verifier,
+    });
     expect(wrong.body).toEqual({
       error: 'invalid_grant',
       error_description: 'code_verifier does not match the code_challenge',
@@ -155,16 +144,10 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       { client_id: client.clientId, response_type: 'code', scope: 'search.read' },
       user,
     );
-    const downgrade = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url2.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: pkce().verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const downgrade = await redeemCode(server, client, {
+      code: url2.searchParams.get('code')!,
+      code_verifier: pkce().verifier,
+    });
     expect(downgrade.body).toEqual({
       error: 'invalid_grant',
       error_description: 'code_verifier sent but no code_challenge was',
@@ -181,15 +164,9 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       },
       user,
     );
-    const missing = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url3.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/cb',
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const missing = await redeemCode(server, client, {
+      code: url3.searchParams.get('code')!,
+    });
     expect(missing.body).toEqual({ error: 'invalid_grant', error_description: 'code_verifier required' });
   });
 
@@ -207,30 +184,18 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       },
       user,
     );
-    const stolen = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: verifier,
-      },
-      { authorization: basic(other.clientId, other.secret!) },
-    );
+    const stolen = await redeemCode(server, other, {
+      code: url.searchParams.get('code')!,
+      code_verifier: verifier,
+    });
     expect(stolen.body).toEqual({
       error: 'invalid_grant',
       error_description: 'code was issued to another client',
     });
-    const legit = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const legit = await redeemCode(server, client, {
+      code: url.searchParams.get('code')!,
+      code_verifier: verifier,
+    });
     expect(legit.status).toBe(200); // the thief's attempt did not burn the code
 
     const url2 = await authorize(
@@ -244,16 +209,11 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       },
       user,
     );
-    const wrongUri = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url2.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/other',
-        code_verifier: verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const wrongUri = await redeemCode(server, client, {
+      code: url2.searchParams.get('code')!,
+      redirect_uri: 'https://app.example/other',
+      code_verifier: verifier,
+    });
     expect(wrongUri.body.error).toBe('invalid_grant');
   });
 
@@ -270,17 +230,8 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       },
       user,
     );
-    const form = {
-      grant_type: 'authorization_code',
-      code: url.searchParams.get('code')!,
-      redirect_uri: 'https://app.example/cb',
-      code_verifier: verifier,
-    };
-    const results = await Promise.all(
-      [1, 2].map(() =>
-        postForm(`${server.url}/token`, form, { authorization: basic(client.clientId, client.secret!) }),
-      ),
-    );
+    const form = { code: url.searchParams.get('code')!, code_verifier: verifier };
+    const results = await Promise.all([1, 2].map(() => redeemCode(server, client, form)));
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
     // The loser is a replay: the grant is revoked, so even the winner's token is dead (RFC 9700 §4.2.4).
     const winner = results.find((r) => r.status === 200)!;
@@ -303,16 +254,10 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       user,
     );
     await server.pool.query("UPDATE authorization_codes SET expires_at = now() - interval '1 second'");
-    const response = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const response = await redeemCode(server, client, {
+      code: url.searchParams.get('code')!,
+      code_verifier: verifier,
+    });
     expect(response.body).toEqual({
       error: 'invalid_grant',
       error_description: 'authorization code expired',

@@ -96,6 +96,27 @@ export async function authorize(
   return new URL(location);
 }
 
+/**
+ * POST /token with grant_type=authorization_code and the helpers' redirect_uri: Basic for a
+ * confidential client, client_id in the body for a public one. `form` adds or overrides parameters.
+ */
+export function redeemCode(
+  server: RunningAuthServer,
+  client: { clientId: string; secret?: string },
+  form: Record<string, string>,
+) {
+  return postForm(
+    `${server.url}/token`,
+    {
+      grant_type: 'authorization_code',
+      redirect_uri: 'https://app.example/cb',
+      ...(client.secret ? {} : { client_id: client.clientId }),
+      ...form,
+    },
+    client.secret ? { authorization: basic(client.clientId, client.secret) } : {},
+  );
+}
+
 export async function codeFlowTokens(
   server: RunningAuthServer,
   client: { clientId: string; secret?: string },
@@ -119,17 +140,7 @@ export async function codeFlowTokens(
     user,
   );
   const code = url.searchParams.get('code') ?? '';
-  const token = await postForm(
-    `${server.url}/token`,
-    {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: 'https://app.example/cb',
-      code_verifier: verifier,
-      ...(client.secret ? {} : { client_id: client.clientId }),
-    },
-    client.secret ? { authorization: basic(client.clientId, client.secret) } : {},
-  );
+  const token = await redeemCode(server, client, { code, code_verifier: verifier });
   return { code, verifier, token };
 }
 
