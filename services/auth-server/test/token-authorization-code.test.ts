@@ -118,18 +118,21 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
     expect(refresh.body.error).toBe('invalid_grant');
   });
 
-  it('refuses a wrong verifier, a missing verifier and a verifier without a challenge (S3, S4)', async () => {
-    const url1 = await authorize(
+  /** The redirect of an approved code request for search.read, with an S256 challenge when given. */
+  const searchReadCode = (challenge?: string) =>
+    authorize(
       server,
       {
         client_id: client.clientId,
         response_type: 'code',
         scope: 'search.read',
-        code_challenge: pkce().challenge,
-        code_challenge_method: 'S256',
+        ...(challenge ? { code_challenge: challenge, code_challenge_method: 'S256' } : {}),
       },
       user,
     );
+
+  it('refuses a wrong verifier, a missing verifier and a verifier without a challenge (S3, S4)', async () => {
+    const url1 = await searchReadCode(pkce().challenge);
     const wrong = await redeemCode(server, client, {
       code: url1.searchParams.get('code')!,
       code_verifier: pkce().verifier,
@@ -139,11 +142,7 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       error_description: 'code_verifier does not match the code_challenge',
     });
 
-    const url2 = await authorize(
-      server,
-      { client_id: client.clientId, response_type: 'code', scope: 'search.read' },
-      user,
-    );
+    const url2 = await searchReadCode();
     const downgrade = await redeemCode(server, client, {
       code: url2.searchParams.get('code')!,
       code_verifier: pkce().verifier,
@@ -153,17 +152,7 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       error_description: 'code_verifier sent but no code_challenge was',
     });
 
-    const url3 = await authorize(
-      server,
-      {
-        client_id: client.clientId,
-        response_type: 'code',
-        scope: 'search.read',
-        code_challenge: pkce().challenge,
-        code_challenge_method: 'S256',
-      },
-      user,
-    );
+    const url3 = await searchReadCode(pkce().challenge);
     const missing = await redeemCode(server, client, {
       code: url3.searchParams.get('code')!,
     });
@@ -173,17 +162,7 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
   it('binds the code to its client and redirect_uri', async () => {
     const other = await createClient(server);
     const { verifier, challenge } = pkce();
-    const url = await authorize(
-      server,
-      {
-        client_id: client.clientId,
-        response_type: 'code',
-        scope: 'search.read',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      user,
-    );
+    const url = await searchReadCode(challenge);
     const stolen = await redeemCode(server, other, {
       code: url.searchParams.get('code')!,
       code_verifier: verifier,
@@ -198,17 +177,7 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
     });
     expect(legit.status).toBe(200); // the thief's attempt did not burn the code
 
-    const url2 = await authorize(
-      server,
-      {
-        client_id: client.clientId,
-        response_type: 'code',
-        scope: 'search.read',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      user,
-    );
+    const url2 = await searchReadCode(challenge);
     const wrongUri = await redeemCode(server, client, {
       code: url2.searchParams.get('code')!,
       redirect_uri: 'https://app.example/other',
@@ -219,17 +188,7 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
 
   it('lets exactly one of two concurrent redemptions of a code succeed', async () => {
     const { verifier, challenge } = pkce();
-    const url = await authorize(
-      server,
-      {
-        client_id: client.clientId,
-        response_type: 'code',
-        scope: 'search.read',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      user,
-    );
+    const url = await searchReadCode(challenge);
     const form = { code: url.searchParams.get('code')!, code_verifier: verifier };
     const results = await Promise.all([1, 2].map(() => redeemCode(server, client, form)));
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
@@ -242,17 +201,7 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
 
   it('refuses an expired code', async () => {
     const { verifier, challenge } = pkce();
-    const url = await authorize(
-      server,
-      {
-        client_id: client.clientId,
-        response_type: 'code',
-        scope: 'search.read',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      user,
-    );
+    const url = await searchReadCode(challenge);
     await server.pool.query("UPDATE authorization_codes SET expires_at = now() - interval '1 second'");
     const response = await redeemCode(server, client, {
       code: url.searchParams.get('code')!,
