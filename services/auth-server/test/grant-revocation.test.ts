@@ -2,12 +2,11 @@ import { revokeGrants } from '../src/domain/revocation/revoke';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import {
   admin,
-  authorize,
+  approvedCode,
   basic,
   codeFlowTokens,
   createClient,
   createUser,
-  pkce,
   postForm,
   redeemCode,
 } from './support/oauth-helpers';
@@ -26,20 +25,7 @@ describe('token issuance after the grant was revoked (RFC 7009 ยง2.1, RFC 6749 ย
 
   /** An authorization code not yet redeemed, with its grant id. */
   async function pendingCode(user: { userId: string }) {
-    const { verifier, challenge } = pkce();
-    const url = await authorize(
-      server,
-      {
-        client_id: client.clientId,
-        redirect_uri: 'https://app.example/cb',
-        response_type: 'code',
-        scope: 'openid offline_access search.read',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      user,
-    );
-    const code = url.searchParams.get('code') ?? '';
+    const { code, verifier } = await approvedCode(server, client, user, 'openid offline_access search.read');
     const { rows } = await server.pool.query<{ grant_id: string }>(
       'SELECT grant_id FROM authorization_codes WHERE code_hash = $1',
       [server.core.ctx.hasher.hash(code)],

@@ -117,9 +117,10 @@ export function redeemCode(
   );
 }
 
-export async function codeFlowTokens(
+/** An approved, not yet redeemed code request with PKCE: the code and its verifier. */
+export async function approvedCode(
   server: RunningAuthServer,
-  client: { clientId: string; secret?: string },
+  client: { clientId: string },
   user: { userId: string },
   scope: string,
   extra: Record<string, string> = {},
@@ -139,7 +140,17 @@ export async function codeFlowTokens(
     },
     user,
   );
-  const code = url.searchParams.get('code') ?? '';
+  return { code: url.searchParams.get('code') ?? '', verifier };
+}
+
+export async function codeFlowTokens(
+  server: RunningAuthServer,
+  client: { clientId: string; secret?: string },
+  user: { userId: string },
+  scope: string,
+  extra: Record<string, string> = {},
+) {
+  const { code, verifier } = await approvedCode(server, client, user, scope, extra);
   const token = await redeemCode(server, client, { code, code_verifier: verifier });
   return { code, verifier, token };
 }
