@@ -48,8 +48,9 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
   const core = createAuthCore(deps);
   // The account page revokes through the core, so the introspection cache is purged on every instance.
   const coreRevoker: GrantRevoker = {
-    async revokeGrants(grantIds, reason) {
-      for (const grantId of grantIds) await revokeGrants(core.ctx, 'grant_id', grantId, reason);
+    async revokeUserClient(userId, clientId, reason) {
+      const result = await revokeGrants(core.ctx, { user_id: userId, client_id: clientId }, reason);
+      return result.grants;
     },
   };
   app.use(requestId());
