@@ -30,6 +30,7 @@ module.exports = {
   projects: [
     project('packages/common', 'common'),
     project('packages/testkit', 'testkit'),
+    project('packages/devstack', 'devstack'),
     project('services/auth-server', 'auth-server'),
     project('services/search-store', 'search-store'),
   ],

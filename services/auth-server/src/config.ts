@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
-import { envBool, envInt, envLogLevel, envPort, envSecret, envUrl } from '@acme/common';
+import { envBool, envInt, envList, envLogLevel, envPort, envSecret, envUrl } from '@acme/common';
 
 /**
  * auth-server's environment. Read once in main.ts; everything else receives the parsed value.
@@ -21,6 +22,34 @@ export const authConfigSchema = z.object({
   AUTH_CODE_TTL_SECONDS: envInt(180, 300).default(300),
   INTROSPECTION_CACHE_MAX_SECONDS: envInt(0, 3600).default(60),
   TRUST_PROXY: envBool.default(false),
+  /** Browser sign-in session lifetime (absolute, from login). */
+  SESSION_TTL_SECONDS: envInt(300, 30 * 24 * 3600).default(8 * 3600),
+  /** Failed logins allowed per account and per client IP within the window before 429. */
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: envInt(1, 1000).default(5),
+  LOGIN_MAX_FAILURES_PER_IP: envInt(1, 100000).default(50),
+  LOGIN_FAILURE_WINDOW_SECONDS: envInt(10, 86400).default(900),
+  /** In-process introspection layer in front of Redis (ms); pub/sub drops revoked entries on every instance. */
+  INTROSPECTION_LOCAL_CACHE_MS: envInt(0, 60_000).default(1000),
+  /** Comma-separated CIDRs allowed to call /token_info; unset: any address (Basic is always required). */
+  INTROSPECTION_ALLOW_CIDRS: envList
+    .refine((cidrs) => cidrs.every(isCidr), 'each entry must be an IPv4 or IPv6 CIDR such as 10.0.0.0/8')
+    .optional(),
+  /** Failed client/resource-server authentications per IP per minute before 429. */
+  AUTH_FAILURES_PER_MINUTE: envInt(1, 10_000).default(30),
+  /** RFC 9700 §4.14.2 reuse detection with a grace window for a client's network retry. */
+  REFRESH_REUSE_GRACE_SECONDS: envInt(0, 300).default(10),
+  ID_TOKEN_TTL_SECONDS: envInt(60, 86_400).default(3600),
 });
+
+function isCidr(value: string): boolean {
+  const [address = '', bits, extra] = value.split('/');
+  const version = isIP(address);
+  const max = version === 6 ? 128 : 32;
+  return (
+    version !== 0 &&
+    extra === undefined &&
+    (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= max))
+  );
+}
 
 export type AuthConfig = z.infer<typeof authConfigSchema>;

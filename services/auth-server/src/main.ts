@@ -3,6 +3,8 @@ import { Pool } from 'pg';
 import { ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
 import { createApp } from './app';
 import { authConfigSchema } from './config';
+import { connectRedis } from './storage/connect-redis';
+import { purgeExpired } from './domain/tokens/purge-expired';
 
 /** The only reader of process.env. */
 async function main(): Promise<void> {
@@ -24,12 +26,30 @@ async function main(): Promise<void> {
     logger,
   });
   const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
-  const app = createApp({ config, pool, logger });
+  const connections = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger) : undefined;
+  const app = createApp({
+    config,
+    pool,
+    logger,
+    redis: connections?.redis,
+    redisSubscriber: connections?.subscriber,
+  });
+  await app.core.ready(); // signing keys exist before the first request
+  // Expired tokens and codes: hourly, in batches (every instance may run it; deletes are idempotent).
+  const janitor = setInterval(() => {
+    purgeExpired(app.core.ctx).then(
+      (purged) => logger.info('purged expired tokens and codes', purged),
+      (error: unknown) => logger.warn('purge failed', { error: String(error) }),
+    );
+  }, 3_600_000);
+  janitor.unref();
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info('auth-server listening', { port: config.PORT, issuer: config.ISSUER });
   });
   const stop = (signal: string) => {
     logger.info('stopping', { signal });
+    connections?.redis.disconnect();
+    connections?.subscriber.disconnect();
     server.close(() => void pool.end().then(() => process.exit(0)));
     setTimeout(() => process.exit(0), 5000).unref();
   };

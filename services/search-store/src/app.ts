@@ -20,8 +20,11 @@ export interface SearchDeps {
   indexWriter: IndexWriter;
   /** Runs update scripts; without it a scripted update answers 400. */
   scriptRunner?: ScriptRunner;
-  /** Authentication and scope checks; tests of the document store leave it out. */
-  authenticate?: RequestHandler;
+  /**
+   * Authentication and scope checks (src/auth/authenticateRequest in production). Required, so no
+   * wiring can forget it; API contract tests pass a fixed full-access principal instead.
+   */
+  authenticate: RequestHandler;
   /** Aggregations and runtime fields (helper script-aggs); absent → such requests answer 400. */
   searchSeams?: SearchSeams;
 }
@@ -43,7 +46,7 @@ export function createApp(deps: SearchDeps): Express {
   app.use(healthRouter({ checks: { postgres: async () => void (await deps.pool.query('SELECT 1')) } }));
   app.use(metrics.router);
   app.use(formatResponse());
-  if (deps.authenticate) app.use(deps.authenticate);
+  app.use(deps.authenticate);
   app.use(readJsonBody(deps.config.MAX_REQUEST_BYTES));
   app.use(searchRouter({ pool: deps.pool, seams: deps.searchSeams }));
   app.use(analyzeRouter({ pool: deps.pool }));

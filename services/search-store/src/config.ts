@@ -14,6 +14,8 @@ export const searchConfigSchema = z.object({
   INTROSPECTION_CLIENT_SECRET: z.string().min(16),
   /** Upper bound for caching an introspection result; never past the token's exp. */
   INTROSPECTION_CACHE_MAX_SECONDS: envInt(0, 3600).default(30),
+  /** Deadline for each call to auth-server (introspection, client_credentials); past it we answer 503. */
+  AUTH_SERVER_TIMEOUT_MS: envInt(50, 60_000).default(2000),
   /** Largest request body accepted (Elasticsearch's http.max_content_length is 100mb). */
   MAX_REQUEST_BYTES: envInt(1024, 2 ** 31 - 1).default(100 * 1024 * 1024),
   /** The cluster name reported by GET /. */

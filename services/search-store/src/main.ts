@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { Pool } from 'pg';
 import { ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
 import { createApp } from './app';
+import { authenticateRequest } from './auth/authenticate-request';
+import { createScriptRunner } from './script/script-runner';
 import { searchConfigSchema } from './config';
 import { createIndexWriter } from './index/index-writer';
 
@@ -25,7 +27,14 @@ async function main(): Promise<void> {
     logger,
   });
   const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
-  const app = createApp({ config, pool, logger, indexWriter: createIndexWriter() });
+  const app = createApp({
+    config,
+    pool,
+    logger,
+    indexWriter: createIndexWriter(),
+    scriptRunner: createScriptRunner(),
+    authenticate: authenticateRequest({ config, logger }),
+  });
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info('search-store listening', { port: config.PORT });
   });

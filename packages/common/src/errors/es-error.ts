@@ -58,7 +58,8 @@ export interface EsErrorOptions {
   /** Overrides root_cause (search_phase_execution_exception lists the shard's cause there). */
   rootCause?: EsCause[];
   status?: number;
-  headers?: Record<string, string>;
+  /** Response headers; an array sends one header line per value (Elasticsearch's several WWW-Authenticate). */
+  headers?: Record<string, string | readonly string[]>;
 }
 
 /** An immutable Elasticsearch error value; `with` copies it with more detail. */
@@ -67,7 +68,7 @@ export class EsError extends Error {
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly causedBy?: EsCause;
   readonly rootCause?: readonly EsCause[];
-  readonly headers: Readonly<Record<string, string>>;
+  readonly headers: Readonly<Record<string, string | readonly string[]>>;
 
   constructor(
     readonly type: EsErrorType,

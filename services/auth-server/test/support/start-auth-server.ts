@@ -2,8 +2,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { createLogger, runMigrations, type Logger } from '@acme/common';
-import { createTestDatabase } from '@acme/testkit';
+import { createTestDatabase, findFreePort } from '@acme/testkit';
+import type Redis from 'ioredis';
 import { createApp } from '../../src/app';
+import type { AuthCore } from '../../src/http/auth-core';
+import { connectRedis } from '../../src/storage/connect-redis';
 import { authConfigSchema, type AuthConfig } from '../../src/config';
 
 export interface RunningAuthServer {
@@ -11,6 +14,8 @@ export interface RunningAuthServer {
   config: AuthConfig;
   pool: Pool;
   logger: Logger;
+  core: AuthCore;
+  redis?: Redis;
   stop(): Promise<void>;
 }
 
@@ -19,11 +24,15 @@ export const MIGRATIONS_DIR = join(__dirname, '..', '..', 'src', 'storage', 'mig
 /** auth-server on port 0 against a fresh, migrated database on the run's real Postgres. */
 export async function startAuthServer(
   overrides: Partial<Record<string, string>> = {},
+  options: { databaseUrl?: string; logger?: Logger; issuerIsUrl?: boolean } = {},
 ): Promise<RunningAuthServer> {
-  const databaseUrl = await createTestDatabase('auth');
-  await runMigrations({ databaseUrl, dir: MIGRATIONS_DIR, table: 'auth_migrations' });
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase('auth'));
+  if (!options.databaseUrl)
+    await runMigrations({ databaseUrl, dir: MIGRATIONS_DIR, table: 'auth_migrations' });
+  // The issuer must be the real base URL when a relying party follows the metadata (openid-client).
+  const fixedPort = options.issuerIsUrl ? await findFreePort() : 0;
   const config = authConfigSchema.parse({
-    ISSUER: 'http://127.0.0.1',
+    ISSUER: fixedPort ? `http://127.0.0.1:${fixedPort}` : 'http://127.0.0.1',
     DATABASE_URL: databaseUrl,
     TOKEN_SIGNING_SECRET: 'test-signing-secret-0123456789abcdef0123',
     ADMIN_TOKEN: 'test-admin-token-0123456789abcdef01234567',
@@ -31,9 +40,16 @@ export async function startAuthServer(
     ...overrides,
   });
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
-  const logger = createLogger({ service: 'auth-server', silent: true });
-  const app = createApp({ config, pool, logger });
-  const server = app.listen(0, '127.0.0.1');
+  const logger = options.logger ?? createLogger({ service: 'auth-server', silent: true });
+  const connections = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger) : undefined;
+  const app = createApp({
+    config,
+    pool,
+    logger,
+    redis: connections?.redis,
+    redisSubscriber: connections?.subscriber,
+  });
+  const server = app.listen(fixedPort, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -41,8 +57,12 @@ export async function startAuthServer(
     config,
     pool,
     logger,
+    core: app.core,
+    redis: connections?.redis,
     async stop() {
       await new Promise((resolve) => server.close(resolve));
+      connections?.redis.disconnect();
+      connections?.subscriber.disconnect();
       await pool.end();
     },
   };

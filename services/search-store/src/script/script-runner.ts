@@ -1,26 +1,92 @@
-/**
- * The seam between the update API and the script language (ES "Update API" with `script`): the
- * document store hands the script the update context and applies what comes back. Implemented by the
- * script interpreter in src/script/ (painless subset); until it is wired, updates with a script are
- * refused with 400 illegal_argument_exception.
- */
+import { EsError } from '@acme/common';
+import { compileScript, type CompiledScript } from './compile-script';
+import { ScriptError } from './script-error';
+import type { ScriptLimits } from './script-limits';
+import { fromJson, toJson, type Value } from './script-values';
+
+/** The update context a script sees as `ctx` (ES Update API with `script`). */
 export interface UpdateScriptContext {
-  /** The document being updated (a copy the script may change in place). */
+  /** The document being updated (the script may change it). */
   _source: Record<string, unknown>;
-  /** `index` (write the new source), `none`/`noop` (no change), `delete` (delete the document), `create` in a scripted upsert. */
+  /** `index` (write the new source), `none`/`noop` (no change), `delete`, or `create` in a scripted upsert. */
   op: 'index' | 'none' | 'noop' | 'delete' | 'create';
-  _id: string;
-  _index: string;
-  _version: number;
+  _id?: string;
+  _index?: string;
+  _version?: number;
   /** Epoch millis at the start of the request (`ctx._now`). */
-  _now: number;
+  _now?: number;
 }
 
+/**
+ * The seam the document store calls for `_update` and bulk `update` scripts (`ctx._source.count +=
+ * params.n`, `ctx.op = 'noop'`). Failures throw EsError in Elasticsearch's shape (see below).
+ */
 export interface ScriptRunner {
-  /** Runs an update script; throws an EsError (script_exception / illegal_argument_exception) on failure. */
   runUpdateScript(
     source: string,
     params: Record<string, unknown>,
     ctx: UpdateScriptContext,
-  ): UpdateScriptContext | Promise<UpdateScriptContext>;
+  ): UpdateScriptContext;
+}
+
+const OPS = ['index', 'noop', 'delete', 'none', 'create'] as const;
+const CACHE_SIZE = 256;
+
+/**
+ * Elasticsearch's UpdateHelper wraps script failures: 400 illegal_argument_exception "failed to execute
+ * script" caused by the script_exception (which root_cause lists, without its own cause).
+ */
+function failedToExecute(script: ScriptError, source: string): EsError {
+  const cause = script.toEsError(source).toCause();
+  const { caused_by: _inner, ...rootCause } = cause;
+  return new EsError('illegal_argument_exception', 'failed to execute script', {
+    causedBy: cause,
+    rootCause: [rootCause],
+  });
+}
+
+export function createScriptRunner(limits: Partial<ScriptLimits> = {}): ScriptRunner {
+  // A bulk request usually repeats one script: compile each source once (small LRU by insertion order).
+  const cache = new Map<string, CompiledScript>();
+  const compiled = (source: string): CompiledScript => {
+    const hit = cache.get(source);
+    if (hit) return hit;
+    const script = compileScript(source, limits);
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    cache.set(source, script);
+    return script;
+  };
+  return {
+    runUpdateScript(source, params, ctx) {
+      try {
+        const script = compiled(source);
+        const convert = { maxDepth: script.limits.maxDepth * 4 };
+        const ctxValue = new Map<Value, Value>([
+          ['_source', fromJson(ctx._source, convert)],
+          ['op', ctx.op],
+        ]);
+        // Read-only metadata Painless exposes on ctx (the script may read, not usefully change, them).
+        for (const key of ['_id', '_index', '_version', '_now'] as const) {
+          const value = ctx[key];
+          if (value !== undefined) ctxValue.set(key, fromJson(value, convert));
+        }
+        script.run({ params: fromJson(params, convert), ctx: ctxValue });
+        const op = ctxValue.get('op');
+        if (typeof op !== 'string' || !(OPS as readonly string[]).includes(op)) {
+          throw new EsError(
+            'illegal_argument_exception',
+            `op must be one of [delete, index, noop, none], not [${String(op)}]`,
+          );
+        }
+        const result = toJson(ctxValue.get('_source') ?? null, convert);
+        if (result === null || typeof result !== 'object' || Array.isArray(result)) {
+          throw new EsError('illegal_argument_exception', 'ctx._source must remain an object');
+        }
+        return { ...ctx, _source: result as Record<string, unknown>, op: op as (typeof OPS)[number] };
+      } catch (error) {
+        if (error instanceof ScriptError) throw failedToExecute(error, source);
+        throw error;
+      }
+    },
+  };
 }

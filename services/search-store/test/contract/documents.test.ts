@@ -241,15 +241,39 @@ describe('document APIs', () => {
     expect(await es().getSource({ index: 'docs', id: 'up2' })).toEqual({ tag: 'as-upsert' });
   });
 
-  it('refuses a scripted update while no ScriptRunner is wired', async () => {
+  it('runs update scripts: increments with params, noop keeps the version, delete removes', async () => {
     await es().index({ index: 'docs', id: 's1', document: { n: 1 } });
-    const response = await call(server.url, 'POST', '/docs/_update/s1', {
-      script: { source: 'ctx._source.n += 1' },
+    const bumped = await call(server.url, 'POST', '/docs/_update/s1', {
+      script: { source: 'ctx._source.n += params.by', params: { by: 4 } },
     });
-    expect(response.status).toBe(400);
-    expect(response.json).toMatchObject({
-      error: { type: 'illegal_argument_exception', reason: 'script support is not available' },
+    expect(bumped.status).toBe(200);
+    expect(bumped.json).toMatchObject({ result: 'updated', _version: 2 });
+    expect(await es().getSource({ index: 'docs', id: 's1' })).toEqual({ n: 5 });
+
+    const noop = await call(server.url, 'POST', '/docs/_update/s1', {
+      script: { source: "if (ctx._source.n > 3) { ctx.op = 'noop' }" },
     });
+    expect(noop.json).toMatchObject({ result: 'noop', _version: 2 });
+
+    const removed = await call(server.url, 'POST', '/docs/_update/s1', { script: "ctx.op = 'delete'" });
+    expect(removed.json).toMatchObject({ result: 'deleted', _version: 3 });
+    expect((await call(server.url, 'GET', '/docs/_doc/s1')).status).toBe(404);
+  });
+
+  it('answers a failing update script with 400 and leaves the document as it was', async () => {
+    await es().index({ index: 'docs', id: 's2', document: { n: 1 } });
+    const broken = await call(server.url, 'POST', '/docs/_update/s2', {
+      script: { source: 'ctx._source.n +' },
+    });
+    expect(broken.status).toBe(400);
+    expect(broken.json).toMatchObject({
+      error: {
+        type: 'illegal_argument_exception',
+        reason: 'failed to execute script',
+        caused_by: { type: 'script_exception', reason: 'compile error' },
+      },
+    });
+    expect(await es().getSource({ index: 'docs', id: 's2' })).toEqual({ n: 1 });
   });
 
   it('validates the update body', async () => {

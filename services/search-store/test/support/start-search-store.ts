@@ -4,6 +4,9 @@ import { Pool } from 'pg';
 import { createLogger, runMigrations, type Logger } from '@acme/common';
 import { createTestDatabase } from '@acme/testkit';
 import { createApp } from '../../src/app';
+import { authenticateRequest } from '../../src/auth/authenticate-request';
+import { createScriptRunner } from '../../src/script/script-runner';
+import { fullAccessPrincipal } from './full-access-principal';
 import { searchConfigSchema, type SearchConfig } from '../../src/config';
 import { createRecordingIndexWriter, type IndexWriterCall } from './recording-index-writer';
 
@@ -22,6 +25,10 @@ export const MIGRATIONS_DIR = join(__dirname, '..', '..', 'src', 'storage', 'mig
 /** search-store on port 0 against a fresh, migrated database on the run's real Postgres. */
 export async function startSearchStore(
   overrides: Partial<Record<string, string>> = {},
+  options: {
+    /** 'real': the production middleware (auth suites); default: a fixed principal with every scope. */
+    auth?: 'real' | 'full-access';
+  } = {},
 ): Promise<RunningSearchStore> {
   const databaseUrl = await createTestDatabase('search');
   await runMigrations({ databaseUrl, dir: MIGRATIONS_DIR, table: 'search_migrations' });
@@ -36,7 +43,16 @@ export async function startSearchStore(
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
   const logger = createLogger({ service: 'search-store', silent: true });
   const indexWriter = createRecordingIndexWriter();
-  const app = createApp({ config, pool, logger, indexWriter });
+  const authenticate =
+    options.auth === 'real' ? authenticateRequest({ config, logger }) : fullAccessPrincipal;
+  const app = createApp({
+    config,
+    pool,
+    logger,
+    indexWriter,
+    scriptRunner: createScriptRunner(),
+    authenticate,
+  });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;

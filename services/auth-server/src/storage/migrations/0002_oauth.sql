@@ -54,12 +54,14 @@ CREATE TABLE grants (
   user_id uuid REFERENCES users (user_id) ON DELETE CASCADE,
   scopes text[] NOT NULL,
   resources text[] NOT NULL DEFAULT '{}',         -- RFC 8707 resource indicators / audiences
+  auth_time timestamptz,                          -- the user's authentication (OIDC Core §12.2 ID token on refresh)
   created_at timestamptz NOT NULL DEFAULT now(),
   revoked_at timestamptz,
   revoked_reason text
 );
 CREATE INDEX grants_user ON grants (user_id) WHERE revoked_at IS NULL;
 CREATE INDEX grants_client ON grants (client_id) WHERE revoked_at IS NULL;
+CREATE INDEX grants_created ON grants (created_at);      -- purge of grants left without tokens
 
 -- Remembered consent per user and client (OIDC Core §3.1.2.4): the scopes already approved.
 CREATE TABLE consents (
@@ -87,6 +89,7 @@ CREATE TABLE authorization_codes (
   created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX authorization_codes_expiry ON authorization_codes (expires_at);
+CREATE INDEX authorization_codes_grant ON authorization_codes (grant_id);
 
 -- Access and refresh tokens. Opaque tokens are found by token_hash; JWT access tokens by jti
 -- (their hash is of the jti), so a revoked JWT is inactive at /token_info though its signature is valid.
@@ -111,6 +114,9 @@ CREATE TABLE tokens (
 CREATE INDEX tokens_grant ON tokens (grant_id);
 CREATE INDEX tokens_family ON tokens (family_id) WHERE family_id IS NOT NULL;
 CREATE INDEX tokens_expiry ON tokens (expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX tokens_user ON tokens (user_id) WHERE user_id IS NOT NULL;
+CREATE INDEX tokens_client ON tokens (client_id);
+CREATE INDEX tokens_code ON tokens (code_hash) WHERE code_hash IS NOT NULL;
 
 -- Browser sessions of signed-in users (shared across instances behind a load balancer).
 CREATE TABLE sessions (
@@ -127,7 +133,7 @@ CREATE INDEX sessions_expiry ON sessions (expires_at);
 CREATE TABLE signing_keys (
   kid text PRIMARY KEY,
   alg text NOT NULL CHECK (alg IN ('RS256', 'ES256')),
-  private_key_pem text NOT NULL,
+  private_key_sealed text NOT NULL,               -- PKCS#8 PEM, AES-256-GCM under a TOKEN_SIGNING_SECRET-derived key
   public_jwk jsonb NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
   retired_at timestamptz,

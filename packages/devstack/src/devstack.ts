@@ -1,0 +1,99 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { findFreePort, startLocalPostgres, type LocalPostgres } from '@acme/testkit';
+import { loadOrCreateSecrets } from './secrets-file';
+import { startServiceProcess, type ServiceProcess } from './service-process';
+import { seedDemo, type DemoSeed } from './seed-demo';
+
+export interface DevstackOptions {
+  repoRoot: string;
+  dataDir: string;
+  /** Use these instead of a local Postgres / the in-process cache. */
+  databaseUrl?: string;
+  redisUrl?: string;
+  authPort?: number;
+  searchPort?: number;
+  quiet?: boolean;
+}
+
+export interface Devstack {
+  authUrl: string;
+  searchUrl: string;
+  databaseUrl: string;
+  seed: DemoSeed;
+  adminToken: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * npm start, as a function: a local Postgres kept under dataDir (unless DATABASE_URL is given),
+ * generated secrets kept beside it, auth-server, a demo seed (idempotent), then search-store with the
+ * seeded resource-server credentials. Stopping stops the services first, then Postgres.
+ */
+export async function startDevstack(options: DevstackOptions): Promise<Devstack> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const secrets = loadOrCreateSecrets(join(options.dataDir, 'secrets.json'));
+  let postgres: LocalPostgres | undefined;
+  let databaseUrl = options.databaseUrl;
+  if (!databaseUrl) {
+    postgres = await startLocalPostgres({
+      dataDir: join(options.dataDir, 'postgres'),
+      logFile: join(options.dataDir, 'postgres.log'),
+    });
+    databaseUrl = postgres.url;
+  }
+  const services: ServiceProcess[] = [];
+  const stop = async () => {
+    for (const service of services.reverse()) await service.stop();
+    await postgres?.stop();
+  };
+  try {
+    const authPort = options.authPort ?? (await findFreePort());
+    const authUrl = `http://127.0.0.1:${authPort}`;
+    const auth = await startServiceProcess({
+      name: 'auth-server',
+      script: join(options.repoRoot, 'services/auth-server/dist/main.js'),
+      port: authPort,
+      quiet: options.quiet,
+      env: {
+        ISSUER: authUrl,
+        DATABASE_URL: databaseUrl,
+        ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+        TOKEN_SIGNING_SECRET: secrets.TOKEN_SIGNING_SECRET,
+        ADMIN_TOKEN: secrets.ADMIN_TOKEN,
+      },
+    });
+    services.push(auth);
+    const seed = await seedDemo({
+      repoRoot: options.repoRoot,
+      dataDir: options.dataDir,
+      env: {
+        ISSUER: authUrl,
+        DATABASE_URL: databaseUrl,
+        TOKEN_SIGNING_SECRET: secrets.TOKEN_SIGNING_SECRET,
+        ADMIN_TOKEN: secrets.ADMIN_TOKEN,
+      },
+      webRedirectUri: 'http://localhost:3000/callback',
+      spaRedirectUri: 'http://localhost:3001/callback',
+    });
+    const searchPort = options.searchPort ?? (await findFreePort());
+    const search = await startServiceProcess({
+      name: 'search-store',
+      script: join(options.repoRoot, 'services/search-store/dist/main.js'),
+      port: searchPort,
+      quiet: options.quiet,
+      env: {
+        DATABASE_URL: databaseUrl,
+        AUTH_SERVER_URL: authUrl,
+        INTROSPECTION_CLIENT_ID: seed.resourceServer.id,
+        INTROSPECTION_CLIENT_SECRET: seed.resourceServer.secret,
+        DATA_PATH: postgres?.dataDir ?? options.dataDir,
+      },
+    });
+    services.push(search);
+    return { authUrl, searchUrl: search.url, databaseUrl, seed, adminToken: secrets.ADMIN_TOKEN, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

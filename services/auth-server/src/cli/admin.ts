@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+import { runAdminCli } from './run-admin-cli';
+
+/** `npm run admin -- clients create …`: the admin API from a shell (AUTH_ADMIN_URL, ADMIN_TOKEN). */
+runAdminCli(
+  process.argv.slice(2),
+  process.env,
+  (line) => process.stdout.write(`${line}\n`),
+  (line) => process.stderr.write(`${line}\n`),
+).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,153 @@
+import { many, one, parseCliArgs, type CliArgs } from './parse-cli-args';
+
+export const USAGE = `usage: npm run admin -- <command> [options] [--json]
+  clients create --name N [--type confidential|public] [--app-type web|native] [--redirect-uri U]...
+                 [--grant-type G]... [--response-type R]... [--scope S]... [--token-format opaque|jwt]
+                 [--jwt-alg HS256|RS256|ES256] [--access-ttl SECONDS|none] [--refresh-ttl SECONDS] [--refresh-idle-ttl SECONDS]
+  clients list | clients get ID | clients delete ID
+  resource-servers create --id ID --audience AUD [--scope S]... | resource-servers list | resource-servers delete ID
+  users create --username U --password P [--claims JSON] | users get ID
+  revoke --user ID | --client ID | --grant ID
+  keys rotate --alg RS256|ES256
+env: AUTH_ADMIN_URL (default http://127.0.0.1:4000), ADMIN_TOKEN`;
+
+type Request = { method: string; path: string; body?: unknown };
+
+const num = (value: string | undefined) =>
+  value === undefined ? undefined : value === 'none' ? null : Number(value);
+
+function defined(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
+}
+
+/** Turns the command line into one admin API call. */
+export function buildRequest(args: CliArgs): Request {
+  const [noun, verb, target] = args.positionals;
+  const key = `${noun ?? ''} ${verb ?? ''}`.trim();
+  switch (key) {
+    case 'clients create':
+      return {
+        method: 'POST',
+        path: '/clients',
+        body: defined({
+          name: one(args, 'name'),
+          client_type: one(args, 'type') ?? 'confidential',
+          application_type: one(args, 'app-type'),
+          redirect_uris: many(args, 'redirect-uri'),
+          grant_types: many(args, 'grant-type'),
+          response_types: args.options.get('response-type'),
+          scopes: many(args, 'scope'),
+          token_format: one(args, 'token-format'),
+          jwt_alg: one(args, 'jwt-alg'),
+          access_token_ttl_seconds: num(one(args, 'access-ttl')),
+          refresh_token_ttl_seconds: num(one(args, 'refresh-ttl')),
+          refresh_idle_ttl_seconds: num(one(args, 'refresh-idle-ttl')),
+        }),
+      };
+    case 'clients list':
+      return { method: 'GET', path: '/clients' };
+    case 'resource-servers create':
+      return {
+        method: 'POST',
+        path: '/resource-servers',
+        body: defined({
+          id: one(args, 'id'),
+          audience: one(args, 'audience'),
+          scopes: many(args, 'scope'),
+        }),
+      };
+    case 'resource-servers list':
+      return { method: 'GET', path: '/resource-servers' };
+    case 'users create': {
+      const claims = one(args, 'claims');
+      return {
+        method: 'POST',
+        path: '/users',
+        body: defined({
+          username: one(args, 'username'),
+          password: one(args, 'password'),
+          claims: claims ? JSON.parse(claims) : undefined,
+        }),
+      };
+    }
+    case 'keys rotate':
+      return { method: 'POST', path: '/signing-keys/rotate', body: { alg: one(args, 'alg') } };
+  }
+  if (noun === 'revoke') {
+    const target = defined({
+      user_id: one(args, 'user'),
+      client_id: one(args, 'client'),
+      grant_id: one(args, 'grant'),
+    });
+    return { method: 'POST', path: '/revocations', body: target };
+  }
+  if (
+    target &&
+    (verb === 'get' || verb === 'delete') &&
+    ['clients', 'resource-servers', 'users'].includes(noun ?? '')
+  )
+    return { method: verb === 'get' ? 'GET' : 'DELETE', path: `/${noun}/${encodeURIComponent(target)}` };
+  throw new UsageError(USAGE);
+}
+
+export class UsageError extends Error {}
+
+/** Runs one command; returns the exit code. Output goes to `out`, errors to `err`. */
+export async function runAdminCli(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
+  let args: CliArgs;
+  let request: Request;
+  try {
+    args = parseCliArgs(argv);
+    if (args.flags.has('help') || args.positionals.length === 0) throw new UsageError(USAGE);
+    request = buildRequest(args);
+  } catch (error) {
+    err(error instanceof Error ? error.message : String(error));
+    return 2;
+  }
+  const token = env.ADMIN_TOKEN;
+  if (!token) {
+    err('ADMIN_TOKEN is not set');
+    return 2;
+  }
+  const base = (env.AUTH_ADMIN_URL ?? 'http://127.0.0.1:4000').replace(/\/+$/, '');
+  const response = await fetch(`${base}/admin${request.path}`, {
+    method: request.method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(request.body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: request.body ? JSON.stringify(request.body) : undefined,
+  });
+  const text = await response.text();
+  const body: unknown = text ? JSON.parse(text) : { ok: true };
+  if (!response.ok) {
+    const e = body as { error?: string; error_description?: string };
+    err(
+      args.flags.has('json')
+        ? JSON.stringify(body)
+        : `error: ${e.error ?? response.status}: ${e.error_description ?? ''}`,
+    );
+    return 1;
+  }
+  out(args.flags.has('json') ? JSON.stringify(body, null, 2) : formatHuman(body));
+  return 0;
+}
+
+function formatHuman(body: unknown): string {
+  const rows = Array.isArray(body) ? body : [body];
+  return rows
+    .map((row) =>
+      Object.entries(row as Record<string, unknown>)
+        .map(
+          ([k, v]) =>
+            `${k}: ${Array.isArray(v) ? v.join(' ') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)}`,
+        )
+        .join('\n'),
+    )
+    .join('\n\n');
+}

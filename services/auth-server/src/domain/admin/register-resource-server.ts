@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { OAuthError } from '@acme/common';
+import type { AuthContext } from '../auth-context';
+import type { ResourceServer } from '../../storage/resource-servers.repo';
+import { generateSecret } from '../crypto/secret-hasher';
+
+export const resourceServerSchema = z
+  .object({
+    id: z.string().regex(/^[A-Za-z0-9._~-]{1,100}$/),
+    audience: z.string().min(1).max(500),
+    scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/)).default([]),
+  })
+  .strict();
+
+/** A resource server and its Basic credential for /token_info: secret shown once, stored as a keyed hash. */
+export async function registerResourceServer(
+  ctx: AuthContext,
+  input: unknown,
+  secret = generateSecret(),
+): Promise<{ resourceServer: ResourceServer; secret: string }> {
+  const parsed = resourceServerSchema.safeParse(input);
+  if (!parsed.success)
+    throw new OAuthError(
+      'invalid_request',
+      parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+    );
+  const existing = await ctx.repos.resourceServers.findById(parsed.data.id);
+  if (existing) throw new OAuthError('conflict', `resource server ${parsed.data.id} exists`);
+  const resourceServer = await ctx.repos.resourceServers.save({
+    id: parsed.data.id,
+    audience: parsed.data.audience,
+    scopes: parsed.data.scopes,
+    secretHash: ctx.hasher.hash(secret),
+  });
+  return { resourceServer, secret };
+}
+
+export const presentResourceServer = (rs: ResourceServer) => ({
+  id: rs.id,
+  audience: rs.audience,
+  scopes: rs.scopes,
+});

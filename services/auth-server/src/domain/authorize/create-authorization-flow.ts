@@ -1,0 +1,86 @@
+import { OAuthError } from '@acme/common';
+import type { AuthContext } from '../auth-context';
+import { generateSecret } from '../crypto/secret-hasher';
+import { issueTokens } from '../tokens/issue-tokens';
+import { resolveAudience } from '../tokens/resolve-audience';
+import type { AuthenticatedUser, AuthorizationFlow, AuthorizationRequest } from './authorization-flow';
+import { parseAuthorizationRequest } from './parse-authorization-request';
+
+type Back = Pick<AuthorizationRequest, 'redirectUri' | 'responseMode' | 'state'>;
+
+/**
+ * The protocol half of /authorize. approve() records the grant and returns the redirect carrying the code
+ * (RFC 6749 §4.1.2) or the implicit tokens (§4.2.2, fragment only), always with `iss` (RFC 9207).
+ */
+export function createAuthorizationFlow(ctx: AuthContext): AuthorizationFlow {
+  const redirect = (back: Back, params: Record<string, string | undefined>): string => {
+    const url = new URL(back.redirectUri);
+    const values = new URLSearchParams();
+    for (const [name, value] of Object.entries({ ...params, state: back.state, iss: ctx.config.ISSUER }))
+      if (value !== undefined) values.set(name, value);
+    if (back.responseMode === 'fragment') url.hash = values.toString();
+    else for (const [name, value] of values) url.searchParams.append(name, value);
+    return url.toString();
+  };
+
+  return {
+    parse: (params) => parseAuthorizationRequest(ctx, params),
+
+    async approve(request: AuthorizationRequest, user: AuthenticatedUser, approvedScopes: string[]) {
+      const client = await ctx.repos.clients.findById(request.clientId);
+      if (!client) throw new OAuthError('invalid_request', 'client no longer exists');
+      const scopes = request.scopes.filter((s) => approvedScopes.includes(s));
+      const audience = resolveAudience(request.resources, scopes, await ctx.repos.resourceServers.list());
+      const grant = await ctx.repos.grants.save({
+        clientId: client.clientId,
+        userId: user.userId,
+        scopes,
+        resources: audience,
+        authTime: user.authTime,
+      });
+      if (request.responseType === 'code') {
+        const code = generateSecret();
+        await ctx.repos.codes.save({
+          codeHash: ctx.hasher.hash(code),
+          grantId: grant.grantId,
+          clientId: client.clientId,
+          userId: user.userId,
+          redirectUri: request.redirectUri,
+          scopes,
+          resources: audience,
+          codeChallenge: request.codeChallenge ?? null,
+          nonce: request.nonce ?? null,
+          authTime: user.authTime,
+          expiresAt: new Date(Date.now() + ctx.config.AUTH_CODE_TTL_SECONDS * 1000),
+        });
+        return redirect(request, { code });
+      }
+      // Implicit (RFC 6749 §4.2.2): no refresh token; an ID token for "id_token token" (OIDC Core §3.2.2.5).
+      const tokens = await issueTokens(ctx, {
+        client,
+        grantId: grant.grantId,
+        userId: user.userId,
+        scopes,
+        audience,
+        withRefresh: false,
+        ...(request.responseType === 'id_token token'
+          ? { idToken: { nonce: request.nonce ?? null, authTime: user.authTime } }
+          : {}),
+      });
+      return redirect(
+        { ...request, responseMode: 'fragment' },
+        {
+          access_token: tokens.access_token,
+          token_type: tokens.token_type,
+          expires_in: tokens.expires_in?.toString(),
+          scope: tokens.scope,
+          id_token: tokens.id_token,
+        },
+      );
+    },
+
+    errorRedirect(request: Back, error: OAuthError) {
+      return redirect(request, { error: error.code, error_description: error.description });
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { OAuthError } from '@acme/common';
+import type { AuthContext } from '../auth-context';
+import { matchRedirectUri } from '../clients/check-redirect-uri';
+import { parseScope } from '../grants/parse-scope';
+import { resolveAudience } from '../tokens/resolve-audience';
+import { AuthorizeError, type AuthorizationRequest } from './authorization-flow';
+
+const IMPLICIT = ['token', 'id_token token'];
+const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * RFC 6749 §4.1.1/§4.1.2.1, RFC 7636, RFC 9700 §2.1, OIDC Core §3.1.2. Until client and redirect_uri are
+ * trusted, errors are not redirectable (an error page, never an open redirect); after that they go back
+ * to the client with RFC 6749 error codes.
+ */
+export async function parseAuthorizationRequest(
+  ctx: AuthContext,
+  raw: Record<string, unknown>,
+): Promise<AuthorizationRequest> {
+  const p: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (name === 'resource' && Array.isArray(value) && value.every((v) => typeof v === 'string')) continue;
+    if (typeof value !== 'string')
+      throw new AuthorizeError(
+        new OAuthError('invalid_request', `parameter ${name} must appear once`),
+        false,
+      );
+    p[name] = value;
+  }
+  const client = p.client_id ? await ctx.repos.clients.findById(p.client_id) : undefined;
+  if (!client) throw new AuthorizeError(new OAuthError('invalid_request', 'unknown client_id'), false);
+  const redirectUri =
+    p.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+  if (!redirectUri || !matchRedirectUri(redirectUri, client.redirectUris, client.applicationType))
+    throw new AuthorizeError(
+      new OAuthError('invalid_request', 'redirect_uri is not registered for this client'),
+      false,
+    );
+
+  const responseType = (p.response_type ?? '').split(' ').filter(Boolean).sort().join(' ');
+  const normalized =
+    responseType === 'id_token token' || responseType === 'token id_token' ? 'id_token token' : responseType;
+  const implicit = IMPLICIT.includes(normalized);
+  const responseMode = (p.response_mode ??
+    (implicit ? 'fragment' : 'query')) as AuthorizationRequest['responseMode'];
+  const back = {
+    redirectUri,
+    responseMode: responseMode === 'fragment' ? 'fragment' : 'query',
+    state: p.state,
+  } as const;
+  const fail = (code: ConstructorParameters<typeof OAuthError>[0], description: string) =>
+    new AuthorizeError(new OAuthError(code, description), true, back);
+
+  if (p.request || p.request_uri) throw fail('invalid_request', 'request objects are not supported');
+  if (!normalized) throw fail('invalid_request', 'response_type is required');
+  if (normalized !== 'code' && !implicit)
+    throw fail('unsupported_response_type', `response_type ${normalized} is not supported`);
+  if (!client.responseTypes.includes(normalized) || (implicit && !client.grantTypes.includes('implicit')))
+    throw fail('unsupported_response_type', `response_type ${normalized} is not allowed for this client`);
+  if (responseMode !== 'query' && responseMode !== 'fragment')
+    throw fail('invalid_request', 'unsupported response_mode');
+  if (implicit && responseMode === 'query')
+    throw fail('invalid_request', 'tokens are never sent in the query');
+
+  let scopes: string[];
+  try {
+    scopes = parseScope(p.scope);
+  } catch {
+    throw fail('invalid_scope', 'malformed scope');
+  }
+  if (scopes.length === 0) throw fail('invalid_scope', 'scope is required');
+  const unknown = scopes.filter((s) => !client.scopes.includes(s));
+  if (unknown.length) throw fail('invalid_scope', `scope not allowed for this client: ${unknown.join(' ')}`);
+
+  if (p.code_challenge_method !== undefined && p.code_challenge_method !== 'S256')
+    throw fail('invalid_request', 'code_challenge_method must be S256');
+  if (p.code_challenge !== undefined && p.code_challenge_method === undefined)
+    throw fail('invalid_request', 'code_challenge_method is required (S256)');
+  if (p.code_challenge !== undefined && !CHALLENGE.test(p.code_challenge))
+    throw fail('invalid_request', 'malformed code_challenge');
+  if (normalized === 'code' && client.clientType === 'public' && !p.code_challenge)
+    throw fail('invalid_request', 'PKCE (code_challenge with S256) is required for public clients');
+  if (normalized === 'id_token token' && !p.nonce) throw fail('invalid_request', 'nonce is required');
+  if (normalized === 'id_token token' && !scopes.includes('openid'))
+    throw fail('invalid_scope', 'openid scope is required');
+
+  // RFC 8707 §2: several `resource` parameters; the token's audience is all of them.
+  const resources =
+    raw.resource === undefined ? [] : ([] as string[]).concat(raw.resource as string | string[]);
+  try {
+    resolveAudience(resources, scopes, await ctx.repos.resourceServers.list());
+  } catch (error) {
+    if (error instanceof OAuthError) throw new AuthorizeError(error, true, back);
+    throw error;
+  }
+  const maxAge = p.max_age === undefined ? undefined : Number(p.max_age);
+  if (maxAge !== undefined && (!Number.isInteger(maxAge) || maxAge < 0))
+    throw fail('invalid_request', 'max_age must be a non-negative integer');
+  const prompt = (p.prompt ?? '').split(' ').filter(Boolean);
+  if (prompt.includes('none') && prompt.length > 1)
+    throw fail('invalid_request', 'prompt=none cannot be combined');
+
+  return {
+    clientId: client.clientId,
+    clientName: client.name,
+    redirectUri,
+    responseType: normalized,
+    responseMode: back.responseMode,
+    scopes,
+    ...(p.state !== undefined ? { state: p.state } : {}),
+    ...(p.nonce !== undefined ? { nonce: p.nonce } : {}),
+    ...(p.code_challenge !== undefined
+      ? { codeChallenge: p.code_challenge, codeChallengeMethod: 'S256' as const }
+      : {}),
+    resources,
+    prompt,
+    ...(maxAge !== undefined ? { maxAge } : {}),
+    ...(p.login_hint !== undefined ? { loginHint: p.login_hint } : {}),
+  };
+}

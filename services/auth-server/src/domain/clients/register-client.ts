@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { OAuthError } from '@acme/common';
+import type { AuthContext } from '../auth-context';
+import type { Client } from '../../storage/clients.repo';
+import { generateSecret } from '../crypto/secret-hasher';
+import { checkRedirectUriForRegistration } from './check-redirect-uri';
+
+const ttl = z
+  .number()
+  .int()
+  .positive()
+  .max(10 * 365 * 86_400);
+
+export const clientRegistrationSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    client_type: z.enum(['confidential', 'public']),
+    application_type: z.enum(['web', 'native']).default('web'),
+    redirect_uris: z.array(z.string()).default([]),
+    grant_types: z
+      .array(z.enum(['authorization_code', 'refresh_token', 'client_credentials', 'implicit']))
+      .default(['authorization_code']),
+    response_types: z.array(z.enum(['code', 'token', 'id_token token'])).default(['code']),
+    scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/)).default([]),
+    token_format: z.enum(['opaque', 'jwt']).default('opaque'),
+    jwt_alg: z.enum(['HS256', 'RS256', 'ES256']).default('HS256'),
+    /** null: a non-expiring access token (opaque only, where revocation works). */
+    access_token_ttl_seconds: ttl.nullable().default(7200),
+    refresh_token_ttl_seconds: ttl.nullable().default(30 * 86_400),
+    refresh_idle_ttl_seconds: ttl.nullable().default(null),
+  })
+  .strict();
+export type ClientRegistration = z.input<typeof clientRegistrationSchema>;
+
+/**
+ * Registers a client; the client_id is ours, never the caller's (RFC 9700 §4.15). The secret (256 bits,
+ * base64url, no ':') is returned here once and stored only as a keyed hash.
+ */
+export async function registerClient(
+  ctx: AuthContext,
+  input: unknown,
+  options: { clientId?: string; secret?: string; skipRedirectChecks?: boolean } = {},
+): Promise<{ client: Client; clientSecret?: string }> {
+  const parsed = clientRegistrationSchema.safeParse(input);
+  if (!parsed.success)
+    throw new OAuthError(
+      'invalid_client_metadata',
+      parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+    );
+  const body = parsed.data;
+  if (!options.skipRedirectChecks)
+    for (const uri of body.redirect_uris) checkRedirectUriForRegistration(uri, body.application_type);
+  if (body.token_format === 'jwt' && body.access_token_ttl_seconds === null)
+    throw new OAuthError(
+      'invalid_client_metadata',
+      'JWT access tokens must expire (they cannot be recalled by a resource server that verifies them locally)',
+    );
+  if (body.client_type === 'public' && body.grant_types.includes('client_credentials'))
+    throw new OAuthError('invalid_client_metadata', 'public clients cannot use client_credentials');
+  const implicit = body.response_types.some((t) => t !== 'code');
+  if (implicit && !body.grant_types.includes('implicit'))
+    throw new OAuthError('invalid_client_metadata', 'token response types need the implicit grant type');
+  const clientSecret = body.client_type === 'confidential' ? (options.secret ?? generateSecret()) : undefined;
+  const client = await ctx.repos.clients.save({
+    clientId: options.clientId ?? `c_${randomBytes(12).toString('base64url')}`,
+    secretHash: clientSecret ? ctx.hasher.hash(clientSecret) : null,
+    name: body.name,
+    clientType: body.client_type,
+    applicationType: body.application_type,
+    redirectUris: body.redirect_uris,
+    grantTypes: body.grant_types,
+    responseTypes: body.response_types,
+    scopes: body.scopes,
+    tokenFormat: body.token_format,
+    jwtAlg: body.jwt_alg,
+    accessTokenTtlSeconds: body.access_token_ttl_seconds,
+    refreshTokenTtlSeconds: body.grant_types.includes('refresh_token')
+      ? body.refresh_token_ttl_seconds
+      : null,
+    refreshIdleTtlSeconds: body.refresh_idle_ttl_seconds,
+  });
+  return { client, clientSecret };
+}
+
+/** The wire form of a client (never its secret hash). */
+export function presentClient(client: Client) {
+  return {
+    client_id: client.clientId,
+    name: client.name,
+    client_type: client.clientType,
+    application_type: client.applicationType,
+    redirect_uris: client.redirectUris,
+    grant_types: client.grantTypes,
+    response_types: client.responseTypes,
+    scopes: client.scopes,
+    token_format: client.tokenFormat,
+    jwt_alg: client.jwtAlg,
+    access_token_ttl_seconds: client.accessTokenTtlSeconds,
+    refresh_token_ttl_seconds: client.refreshTokenTtlSeconds,
+    refresh_idle_ttl_seconds: client.refreshIdleTtlSeconds,
+    created_at: client.createdAt.toISOString(),
+  };
+}

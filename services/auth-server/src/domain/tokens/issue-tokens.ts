@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { AuthContext } from '../auth-context';
+import type { Client } from '../../storage/clients.repo';
+import type { StoredToken } from '../../storage/tokens.repo';
+import { mintAccessToken } from './mint-access-token';
+import { generateSecret } from '../crypto/secret-hasher';
+import { atHash } from './jwt-codec';
+import { claimsForScopes } from '../users/claims-for-scopes';
+
+export interface IssueRequest {
+  client: Client;
+  grantId: string;
+  userId: string | null;
+  scopes: string[];
+  audience: string[];
+  codeHash?: Buffer;
+  /** Rotation keeps the family; a new grant starts one. */
+  familyId?: string;
+  withRefresh: boolean;
+  idToken?: { nonce: string | null; authTime: Date };
+}
+
+/** The columns every token of one issuance shares. */
+export type TokenBase = Omit<StoredToken, 'tokenHash' | 'kind' | 'format' | 'jti' | 'expiresAt'>;
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in?: number;
+  refresh_token?: string;
+  id_token?: string;
+  scope: string;
+}
+
+/** Whether this client gets a refresh token for these scopes (OIDC Core §11: offline_access for OIDC). */
+export function allowsRefresh(client: Client, scopes: string[]): boolean {
+  if (!client.grantTypes.includes('refresh_token') || client.refreshTokenTtlSeconds === null) return false;
+  return !scopes.includes('openid') || scopes.includes('offline_access');
+}
+
+/**
+ * Mints the access token (opaque: 256 random bits; JWT: RFC 9068 claims with typ at+jwt), the refresh
+ * token and the ID token, and stores their keyed hashes in one round trip.
+ */
+export async function issueTokens(ctx: AuthContext, req: IssueRequest): Promise<TokenResponse> {
+  const { client } = req;
+  const now = new Date();
+  const iat = Math.floor(now.getTime() / 1000);
+  const ttl = client.accessTokenTtlSeconds;
+  const familyId = req.withRefresh ? (req.familyId ?? randomUUID()) : (req.familyId ?? null);
+  const base: TokenBase = {
+    grantId: req.grantId,
+    clientId: client.clientId,
+    userId: req.userId,
+    scopes: req.scopes,
+    audience: req.audience,
+    familyId,
+    codeHash: req.codeHash ?? null,
+    issuedAt: now,
+  };
+  const { accessToken, stored } = mintAccessToken(ctx, client, req, base, now);
+  const rows = [stored];
+  const response: TokenResponse = {
+    access_token: accessToken,
+    token_type: 'Bearer',
+    scope: req.scopes.join(' '),
+  };
+  if (ttl !== null) response.expires_in = ttl;
+  if (req.withRefresh && client.refreshTokenTtlSeconds !== null) {
+    const refreshToken = generateSecret();
+    rows.push({
+      ...base,
+      tokenHash: ctx.hasher.hash(refreshToken),
+      kind: 'refresh_token',
+      format: 'opaque',
+      jti: null,
+      expiresAt: new Date(now.getTime() + client.refreshTokenTtlSeconds * 1000),
+    });
+    response.refresh_token = refreshToken;
+  }
+  if (req.idToken && req.userId && req.scopes.includes('openid')) {
+    response.id_token = await issueIdToken(
+      ctx,
+      client,
+      req.userId,
+      req.scopes,
+      req.idToken,
+      accessToken,
+      iat,
+    );
+  }
+  await ctx.repos.tokens.saveAll(rows);
+  ctx.audit('token_issued', {
+    client_id: client.clientId,
+    grant_id: req.grantId,
+    user_id: req.userId ?? undefined,
+    format: stored.format,
+    refresh: response.refresh_token !== undefined,
+    id_token: response.id_token !== undefined,
+  });
+  return response;
+}
+
+/** OIDC Core §2 and §3.1.3.6 (at_hash); §5.4 claims per scope. RS256 from the JWKS. */
+async function issueIdToken(
+  ctx: AuthContext,
+  client: Client,
+  userId: string,
+  scopes: string[],
+  params: { nonce: string | null; authTime: Date },
+  accessToken: string,
+  iat: number,
+): Promise<string> {
+  const user = await ctx.repos.users.findById(userId);
+  return ctx.jwt.signIdToken({
+    ...claimsForScopes(user?.claims ?? {}, scopes),
+    iss: ctx.config.ISSUER,
+    sub: userId,
+    aud: client.clientId,
+    azp: client.clientId,
+    iat,
+    exp: iat + ctx.config.ID_TOKEN_TTL_SECONDS,
+    auth_time: Math.floor(params.authTime.getTime() / 1000),
+    ...(params.nonce ? { nonce: params.nonce } : {}),
+    at_hash: atHash(accessToken),
+  });
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import type { AuthContext } from '../auth-context';
+import type { Client } from '../../storage/clients.repo';
+import type { StoredToken } from '../../storage/tokens.repo';
+import { generateSecret } from '../crypto/secret-hasher';
+import type { IssueRequest, TokenBase } from './issue-tokens';
+
+/**
+ * One access token in the client's format. Opaque: 256 random bits, stored as their keyed hash, may be
+ * non-expiring. JWT (RFC 9068): the product's claims (sub, iss, cid, iat, exp, scope) plus client_id,
+ * aud and jti; stored by the hash of its jti so revocation reaches it.
+ */
+export function mintAccessToken(
+  ctx: AuthContext,
+  client: Client,
+  req: IssueRequest,
+  base: TokenBase,
+  now: Date,
+): { accessToken: string; stored: StoredToken } {
+  const ttl = client.accessTokenTtlSeconds;
+  if (client.tokenFormat === 'jwt' && ttl !== null) {
+    const iat = Math.floor(now.getTime() / 1000);
+    const jti = randomUUID();
+    const accessToken = ctx.jwt.signAccessToken(
+      {
+        ...(req.userId ? { sub: req.userId } : {}),
+        iss: ctx.config.ISSUER,
+        cid: client.clientId,
+        client_id: client.clientId,
+        aud: req.audience,
+        jti,
+        iat,
+        exp: iat + ttl,
+        scope: req.scopes.join(' '),
+      },
+      client.jwtAlg,
+    );
+    const expiresAt = new Date((iat + ttl) * 1000);
+    return {
+      accessToken,
+      stored: {
+        ...base,
+        tokenHash: ctx.hasher.hash(`jti:${jti}`),
+        kind: 'access_token',
+        format: 'jwt',
+        jti,
+        expiresAt,
+      },
+    };
+  }
+  const accessToken = generateSecret();
+  const expiresAt = ttl === null ? null : new Date(now.getTime() + ttl * 1000);
+  return {
+    accessToken,
+    stored: {
+      ...base,
+      tokenHash: ctx.hasher.hash(accessToken),
+      kind: 'access_token',
+      format: 'opaque',
+      jti: null,
+      expiresAt,
+    },
+  };
+}

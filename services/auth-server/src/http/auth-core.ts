@@ -1,0 +1,88 @@
+import express, { type Router } from 'express';
+import type Redis from 'ioredis';
+import type { Pool } from 'pg';
+import type { Logger, Metrics } from '@acme/common';
+import type { AuthConfig } from '../config';
+import type { AuthContext } from '../domain/auth-context';
+import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
+import { createAuthorizationFlow } from '../domain/authorize/create-authorization-flow';
+import { buildAuthContext } from '../domain/tokens/build-auth-context';
+import { createIntrospectionCache } from '../storage/introspection-cache.store';
+import { adminRouter } from './admin.route';
+import { discoveryRouter } from './discovery.route';
+import { introspectionRouter } from './introspection.route';
+import { createFailureLimiter } from './rate-limit';
+import { revokeRouter } from './revoke.route';
+import { tokenRouter } from './token.route';
+import { userinfoRouter } from './userinfo.route';
+
+export interface AuthCore {
+  ctx: AuthContext;
+  /** The seam for the /authorize pages. */
+  flow: AuthorizationFlow;
+  /** /token, /token_info, /revoke, /userinfo, discovery, /jwks and /admin. */
+  router: Router;
+  /** Loads (on first start: creates) the signing keys; main.ts awaits it before listening. */
+  ready(): Promise<void>;
+}
+
+/**
+ * The OAuth protocol core. With Redis: a shared introspection cache, pub/sub invalidation and shared
+ * failure counters; without: all in process (one instance).
+ */
+export function createAuthCore(deps: {
+  config: AuthConfig;
+  pool: Pool;
+  logger: Logger;
+  redis?: Redis;
+  redisSubscriber?: Redis;
+  /** Counts introspection cache lookups by result, for /metrics. */
+  cacheLookups?: ReturnType<Metrics['counter']>;
+}): AuthCore {
+  const { config, redis } = deps;
+  const cache = createIntrospectionCache({
+    redis,
+    subscriber: deps.redisSubscriber,
+    logger: deps.logger,
+    localMs: config.INTROSPECTION_LOCAL_CACHE_MS,
+    tombstoneSeconds: config.INTROSPECTION_CACHE_MAX_SECONDS + 60,
+  });
+  const lookups = deps.cacheLookups;
+  if (lookups) {
+    const get = cache.get.bind(cache);
+    cache.get = async (hash, rsId) => {
+      const found = await get(hash, rsId);
+      lookups.inc({ result: found ? 'hit' : 'miss' });
+      return found;
+    };
+  }
+  const ctx = buildAuthContext({ config, pool: deps.pool, logger: deps.logger, cache });
+  const points = config.AUTH_FAILURES_PER_MINUTE;
+  const tokenLimiter = createFailureLimiter({ redis, points, prefix: 'auth:rl:client' });
+  const introspectionLimiter = createFailureLimiter({ redis, points, prefix: 'auth:rl:rs' });
+
+  // Signing keys are created on first start; requests wait for that once, and retry if it failed.
+  let keysReady: Promise<void> | undefined;
+  let keysLoaded = false;
+  const ready = () =>
+    (keysReady ??= ctx.keys.ensure().then(
+      () => void (keysLoaded = true),
+      (error: unknown) => {
+        keysReady = undefined;
+        throw error;
+      },
+    ));
+  const router = express.Router();
+  router.use((_req, _res, next) => {
+    if (keysLoaded) return next(); // the hot path pays no promise once the keys are loaded
+    ready().then(() => next(), next);
+  });
+  // /token_info first: it is the hot path (issue 4).
+  router.use(introspectionRouter(ctx, introspectionLimiter));
+  router.use(discoveryRouter(ctx));
+  router.use(tokenRouter(ctx, tokenLimiter));
+  router.use(revokeRouter(ctx, tokenLimiter));
+  router.use(userinfoRouter(ctx));
+  router.use(adminRouter(ctx));
+  return { ctx, flow: createAuthorizationFlow(ctx), router, ready };
+}

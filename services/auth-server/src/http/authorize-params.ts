@@ -1,0 +1,45 @@
+/** The query parameter that marks the /authorize continuation right after a login on this session. */
+export const LOGIN_MARK_PARAM = 'login_mark';
+
+export type RawParams = Record<string, string | string[]>;
+
+/**
+ * Keeps the string parameters of a query or form body (repeated ones as arrays, for the flow's
+ * duplicate check, RFC 6749 §3.1) and drops anything else the parser may have produced.
+ */
+export function pickRawParams(source: unknown): RawParams {
+  const out: RawParams = {};
+  if (source === null || typeof source !== 'object') return out;
+  for (const [key, value] of Object.entries(source)) {
+    if (typeof value === 'string') out[key] = value;
+    else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) out[key] = value;
+  }
+  return out;
+}
+
+export function toQueryString(params: RawParams): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    for (const item of Array.isArray(value) ? value : [value]) search.append(key, item);
+  }
+  return search.toString();
+}
+
+export function fromQueryString(query: string): RawParams {
+  const out: RawParams = {};
+  for (const [key, value] of new URLSearchParams(query)) {
+    const previous = out[key];
+    out[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return out;
+}
+
+/**
+ * Where the login form may send the browser afterwards: only our own account page or an /authorize
+ * continuation. Anything else (an absolute URL, `//host`, another path) falls back to the account page,
+ * so the login form is never an open redirector.
+ */
+export function parseReturnTo(value: string | undefined): string {
+  if (value && value.startsWith('/authorize?') && !value.includes('#')) return value;
+  return '/account';
+}

@@ -1,0 +1,61 @@
+import express, { type Router } from 'express';
+import type { AuthContext } from '../domain/auth-context';
+import { cors } from './cors';
+import { ACCESS_TOKEN_ALGS } from '../domain/tokens/jwt-codec';
+
+/**
+ * RFC 8414 and OIDC Discovery 1.0 metadata, and the JWKS (RFC 7517). CORS is allowed here (RFC 9700 §2.6:
+ * metadata and JWKS MAY be CORS-enabled), never on /authorize.
+ */
+export function discoveryRouter(ctx: AuthContext): Router {
+  const router = express.Router();
+  const issuer = ctx.config.ISSUER;
+  const metadata = {
+    issuer,
+    authorization_endpoint: `${issuer}/authorize`,
+    token_endpoint: `${issuer}/token`,
+    userinfo_endpoint: `${issuer}/userinfo`,
+    jwks_uri: `${issuer}/jwks`,
+    introspection_endpoint: `${issuer}/token_info`,
+    revocation_endpoint: `${issuer}/revoke`,
+    scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
+    response_types_supported: ['code', 'token', 'id_token token'],
+    response_modes_supported: ['query', 'fragment'],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic'],
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    code_challenge_methods_supported: ['S256'],
+    claims_supported: [
+      'sub',
+      'iss',
+      'aud',
+      'exp',
+      'iat',
+      'auth_time',
+      'nonce',
+      'at_hash',
+      'azp',
+      'name',
+      'given_name',
+      'family_name',
+      'preferred_username',
+      'email',
+      'email_verified',
+    ],
+    access_token_signing_alg_values_supported: ACCESS_TOKEN_ALGS,
+    authorization_response_iss_parameter_supported: true,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+    claims_parameter_supported: false,
+  };
+  router.get('/.well-known/openid-configuration', cors, (_req, res) => void res.json(metadata));
+  router.get('/.well-known/oauth-authorization-server', cors, (_req, res) => void res.json(metadata));
+  router.get('/jwks', cors, async (_req, res) => {
+    await ctx.keys.refreshIfStale();
+    res.set('Cache-Control', 'public, max-age=300').type('application/jwk-set+json').json(ctx.keys.jwks());
+  });
+  return router;
+}

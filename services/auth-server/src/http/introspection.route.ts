@@ -1,0 +1,62 @@
+import { BlockList, isIPv6 } from 'node:net';
+import express, { type Request, type Router } from 'express';
+import { OAuthError } from '@acme/common';
+import type { AuthContext } from '../domain/auth-context';
+import { introspectToken } from '../domain/introspection/introspect-token';
+import { parseBasicAuth, parseFormBody } from './parse-params';
+import type { FailureLimiter } from './rate-limit';
+import { createResourceServerAuth } from './resource-server-auth';
+
+/**
+ * POST /token_info (RFC 7662) for resource servers: Basic credentials, form or JSON body, no-store.
+ * Failed authentications are throttled per IP (429 + Retry-After). INTROSPECTION_ALLOW_CIDRS narrows
+ * who may call at all; Basic stays required either way.
+ */
+export function introspectionRouter(ctx: AuthContext, limiter: FailureLimiter): Router {
+  const router = express.Router();
+  const authenticate = createResourceServerAuth(ctx);
+  const allowed = buildAllowList(ctx.config.INTROSPECTION_ALLOW_CIDRS);
+  router.post(
+    '/token_info',
+    express.urlencoded({ extended: false, limit: '16kb' }),
+    // Read as text so duplicate keys can be refused before JSON.parse drops them (parseFormBody).
+    express.text({ type: 'application/json', limit: '16kb' }),
+    async (req, res) => {
+      res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache');
+      if (allowed && !isAllowed(allowed, req))
+        throw new OAuthError('access_denied', 'introspection is not allowed from this address');
+      const ip = req.ip ?? 'unknown';
+      const rsId = parseBasicAuth(req.headers.authorization)?.id;
+      const keys = rsId ? [`ip:${ip}`, `rs:${rsId}`] : [`ip:${ip}`];
+      limiter.check(...keys);
+      const rs = await authenticate(req, res).catch(async (error: unknown) => {
+        if (error instanceof OAuthError && error.code === 'invalid_client') {
+          ctx.audit('resource_server_auth_failure', { ip, resource_server: rsId });
+          await limiter.fail(...keys);
+        }
+        throw error;
+      });
+      const params = parseFormBody(req, true);
+      if (!params.token) throw new OAuthError('invalid_request', 'token is required');
+      // token_type_hint is only a hint (RFC 7662 §2.1): every kind is looked up by the same hash.
+      res.json(await introspectToken(ctx, params.token, rs));
+    },
+  );
+  return router;
+}
+
+function buildAllowList(cidrs: string[] | undefined): BlockList | undefined {
+  if (!cidrs?.length) return undefined;
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const [net = '', bits] = cidr.split('/');
+    const type = isIPv6(net) ? 'ipv6' : 'ipv4';
+    list.addSubnet(net, Number(bits ?? (type === 'ipv6' ? 128 : 32)), type);
+  }
+  return list;
+}
+
+function isAllowed(list: BlockList, req: Request): boolean {
+  const ip = (req.ip ?? '').replace(/^::ffff:/, '');
+  return list.check(ip, isIPv6(ip) ? 'ipv6' : 'ipv4');
+}

@@ -1,0 +1,69 @@
+import express, { Router, type Request, type Response } from 'express';
+import { checkLogin } from '../domain/users/check-login';
+import { fromQueryString, LOGIN_MARK_PARAM, parseReturnTo, toQueryString } from './authorize-params';
+import { auditPageEvent, clientIp } from './page-audit';
+import type { PageContext } from './page-context';
+import { formField } from './page-form';
+import { renderLogin } from './views/login.view';
+
+/**
+ * GET/POST /login and POST /logout. A successful login answers 303 (RFC 9700 §4.12: never 307, which
+ * would replay the credentials to the next hop). Failures are throttled per account and per IP.
+ */
+export function loginRoute(ctx: PageContext): Router {
+  const router = Router();
+  const form = express.urlencoded({ extended: false, limit: '16kb' });
+
+  router.get('/login', (req, res) => {
+    const returnTo = parseReturnTo(typeof req.query.return_to === 'string' ? req.query.return_to : undefined);
+    res
+      .status(200)
+      .type('html')
+      .send(renderLogin({ csrfToken: ctx.csrf.token(req, res), returnTo }));
+  });
+
+  router.post('/login', form, ctx.csrf.require(), async (req, res) => {
+    const username = (formField(req, 'username') ?? '').trim();
+    const password = formField(req, 'password') ?? '';
+    const returnTo = parseReturnTo(formField(req, 'return_to'));
+    const again = (status: number, error: string) =>
+      res
+        .status(status)
+        .type('html')
+        .send(renderLogin({ csrfToken: ctx.csrf.token(req, res), returnTo, username, error }));
+    if (!username || !password) return again(400, 'Enter your username and password.');
+
+    const ip = clientIp(req);
+    const wait = await ctx.throttle.retryAfter(username, ip);
+    if (wait > 0) {
+      auditPageEvent(ctx.logger, req, 'login.throttled', { username, retryAfterSeconds: wait });
+      res.set('Retry-After', String(wait));
+      return again(429, `Too many failed sign-in attempts. Try again in ${wait} seconds.`);
+    }
+    const user = await checkLogin(ctx.users, username, password);
+    if (!user) {
+      await ctx.throttle.recordFailure(username, ip);
+      auditPageEvent(ctx.logger, req, 'login.failure', { username });
+      return again(400, 'Incorrect username or password.');
+    }
+    await ctx.throttle.recordSuccess(username);
+    const session = await ctx.sessions.start(req, res, user);
+    auditPageEvent(ctx.logger, req, 'login.success', { userId: user.userId, username: user.username });
+    res.redirect(303, continuation(returnTo, ctx.sessions.loginMark(session)));
+  });
+
+  router.post('/logout', form, ctx.csrf.require(), async (req: Request, res: Response) => {
+    const session = await ctx.sessions.current(req);
+    await ctx.sessions.end(req, res);
+    if (session) auditPageEvent(ctx.logger, req, 'logout', { userId: session.userId });
+    res.redirect(303, '/login');
+  });
+  return router;
+}
+
+/** The /authorize continuation carries the login mark so prompt=login and max_age do not loop. */
+function continuation(returnTo: string, mark: string): string {
+  if (!returnTo.startsWith('/authorize?')) return returnTo;
+  const { [LOGIN_MARK_PARAM]: _stale, ...params } = fromQueryString(returnTo.slice('/authorize?'.length));
+  return `/authorize?${toQueryString({ ...params, [LOGIN_MARK_PARAM]: mark })}`;
+}

@@ -1,0 +1,30 @@
+import type { Request } from 'express';
+import type { Logger } from '@acme/common';
+
+export type PageAuditEvent =
+  | 'login.success'
+  | 'login.failure'
+  | 'login.throttled'
+  | 'logout'
+  | 'consent.granted'
+  | 'consent.denied'
+  | 'grant.revoked';
+
+/**
+ * One audit line per security event. Fields are ids, names and the client IP (req.ip: the socket
+ * address unless `trust proxy` is on, so a forged X-Forwarded-For cannot change it, RFC 9700 §4.13).
+ * Never a password, cookie, code or token.
+ */
+export function auditPageEvent(
+  logger: Logger,
+  req: Request,
+  event: PageAuditEvent,
+  fields: Record<string, string | number | string[] | undefined>,
+): void {
+  logger.info('audit', { kind: 'audit', event, ip: clientIp(req), requestId: req.id, ...fields });
+}
+
+/** The client address used for audit and throttling keys: req.ip honours `trust proxy`, nothing else. */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}

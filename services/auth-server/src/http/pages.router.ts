@@ -1,0 +1,79 @@
+import { Router } from 'express';
+import type { Redis } from 'ioredis';
+import type { Pool } from 'pg';
+import type { Logger } from '@acme/common';
+import type { AuthConfig } from '../config';
+import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
+import type { GrantRevoker } from '../domain/consent/grant-revoker';
+import { createAccountGrantsRepo } from '../storage/account-grants.repo';
+import { createConsentsRepo } from '../storage/consents.repo';
+import { createSessionsRepo } from '../storage/sessions.repo';
+import { createUsersRepo } from '../storage/users.repo';
+import { accountRoute } from './account.route';
+import { authorizeRoute } from './authorize.route';
+import { consentRoute } from './consent.route';
+import { createCsrf } from './csrf';
+import { createLoginThrottle } from './login-throttle';
+import { loginRoute } from './login.route';
+import type { PageContext } from './page-context';
+import { pageErrorHandler } from './page-error';
+import { pageHeaders } from './page-headers';
+import { derivePageKeys } from './session-keys';
+import { createSessionManager } from './session-manager';
+
+export interface PagesDeps {
+  config: AuthConfig;
+  pool: Pool;
+  logger: Logger;
+  redis?: Redis;
+  authorizationFlow: AuthorizationFlow;
+  /** Revokes grants with their tokens and purges cached introspection answers. */
+  grantRevoker: GrantRevoker;
+  clock?: () => Date;
+  /** Redis key prefix for the login throttle (tests keep apart with a unique one). */
+  throttleKeyPrefix?: string;
+}
+
+export const PAGE_PATHS = ['/authorize', '/login', '/logout', '/consent', '/account'];
+
+/** The browser side: /authorize, login, consent and account pages, with their headers and error page. */
+export function createPagesRouter(deps: PagesDeps): Router {
+  const { config } = deps;
+  const keys = derivePageKeys(config.TOKEN_SIGNING_SECRET);
+  const clock = deps.clock ?? (() => new Date());
+  const consents = createConsentsRepo(deps.pool);
+  const ctx: PageContext = {
+    config,
+    logger: deps.logger,
+    flow: deps.authorizationFlow,
+    sessions: createSessionManager({
+      repo: createSessionsRepo(deps.pool),
+      keys,
+      issuer: config.ISSUER,
+      ttlSeconds: config.SESSION_TTL_SECONDS,
+      clock,
+    }),
+    csrf: createCsrf({ key: keys.csrf, issuer: config.ISSUER }),
+    throttle: createLoginThrottle({
+      ...(deps.redis ? { redis: deps.redis } : {}),
+      ...(deps.throttleKeyPrefix ? { keyPrefix: deps.throttleKeyPrefix } : {}),
+      maxFailuresPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
+      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    }),
+    users: createUsersRepo(deps.pool),
+    consents,
+    accountGrants: createAccountGrantsRepo(deps.pool, consents),
+    grantRevoker: deps.grantRevoker,
+    clock,
+  };
+
+  const router = Router();
+  router.use(PAGE_PATHS, pageHeaders());
+  router.use(authorizeRoute(ctx));
+  router.use(consentRoute(ctx));
+  router.use(loginRoute(ctx));
+  router.use(accountRoute(ctx));
+  router.use(pageErrorHandler(deps.logger));
+  return router;
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { SessionsRepo } from '../storage/sessions.repo';
+import { pageCookieOptions, readCookie } from './session-cookie';
+import { isSameMac, keyedHash, type PageKeys } from './session-keys';
+
+export const SESSION_COOKIE = 'auth_session';
+/** How long after a login its /authorize continuation counts as "just signed in" (a bookmarked
+ *  continuation must not skip prompt=login or max_age later). */
+export const LOGIN_MARK_MAX_AGE_SECONDS = 600;
+
+export interface PageSession {
+  /** The raw id from the cookie; only its keyed hash is stored. */
+  sessionId: string;
+  userId: string;
+  username: string;
+  authTime: Date;
+  expiresAt: Date;
+}
+
+export interface SessionManager {
+  current(req: Request): Promise<PageSession | null>;
+  /** Signs the user in with a new session id (never reusing one: no session fixation). */
+  start(req: Request, res: Response, user: { userId: string; username: string }): Promise<PageSession>;
+  end(req: Request, res: Response): Promise<void>;
+  /** A MAC of the session id, carried on the /authorize continuation right after login. */
+  loginMark(session: PageSession): string;
+  /** The mark of this session, presented within LOGIN_MARK_MAX_AGE_SECONDS of the login. */
+  isLoginMark(session: PageSession, mark: string | undefined): boolean;
+}
+
+export interface SessionManagerOptions {
+  repo: SessionsRepo;
+  keys: PageKeys;
+  issuer: string;
+  ttlSeconds: number;
+  clock: () => Date;
+}
+
+/** Sessions are opaque 256-bit ids in an HttpOnly cookie, looked up by keyed hash in Postgres. */
+export function createSessionManager(options: SessionManagerOptions): SessionManager {
+  const { repo, keys, issuer, ttlSeconds, clock } = options;
+  const cache = new WeakMap<Request, Promise<PageSession | null>>();
+  const hash = (sessionId: string) => keyedHash(keys.sessionHash, sessionId);
+
+  async function load(req: Request): Promise<PageSession | null> {
+    const sessionId = readCookie(req, SESSION_COOKIE);
+    if (!sessionId) return null;
+    const stored = await repo.findSession(hash(sessionId), clock());
+    return stored ? { sessionId, ...stored } : null;
+  }
+
+  return {
+    current(req) {
+      let found = cache.get(req);
+      if (!found) {
+        found = load(req);
+        cache.set(req, found);
+      }
+      return found;
+    },
+    async start(req, res, user) {
+      const previous = readCookie(req, SESSION_COOKIE);
+      if (previous) await repo.deleteSession(hash(previous));
+      const now = clock();
+      const session: PageSession = {
+        sessionId: randomBytes(32).toString('base64url'),
+        userId: user.userId,
+        username: user.username,
+        authTime: now,
+        expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+      };
+      await repo.saveSession({ sessionHash: hash(session.sessionId), ...session });
+      // Housekeeping on the login path keeps the table bounded without a separate job.
+      await repo.deleteExpiredSessions(now, 500);
+      res.cookie(SESSION_COOKIE, session.sessionId, pageCookieOptions(req, issuer, ttlSeconds));
+      cache.set(req, Promise.resolve(session));
+      return session;
+    },
+    async end(req, res) {
+      const sessionId = readCookie(req, SESSION_COOKIE);
+      if (sessionId) await repo.deleteSession(hash(sessionId));
+      res.clearCookie(SESSION_COOKIE, pageCookieOptions(req, issuer));
+      cache.set(req, Promise.resolve(null));
+    },
+    loginMark(session) {
+      return keyedHash(keys.loginMark, session.sessionId).toString('base64url');
+    },
+    isLoginMark(session, mark) {
+      const fresh = clock().getTime() - session.authTime.getTime() <= LOGIN_MARK_MAX_AGE_SECONDS * 1000;
+      return fresh && isSameMac(keyedHash(keys.loginMark, session.sessionId), mark);
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import type { Queryable } from './db';
+
+export interface Client {
+  clientId: string;
+  secretHash: Buffer | null;
+  name: string;
+  clientType: 'confidential' | 'public';
+  applicationType: 'web' | 'native';
+  redirectUris: string[];
+  grantTypes: string[];
+  responseTypes: string[];
+  scopes: string[];
+  tokenFormat: 'opaque' | 'jwt';
+  jwtAlg: 'HS256' | 'RS256' | 'ES256';
+  /** null: non-expiring (opaque only). */
+  accessTokenTtlSeconds: number | null;
+  /** null: no refresh tokens. */
+  refreshTokenTtlSeconds: number | null;
+  refreshIdleTtlSeconds: number | null;
+  createdAt: Date;
+}
+
+const COLUMNS = `client_id, secret_hash, name, client_type, application_type, redirect_uris, grant_types,
+  response_types, scopes, token_format, jwt_alg, access_token_ttl_seconds, refresh_token_ttl_seconds,
+  refresh_idle_ttl_seconds, created_at`;
+
+function toClient(row: Record<string, unknown>): Client {
+  return {
+    clientId: row.client_id as string,
+    secretHash: row.secret_hash as Buffer | null,
+    name: row.name as string,
+    clientType: row.client_type as Client['clientType'],
+    applicationType: row.application_type as Client['applicationType'],
+    redirectUris: row.redirect_uris as string[],
+    grantTypes: row.grant_types as string[],
+    responseTypes: row.response_types as string[],
+    scopes: row.scopes as string[],
+    tokenFormat: row.token_format as Client['tokenFormat'],
+    jwtAlg: row.jwt_alg as Client['jwtAlg'],
+    accessTokenTtlSeconds: row.access_token_ttl_seconds as number | null,
+    refreshTokenTtlSeconds: row.refresh_token_ttl_seconds as number | null,
+    refreshIdleTtlSeconds: row.refresh_idle_ttl_seconds as number | null,
+    createdAt: row.created_at as Date,
+  };
+}
+
+export function createClientsRepo(db: Queryable) {
+  return {
+    async save(client: Omit<Client, 'createdAt'>): Promise<Client> {
+      const { rows } = await db.query(
+        `INSERT INTO clients (client_id, secret_hash, name, client_type, application_type, redirect_uris,
+           grant_types, response_types, scopes, token_format, jwt_alg, access_token_ttl_seconds,
+           refresh_token_ttl_seconds, refresh_idle_ttl_seconds)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) RETURNING ${COLUMNS}`,
+        [
+          client.clientId,
+          client.secretHash,
+          client.name,
+          client.clientType,
+          client.applicationType,
+          client.redirectUris,
+          client.grantTypes,
+          client.responseTypes,
+          client.scopes,
+          client.tokenFormat,
+          client.jwtAlg,
+          client.accessTokenTtlSeconds,
+          client.refreshTokenTtlSeconds,
+          client.refreshIdleTtlSeconds,
+        ],
+      );
+      return toClient(rows[0]);
+    },
+    async findById(clientId: string): Promise<Client | undefined> {
+      const { rows } = await db.query(
+        `SELECT ${COLUMNS} FROM clients WHERE client_id = $1 AND disabled_at IS NULL`,
+        [clientId],
+      );
+      return rows[0] ? toClient(rows[0]) : undefined;
+    },
+    async list(): Promise<Client[]> {
+      const { rows } = await db.query(
+        `SELECT ${COLUMNS} FROM clients WHERE disabled_at IS NULL ORDER BY created_at`,
+      );
+      return rows.map(toClient);
+    },
+    /** The longest JWT access-token lifetime: how long a retired signing key must stay published. */
+    async maxJwtAccessTtl(): Promise<number> {
+      const { rows } = await db.query(
+        `SELECT coalesce(max(access_token_ttl_seconds), 0) AS ttl FROM clients WHERE token_format = 'jwt'`,
+      );
+      return Number(rows[0].ttl);
+    },
+    async updateSecretHash(clientId: string, secretHash: Buffer): Promise<void> {
+      await db.query('UPDATE clients SET secret_hash = $2, updated_at = now() WHERE client_id = $1', [
+        clientId,
+        secretHash,
+      ]);
+    },
+    async delete(clientId: string): Promise<boolean> {
+      const { rowCount } = await db.query('DELETE FROM clients WHERE client_id = $1', [clientId]);
+      return (rowCount ?? 0) > 0;
+    },
+  };
+}
+export type ClientsRepo = ReturnType<typeof createClientsRepo>;

@@ -1,0 +1,98 @@
+import type { Queryable } from './db';
+
+export interface Grant {
+  grantId: string;
+  clientId: string;
+  userId: string | null;
+  scopes: string[];
+  resources: string[];
+  /** When the user authenticated for this grant; null for client_credentials. */
+  authTime: Date | null;
+  revokedAt: Date | null;
+}
+
+const toGrant = (row: Record<string, unknown>): Grant => ({
+  grantId: row.grant_id as string,
+  clientId: row.client_id as string,
+  userId: row.user_id as string | null,
+  scopes: row.scopes as string[],
+  resources: row.resources as string[],
+  authTime: row.auth_time as Date | null,
+  revokedAt: row.revoked_at as Date | null,
+});
+
+/** Which grants to revoke: every given column must match (the columns are never user input). */
+export type GrantFilter = Partial<Record<'grant_id' | 'user_id' | 'client_id', string>>;
+
+/**
+ * Grants and their revocation. Revoking returns the token hashes it touched so the introspection cache
+ * can drop exactly those entries (RFC 7009 §2.1: revocation takes effect at once).
+ */
+export function createGrantsRepo(db: Queryable) {
+  return {
+    async save(grant: Omit<Grant, 'grantId' | 'revokedAt'>): Promise<Grant> {
+      const { rows } = await db.query(
+        `INSERT INTO grants (client_id, user_id, scopes, resources, auth_time) VALUES ($1,$2,$3,$4,$5)
+         RETURNING grant_id, client_id, user_id, scopes, resources, auth_time, revoked_at`,
+        [grant.clientId, grant.userId, grant.scopes, grant.resources, grant.authTime],
+      );
+      return toGrant(rows[0]);
+    },
+    async findById(grantId: string): Promise<Grant | undefined> {
+      const { rows } = await db.query(
+        `SELECT grant_id, client_id, user_id, scopes, resources, auth_time, revoked_at FROM grants WHERE grant_id = $1::uuid`,
+        [grantId],
+      );
+      return rows[0] ? toGrant(rows[0]) : undefined;
+    },
+    async listByUser(userId: string): Promise<Grant[]> {
+      const { rows } = await db.query(
+        `SELECT grant_id, client_id, user_id, scopes, resources, auth_time, revoked_at FROM grants
+         WHERE user_id = $1::uuid AND revoked_at IS NULL ORDER BY created_at`,
+        [userId],
+      );
+      return rows.map(toGrant);
+    },
+    /** Grants with no code or token left (all expired and purged): nothing can use them any more. */
+    async deleteOrphans(before: Date, limit = 10_000): Promise<number> {
+      const { rowCount } = await db.query(
+        `DELETE FROM grants WHERE grant_id IN (
+           SELECT g.grant_id FROM grants g
+           WHERE g.created_at < $1
+             AND NOT EXISTS (SELECT 1 FROM tokens t WHERE t.grant_id = g.grant_id)
+             AND NOT EXISTS (SELECT 1 FROM authorization_codes c WHERE c.grant_id = g.grant_id)
+           LIMIT $2)`,
+        [before, limit],
+      );
+      return rowCount ?? 0;
+    },
+    /**
+     * Revokes the grants matching every given column (one, or user and client together) and every token
+     * under them, in one statement.
+     */
+    async revokeWhere(
+      filter: GrantFilter,
+      reason: string,
+    ): Promise<{ grantIds: string[]; tokenHashes: Buffer[] }> {
+      const columns = (['grant_id', 'user_id', 'client_id'] as const).filter((c) => filter[c] !== undefined);
+      if (columns.length === 0) throw new Error('revokeWhere needs at least one column');
+      const where = columns
+        .map((c, i) => `${c} = $${i + 2}::${c === 'client_id' ? 'text' : 'uuid'}`)
+        .join(' AND ');
+      const { rows } = await db.query(
+        `WITH g AS (
+           UPDATE grants SET revoked_at = now(), revoked_reason = $1
+           WHERE ${where} AND revoked_at IS NULL RETURNING grant_id
+         ), t AS (
+           UPDATE tokens SET revoked_at = now()
+           WHERE grant_id IN (SELECT grant_id FROM g) AND revoked_at IS NULL RETURNING token_hash
+         )
+         SELECT (SELECT array_agg(grant_id::text) FROM g) AS grant_ids,
+                (SELECT array_agg(token_hash) FROM t) AS token_hashes`,
+        [reason, ...columns.map((c) => filter[c])],
+      );
+      return { grantIds: rows[0].grant_ids ?? [], tokenHashes: rows[0].token_hashes ?? [] };
+    },
+  };
+}
+export type GrantsRepo = ReturnType<typeof createGrantsRepo>;

@@ -1,0 +1,67 @@
+import type { Pool } from 'pg';
+
+export interface StoredSession {
+  userId: string;
+  username: string;
+  authTime: Date;
+  expiresAt: Date;
+}
+
+/**
+ * Browser sessions in Postgres so any instance can serve any request. Only a keyed hash of the session
+ * id is stored: a leaked table does not let anyone sign in (see http/session-manager.ts).
+ */
+export interface SessionsRepo {
+  saveSession(session: {
+    sessionHash: Buffer;
+    userId: string;
+    authTime: Date;
+    expiresAt: Date;
+  }): Promise<void>;
+  /** The live session of an enabled user, or null when unknown, expired or the user is disabled. */
+  findSession(sessionHash: Buffer, now: Date): Promise<StoredSession | null>;
+  deleteSession(sessionHash: Buffer): Promise<void>;
+  /** Removes up to `limit` expired rows (index sessions_expiry); returns how many. */
+  deleteExpiredSessions(now: Date, limit: number): Promise<number>;
+}
+
+interface SessionRow {
+  user_id: string;
+  username: string;
+  auth_time: Date;
+  expires_at: Date;
+}
+
+export function createSessionsRepo(pool: Pool): SessionsRepo {
+  return {
+    async saveSession({ sessionHash, userId, authTime, expiresAt }) {
+      await pool.query(
+        'INSERT INTO sessions (session_hash, user_id, auth_time, expires_at) VALUES ($1, $2, $3, $4)',
+        [sessionHash, userId, authTime, expiresAt],
+      );
+    },
+    async findSession(sessionHash, now) {
+      const { rows } = await pool.query<SessionRow>(
+        `SELECT s.user_id, u.username, s.auth_time, s.expires_at
+           FROM sessions s JOIN users u ON u.user_id = s.user_id
+          WHERE s.session_hash = $1 AND s.expires_at > $2 AND u.disabled_at IS NULL`,
+        [sessionHash, now],
+      );
+      const row = rows[0];
+      return row
+        ? { userId: row.user_id, username: row.username, authTime: row.auth_time, expiresAt: row.expires_at }
+        : null;
+    },
+    async deleteSession(sessionHash) {
+      await pool.query('DELETE FROM sessions WHERE session_hash = $1', [sessionHash]);
+    },
+    async deleteExpiredSessions(now, limit) {
+      const { rowCount } = await pool.query(
+        `DELETE FROM sessions WHERE session_hash IN (
+           SELECT session_hash FROM sessions WHERE expires_at <= $1 LIMIT $2)`,
+        [now, limit],
+      );
+      return rowCount ?? 0;
+    },
+  };
+}

@@ -1,0 +1,188 @@
+import { startLocalRedis, testRedisUrl, type LocalRedis } from '@acme/testkit';
+import Redis from 'ioredis';
+import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
+import { basic, createClient, createResourceServer, introspect, postForm } from './support/oauth-helpers';
+
+async function issue(server: RunningAuthServer, client: { clientId: string; secret?: string }) {
+  const response = await postForm(
+    `${server.url}/token`,
+    { grant_type: 'client_credentials', scope: 'search.read' },
+    {
+      authorization: basic(client.clientId, client.secret!),
+    },
+  );
+  return response.body.access_token as string;
+}
+
+describe('introspection cache on Redis shared by two instances', () => {
+  let a: RunningAuthServer;
+  let b: RunningAuthServer;
+  let client: { clientId: string; secret?: string };
+  let rs: { id: string; secret: string; audience: string };
+  beforeAll(async () => {
+    a = await startAuthServer({ REDIS_URL: testRedisUrl(), INTROSPECTION_CACHE_MAX_SECONDS: '120' });
+    b = await startAuthServer(
+      { REDIS_URL: testRedisUrl(), INTROSPECTION_CACHE_MAX_SECONDS: '120' },
+      { databaseUrl: a.config.DATABASE_URL },
+    );
+    client = await createClient(a, { access_token_ttl_seconds: 90 });
+    rs = await createResourceServer(a, ['search.read']);
+  });
+  afterAll(async () => {
+    await a.stop();
+    await b.stop();
+  });
+
+  it('caches an active result in Redis with a TTL that never passes the token expiry', async () => {
+    const token = await issue(a, client);
+    expect((await introspect(b, rs, token)).body.active).toBe(true);
+    const key = `auth:ti:${b.core.ctx.hasher.hash(token).toString('base64url')}`;
+    const ttl = await b.redis!.ttl(key);
+    expect(ttl).toBeGreaterThan(80);
+    expect(ttl).toBeLessThanOrEqual(90);
+    expect(JSON.parse((await b.redis!.hget(key, rs.id))!)).toMatchObject({
+      active: true,
+      scope: 'search.read',
+    });
+  });
+
+  it('answers active:false through instance B in the same second a revocation went through A, cache warm', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      const token = await issue(a, client);
+      expect((await introspect(b, rs, token)).body.active).toBe(true); // Redis and B's in-process layer warm
+      expect((await introspect(a, rs, token)).body.active).toBe(true); // A's in-process layer warm from Redis
+      const started = Date.now();
+      const revoke = await postForm(
+        `${a.url}/revoke`,
+        { token },
+        { authorization: basic(client.clientId, client.secret!) },
+      );
+      expect(revoke.status).toBe(200);
+      expect((await introspect(b, rs, token)).body).toEqual({ active: false });
+      expect(Date.now() - started).toBeLessThan(1000);
+    }
+  });
+
+  it('drops cached entries on every instance when an admin revokes a whole client', async () => {
+    const tokens = [await issue(a, client), await issue(b, client)];
+    for (const token of tokens) expect((await introspect(b, rs, token)).body.active).toBe(true);
+    const response = await fetch(`${a.url}/admin/revocations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.config.ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: client.clientId }),
+    });
+    expect(response.status).toBe(200);
+    for (const token of tokens) expect((await introspect(b, rs, token)).body).toEqual({ active: false });
+  });
+
+  it('reports Redis up in /ready', async () => {
+    expect(await (await fetch(`${a.url}/ready`)).json()).toEqual({
+      status: 'ready',
+      checks: { postgres: 'up', redis: 'up' },
+    });
+  });
+});
+
+describe('introspection while Redis is down', () => {
+  let redis: LocalRedis;
+  let a: RunningAuthServer;
+  let b: RunningAuthServer;
+  beforeAll(async () => {
+    redis = await startLocalRedis();
+    a = await startAuthServer({ REDIS_URL: redis.url });
+    b = await startAuthServer({ REDIS_URL: redis.url }, { databaseUrl: a.config.DATABASE_URL });
+  });
+  afterAll(async () => {
+    await a.stop();
+    await b.stop();
+    await redis.stop().catch(() => undefined);
+  });
+
+  it('answers correctly from Postgres, never a stale active:true, and /ready says degraded', async () => {
+    const client = await createClient(a);
+    const rs = await createResourceServer(a, ['search.read']);
+    const token = await issue(a, client);
+    expect((await introspect(a, rs, token)).body.active).toBe(true);
+    expect((await introspect(b, rs, token)).body.active).toBe(true);
+    await redis.stop();
+
+    const revoke = await postForm(
+      `${a.url}/revoke`,
+      { token },
+      { authorization: basic(client.clientId, client.secret!) },
+    );
+    expect(revoke.status).toBe(200);
+    expect((await introspect(a, rs, token)).body).toEqual({ active: false });
+    expect((await introspect(b, rs, token)).body).toEqual({ active: false });
+
+    const fresh = await issue(b, client);
+    expect((await introspect(b, rs, fresh)).body).toMatchObject({ active: true, scope: 'search.read' });
+    expect((await introspect(b, rs, 'unknown-token')).body).toEqual({ active: false });
+    const wrong = await postForm(
+      `${b.url}/token_info`,
+      { token: fresh },
+      { authorization: basic(rs.id, 'bad') },
+    );
+    expect(wrong.status).toBe(401);
+
+    const ready = await fetch(`${a.url}/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'degraded', checks: { postgres: 'up', redis: 'down' } });
+  });
+});
+
+describe('a revocation that could not reach Redis', () => {
+  let redis: LocalRedis;
+  let a: RunningAuthServer;
+  beforeAll(async () => {
+    redis = await startLocalRedis();
+    a = await startAuthServer({ REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await a.stop();
+    await redis.stop();
+  });
+
+  it('stops trusting Redis until the namespace is flushed, so the stale entry is never served', async () => {
+    const client = await createClient(a);
+    const rs = await createResourceServer(a, ['search.read']);
+    const token = await issue(a, client);
+    expect((await introspect(a, rs, token)).body.active).toBe(true);
+    const key = `auth:ti:${a.core.ctx.hasher.hash(token).toString('base64url')}`;
+    a.redis!.disconnect(); // this instance is cut off from Redis; Redis itself keeps the entry
+    await postForm(`${a.url}/revoke`, { token }, { authorization: basic(client.clientId, client.secret!) });
+    const observer = new Redis(redis.url);
+    try {
+      expect(JSON.parse((await observer.hget(key, rs.id))!)).toMatchObject({ active: true }); // the stale entry
+      expect((await introspect(a, rs, token)).body).toEqual({ active: false });
+      await a.redis!.connect();
+      expect((await introspect(a, rs, token)).body).toEqual({ active: false }); // flush may still be running
+      const stale = async () => (await observer.hget(key, rs.id))?.includes('"active":true') ?? false;
+      for (let i = 0; i < 50 && (await stale()); i += 1) await new Promise((r) => setTimeout(r, 20));
+      expect(await stale()).toBe(false); // flushed (and at most re-cached as inactive)
+      expect((await introspect(a, rs, token)).body).toEqual({ active: false });
+    } finally {
+      observer.disconnect();
+    }
+  });
+});
+
+describe('introspection without Redis (in-process cache)', () => {
+  it('clears the in-process entry at once on revocation', async () => {
+    const server = await startAuthServer();
+    try {
+      const client = await createClient(server);
+      const rs = await createResourceServer(server, ['search.read']);
+      const token = await issue(server, client);
+      expect((await introspect(server, rs, token)).body.active).toBe(true);
+      await postForm(
+        `${server.url}/revoke`,
+        { token },
+        { authorization: basic(client.clientId, client.secret!) },
+      );
+      expect((await introspect(server, rs, token)).body).toEqual({ active: false });
+    } finally {
+      await server.stop();
+    }
+  });
+});

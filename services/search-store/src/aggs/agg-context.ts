@@ -1,0 +1,48 @@
+import type { RuntimeFields } from '../script/runtime-fields';
+
+/** One mapped field of one index (a row of `fields`). */
+export interface AggField {
+  indexId: string;
+  indexName: string;
+  fieldId: number;
+  type: string;
+}
+
+/** Anything with pg's query method (Pool, PoolClient, Client). */
+export interface Queryable {
+  query<R extends Record<string, unknown> = Record<string, unknown>>(
+    text: string,
+    values?: unknown[],
+  ): Promise<{ rows: R[] }>;
+}
+
+/**
+ * What aggregations need from the search request. The query engine supplies `translateQuery` (any
+ * query → SQL returning `doc_key` for the same indices) for `filter`/`filters`.
+ */
+export interface AggContext {
+  indexIds: string[];
+  /** The mapped field at `path` in each searched index that has it (empty when unmapped everywhere). */
+  fieldsByPath(path: string): AggField[];
+  translateQuery(query: unknown): { sql: string; params: unknown[] };
+  runtimeFields?: RuntimeFields;
+  /** search.max_buckets (Elasticsearch default 65,536). */
+  maxBuckets?: number;
+  /** Most matched documents a runtime field is evaluated over in Node (default 100,000). */
+  maxRuntimeDocs?: number;
+  /** Script time budget for the whole request, epoch ms (default now + 5 s). */
+  scriptDeadline?: number;
+  /** "now" for date math in date_range (default Date.now()). */
+  now?: number;
+}
+
+/**
+ * The matched documents: SQL with its own `$1…$n` returning `doc_key` (and `score` when `scored`).
+ */
+export interface MatchedSet {
+  sql: string;
+  params: unknown[];
+  scored?: boolean;
+}
+
+export const DEFAULT_MAX_BUCKETS = 65_536;

@@ -1,0 +1,69 @@
+/** The parsed aggregation tree (the `aggs` / `aggregations` object of a search body). */
+
+export const METRIC_TYPES = ['avg', 'sum', 'min', 'max', 'stats', 'value_count', 'cardinality'] as const;
+export type MetricType = (typeof METRIC_TYPES)[number];
+
+export interface FieldSpec {
+  field: string;
+  missing?: unknown;
+}
+
+export type AggNode =
+  | { type: MetricType; name: string; meta?: unknown; spec: FieldSpec; subs: AggNode[] }
+  | { type: 'terms'; name: string; meta?: unknown; spec: TermsSpec; subs: AggNode[] }
+  | { type: 'filter'; name: string; meta?: unknown; query: unknown; subs: AggNode[] }
+  | {
+      type: 'filters';
+      name: string;
+      meta?: unknown;
+      filters: Array<[string, unknown]>;
+      keyed: boolean;
+      otherBucketKey?: string;
+      subs: AggNode[];
+    }
+  | { type: 'range' | 'date_range'; name: string; meta?: unknown; spec: RangeSpec; subs: AggNode[] }
+  | {
+      type: 'histogram' | 'date_histogram';
+      name: string;
+      meta?: unknown;
+      spec: HistogramSpec;
+      subs: AggNode[];
+    }
+  | { type: 'top_hits'; name: string; meta?: unknown; spec: TopHitsSpec; subs: AggNode[] };
+
+export type TermsOrder = Array<{ key: string; asc: boolean }>;
+
+export interface TermsSpec extends FieldSpec {
+  size: number;
+  minDocCount: number;
+  order: TermsOrder;
+}
+
+export interface RangeSpec extends FieldSpec {
+  ranges: Array<{ key?: string; from?: number | string; to?: number | string }>;
+  keyed: boolean;
+  format?: string;
+  timeZone?: string;
+}
+
+export interface HistogramSpec extends FieldSpec {
+  /** Fixed width: a number (histogram) or milliseconds (fixed_interval). */
+  interval?: number;
+  /** Calendar unit for date_histogram calendar_interval. */
+  calendar?: 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+  offset: number;
+  minDocCount: number;
+  extendedBounds?: { min?: number | string; max?: number | string };
+  hardBounds?: { min?: number | string; max?: number | string };
+  keyed: boolean;
+  format?: string;
+  timeZone?: string;
+  order: TermsOrder;
+}
+
+export interface TopHitsSpec {
+  size: number;
+  from: number;
+  sort: Array<{ field: string; asc: boolean }>;
+  source: boolean | { includes: string[]; excludes: string[] };
+}

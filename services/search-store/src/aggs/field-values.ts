@@ -1,0 +1,144 @@
+import { EsError } from '@acme/common';
+import type { DocValueType } from '../script/script-values';
+import type { AggContext, MatchedSet, Queryable } from './agg-context';
+import { loadDocumentValues } from './load-document-values';
+import type { SqlBuilder } from './sql-builder';
+
+/** How a field's values are stored: `num` (numbers, dates, booleans) or `kw` (keyword strings). */
+export type ValueColumn = 'num' | 'kw';
+
+/** A field's values as a relation (doc_key, v), ready to join against a doc set. */
+export interface FieldValues {
+  path: string;
+  /** The Elasticsearch field type (long, double, date, boolean, keyword, …); null when unmapped. */
+  type: string | null;
+  column: ValueColumn;
+  /** True when no document repeats a value (keyword doc values are deduplicated at index time). */
+  unique: boolean;
+  sql(b: SqlBuilder): string;
+}
+
+const NUMERIC = new Set([
+  'long',
+  'integer',
+  'short',
+  'byte',
+  'double',
+  'float',
+  'half_float',
+  'scaled_float',
+  'unsigned_long',
+]);
+
+export function isNumericType(type: string | null): boolean {
+  return type !== null && NUMERIC.has(type);
+}
+
+export function isIntegralType(type: string | null): boolean {
+  return (
+    type === 'long' || type === 'integer' || type === 'short' || type === 'byte' || type === 'unsigned_long'
+  );
+}
+
+export function docValueType(type: string): DocValueType | undefined {
+  if (type === 'keyword' || type === 'boolean' || type === 'date') return type;
+  if (isIntegralType(type)) return 'long';
+  if (NUMERIC.has(type)) return 'double';
+  return undefined;
+}
+
+/**
+ * Resolves `field` of an aggregation to its values. Runtime fields are evaluated per matched document
+ * in Node (bounded by maxRuntimeDocs) and handed back to SQL as an unnest() relation.
+ */
+export class FieldResolver {
+  private readonly runtimeCache = new Map<string, FieldValues>();
+
+  constructor(
+    private readonly client: Queryable,
+    private readonly ctx: AggContext,
+    private readonly matched: MatchedSet,
+  ) {}
+
+  async resolve(path: string, aggType: string, allowKeyword: boolean): Promise<FieldValues> {
+    const runtime = this.ctx.runtimeFields?.get(path);
+    if (runtime) {
+      const values = await this.runtimeValues(path);
+      this.checkSupported(path, values.type as string, aggType, allowKeyword);
+      return values;
+    }
+    const fields = this.ctx.fieldsByPath(path);
+    const first = fields[0];
+    if (!first)
+      return {
+        path,
+        type: null,
+        column: 'num',
+        unique: true,
+        sql: () => 'SELECT NULL::bigint AS doc_key, NULL::float8 AS v WHERE false',
+      };
+    if (first.type === 'text') {
+      // Elasticsearch: text fields have fielddata disabled (TextFieldMapper.fielddataBuilder).
+      throw new EsError(
+        'illegal_argument_exception',
+        `Fielddata is disabled on [${path}] in [${first.indexName}]. Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${path}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
+      );
+    }
+    this.checkSupported(path, first.type, aggType, allowKeyword);
+    const column: ValueColumn = first.type === 'keyword' ? 'kw' : 'num';
+    const same = fields.filter((f) => (f.type === 'keyword' ? 'kw' : 'num') === column);
+    return {
+      path,
+      type: first.type,
+      column,
+      unique: column === 'kw',
+      // Plain equalities (not a join to unnest) so the planner sees the field's real row count.
+      sql: (b) =>
+        `SELECT dv.doc_key, dv.${column} AS v FROM doc_values dv WHERE (${same
+          .map(
+            (f) =>
+              `(dv.index_id = ${b.param(f.indexId, 'bigint')} AND dv.field_id = ${b.param(f.fieldId, 'int')})`,
+          )
+          .join(' OR ')}) AND dv.${column} IS NOT NULL`,
+    };
+  }
+
+  private checkSupported(path: string, type: string, aggType: string, allowKeyword: boolean): void {
+    const ok = type === 'keyword' ? allowKeyword : docValueType(type) !== undefined;
+    if (!ok) {
+      throw new EsError(
+        'illegal_argument_exception',
+        `Field [${path}] of type [${type}] is not supported for aggregation [${aggType}]`,
+      );
+    }
+  }
+
+  private async runtimeValues(path: string): Promise<FieldValues> {
+    const cached = this.runtimeCache.get(path);
+    if (cached) return cached;
+    const field = this.ctx.runtimeFields?.get(path);
+    if (!field) throw new Error(`runtime field ${path} vanished`);
+    const limit = this.ctx.maxRuntimeDocs ?? 100_000;
+    const docs = await loadDocumentValues(this.client, this.ctx, this.matched, limit);
+    const deadline = this.ctx.scriptDeadline ?? Date.now() + 5_000;
+    const keys: string[] = [];
+    const values: Array<number | string> = [];
+    for (const [docKey, doc] of docs) {
+      for (const v of field.evaluate(doc, deadline)) {
+        keys.push(docKey);
+        values.push(typeof v === 'boolean' ? (v ? 1 : 0) : v);
+      }
+    }
+    const column: ValueColumn = field.type === 'keyword' ? 'kw' : 'num';
+    const result: FieldValues = {
+      path,
+      type: field.type,
+      column,
+      unique: false,
+      sql: (b) =>
+        `SELECT * FROM unnest(${b.param(keys, 'bigint[]')}, ${b.param(values, column === 'kw' ? 'text[]' : 'float8[]')}) AS rt(doc_key, v)`,
+    };
+    this.runtimeCache.set(path, result);
+    return result;
+  }
+}

@@ -1,0 +1,90 @@
+import type { AggNode, MetricType } from './agg-types';
+import { formatDate } from './format-date';
+import type { FieldValues } from './field-values';
+import type { AggRun } from './run-aggregations';
+import type { DocSet, SqlBuilder } from './sql-builder';
+
+type MetricNode = Extract<AggNode, { type: MetricType }>;
+
+interface MetricRow extends Record<string, unknown> {
+  g: string;
+  c: string;
+  dc: string;
+  s: number | null;
+  mn: number | string | null;
+  mx: number | string | null;
+}
+
+/**
+ * The values of `field` per group, with `missing` standing in for documents that have none
+ * (Elasticsearch ValuesSourceConfig "missing").
+ */
+export function groupValuesSql(b: SqlBuilder, docs: DocSet, values: FieldValues, missing: unknown): string {
+  const joined = `SELECT d.g, d.doc_key, v.v FROM (${docs(b)}) d JOIN (${values.sql(b)}) v ON v.doc_key = d.doc_key`;
+  if (missing === undefined || missing === null) return joined;
+  const cast = values.column === 'kw' ? 'text' : 'float8';
+  const value =
+    values.column === 'kw'
+      ? String(missing)
+      : typeof missing === 'boolean'
+        ? Number(missing)
+        : Number(missing);
+  return `${joined} UNION ALL SELECT d.g, d.doc_key, ${b.param(value, cast)} FROM (${docs(b)}) d
+    WHERE NOT EXISTS (SELECT 1 FROM (${values.sql(b)}) v WHERE v.doc_key = d.doc_key)`;
+}
+
+/** avg, sum, min, max, stats, value_count, cardinality: SQL aggregates per group (API-NOTES §A3.4). */
+export async function computeMetric(
+  run: AggRun,
+  node: MetricNode,
+  docs: DocSet,
+  groups: string[],
+): Promise<Map<string, unknown>> {
+  const allowKeyword = node.type === 'value_count' || node.type === 'cardinality';
+  const values = await run.fields.resolve(node.spec.field, node.type, allowKeyword);
+  const rows = await run.query<MetricRow>(
+    (b) => `SELECT x.g, count(x.v) AS c, ${node.type === 'cardinality' ? 'count(DISTINCT x.v)' : '0'} AS dc,
+        ${values.column === 'num' ? 'sum(x.v) AS s, min(x.v) AS mn, max(x.v) AS mx' : 'NULL::float8 AS s, NULL AS mn, NULL AS mx'}
+      FROM (${groupValuesSql(b, docs, values, node.spec.missing)}) x GROUP BY x.g`,
+  );
+  const byGroup = new Map(rows.map((r) => [r.g, r]));
+  const isDate = values.type === 'date';
+  const asString = (v: number | null): Record<string, string> =>
+    isDate && v !== null ? { value_as_string: formatDate(v) } : {};
+  return new Map(
+    groups.map((g) => {
+      const r = byGroup.get(g);
+      const count = Number(r?.c ?? 0);
+      const sum = r?.s === null || r?.s === undefined ? 0 : Number(r.s);
+      const min = count > 0 ? Number(r?.mn) : null;
+      const max = count > 0 ? Number(r?.mx) : null;
+      const avg = count > 0 ? sum / count : null;
+      switch (node.type) {
+        case 'avg':
+          return [g, { value: avg, ...asString(avg) }];
+        case 'sum':
+          return [g, { value: sum, ...asString(sum) }];
+        case 'min':
+          return [g, { value: min, ...asString(min) }];
+        case 'max':
+          return [g, { value: max, ...asString(max) }];
+        case 'value_count':
+          return [g, { value: count }];
+        case 'cardinality':
+          return [g, { value: Number(r?.dc ?? 0) }];
+        case 'stats': {
+          const stats: Record<string, unknown> = { count, min, max, avg, sum };
+          if (isDate && count > 0) {
+            Object.assign(stats, {
+              min_as_string: formatDate(min as number),
+              max_as_string: formatDate(max as number),
+              avg_as_string: formatDate(avg as number),
+              sum_as_string: formatDate(sum),
+            });
+          }
+          return [g, stats];
+        }
+      }
+    }),
+  );
+}
