@@ -1,3 +1,4 @@
+import { createSearchSeams } from './api/search-seams';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     logger,
     indexWriter: createIndexWriter(),
     scriptRunner: createScriptRunner(),
+    searchSeams: createSearchSeams(),
     authenticate: authenticateRequest({ config, logger }),
   });
   const server = app.listen(config.PORT, config.HOST, () => {

@@ -497,17 +497,43 @@ describe('index expressions and _count', () => {
     ]);
   });
 
-  it('answers 400 for aggregations and runtime_mappings until they are wired', async () => {
-    const error = (await fx.es
-      .search({ index: fx.articles.name, aggs: { t: { terms: { field: 'tags' } } } })
-      .catch((e: unknown) => e)) as errors.ResponseError;
-    expect(error.statusCode).toBe(400);
-    expect(error.body).toMatchObject({
-      error: {
-        type: 'illegal_argument_exception',
-        reason: expect.stringContaining('aggregations are not available'),
+  it('answers aggregations over the matched documents through the script-aggs engine', async () => {
+    const res = await fx.es.search({
+      index: fx.articles.name,
+      size: 0,
+      query: { match: { body: 'fox quick' } },
+      aggs: {
+        tags: { terms: { field: 'tags' } },
+        views: { max: { field: 'views' } },
+        foxy: { filter: { match: { title: 'fox' } } },
       },
     });
+    expect(res.aggregations).toEqual({
+      tags: {
+        doc_count_error_upper_bound: 0,
+        sum_other_doc_count: 0,
+        buckets: [
+          { key: 'animal', doc_count: 1 },
+          { key: 'farm', doc_count: 1 },
+          { key: 'fast', doc_count: 1 },
+        ],
+      },
+      views: { value: 20 },
+      foxy: { doc_count: 1 },
+    });
+  });
+
+  it('returns runtime fields in `fields` through the script language', async () => {
+    const res = await fx.es.search({
+      index: fx.articles.name,
+      query: { ids: { values: ['1'] } },
+      runtime_mappings: {
+        double_views: { type: 'long', script: { source: "emit(doc['views'].value * 2)" } },
+      },
+      fields: ['double_views'],
+      _source: false,
+    });
+    expect(res.hits.hits[0]!.fields).toEqual({ double_views: [20] });
   });
 });
 
