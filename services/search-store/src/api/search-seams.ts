@@ -6,13 +6,19 @@ import { compileRuntimeFields } from '../script/runtime-fields';
 
 /**
  * The real aggregations and runtime fields (helper script-aggs) behind the search engine's seams.
- * Runtime fields inside aggregations are not passed yet (the seam carries no runtime_mappings).
  */
 export function createSearchSeams(): SearchSeams {
   return {
-    aggregations: adaptAggregationRunner((client, ctx, matched, aggs) =>
-      runAggregations(client, { ...ctx, runtimeFields: undefined }, matched, aggs),
-    ),
+    aggregations: {
+      runAggregations: (client, ctx, matchedDocsSql, aggsBody) => {
+        // Runtime fields are compiled per request from its runtime_mappings, for script-aggs to evaluate.
+        const runtimeFields = ctx.runtimeMappings ? compileRuntimeFields(ctx.runtimeMappings) : undefined;
+        const runner = adaptAggregationRunner((c, engineCtx, matched, aggs) =>
+          runAggregations(c, { ...engineCtx, runtimeFields }, matched, aggs),
+        );
+        return runner.runAggregations(client, ctx, matchedDocsSql, aggsBody);
+      },
+    },
     runtimeFields: adaptRuntimeFields((mappings) => compileRuntimeFields(mappings)),
   };
 }

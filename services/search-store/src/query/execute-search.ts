@@ -208,7 +208,7 @@ export async function executeSearch(
     const text = await compileMatchedDocs(db, readers, request, aggParams, now);
     response.aggregations = await seams.aggregations.runAggregations(
       db,
-      { readers, now, runtimeFields: runtime },
+      { readers, now, runtimeFields: runtime, runtimeMappings: request.runtimeMappings },
       { text, values: aggParams.values },
       request.aggregations,
     );

@@ -16,6 +16,8 @@ export interface AggregationContext {
   /** The request's `now` (epoch ms), shared with date math in queries. */
   now: number;
   runtimeFields?: RuntimeFields;
+  /** The request's `runtime_mappings`, for engines that compile runtime fields themselves. */
+  runtimeMappings?: Record<string, unknown>;
 }
 
 export interface AggregationRunner {

@@ -535,6 +535,30 @@ describe('index expressions and _count', () => {
     });
     expect(res.hits.hits[0]!.fields).toEqual({ double_views: [20] });
   });
+
+  it('aggregates a runtime field', async () => {
+    const res = await fx.es.search({
+      index: fx.articles.name,
+      size: 0,
+      runtime_mappings: {
+        popular: {
+          type: 'keyword',
+          script: { source: "emit(doc['views'].size() > 0 && doc['views'].value >= 10 ? 'yes' : 'no')" },
+        },
+      },
+      aggs: { p: { terms: { field: 'popular' } } },
+    });
+    expect(res.aggregations).toEqual({
+      p: {
+        doc_count_error_upper_bound: 0,
+        sum_other_doc_count: 0,
+        buckets: [
+          { key: 'no', doc_count: 2 },
+          { key: 'yes', doc_count: 2 },
+        ],
+      },
+    });
+  });
 });
 
 describe('_analyze', () => {
