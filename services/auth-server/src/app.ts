@@ -44,12 +44,21 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
   app.set('etag', false); // token, introspection and admin answers are no-store: hashing them is waste
   app.set('trust proxy', deps.config.TRUST_PROXY);
   const metrics = createMetrics('auth-server');
+  metrics.poolGauges(deps.pool);
   const redis = deps.redis;
-  const core = createAuthCore(deps);
+  const core = createAuthCore({
+    ...deps,
+    cacheLookups: metrics.counter(
+      'introspection_cache_lookups_total',
+      'Introspection cache lookups by result (hit or miss)',
+      ['result'],
+    ),
+  });
   // The account page revokes through the core, so the introspection cache is purged on every instance.
   const coreRevoker: GrantRevoker = {
-    async revokeGrants(grantIds, reason) {
-      for (const grantId of grantIds) await revokeGrants(core.ctx, 'grant_id', grantId, reason);
+    async revokeUserClient(userId, clientId, reason) {
+      const result = await revokeGrants(core.ctx, { user_id: userId, client_id: clientId }, reason);
+      return result.grants;
     },
   };
   app.use(requestId());

@@ -120,7 +120,7 @@ describe('admin API (Bearer ADMIN_TOKEN)', () => {
     expect(list.body).toEqual([body]);
   });
 
-  it('creates a user with an argon2id hash and never returns it', async () => {
+  it("creates a user with the login page's argon2id parameters (m=19 MiB, t=2, p=1) and never returns it", async () => {
     const created = await admin(server, 'POST', '/users', {
       username: 'grace',
       password: 'hopper-1906!',
@@ -135,7 +135,7 @@ describe('admin API (Bearer ADMIN_TOKEN)', () => {
     const { rows } = await server.pool.query('SELECT password_hash FROM users WHERE user_id = $1', [
       created.body.user_id,
     ]);
-    expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
+    expect(rows[0].password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
     expect(await argon2.verify(rows[0].password_hash, 'hopper-1906!')).toBe(true);
     expect(
       (await admin(server, 'POST', '/users', { username: 'GRACE', password: 'another-pass' })).status,

@@ -36,6 +36,8 @@ describe('auth-server health, readiness and metrics', () => {
       /http_requests_total\{[^}]*method="GET"[^}]*route="\/health"[^}]*status="200"[^}]*\} \d+/,
     );
     expect(text).toContain('http_request_duration_seconds_bucket');
+    expect(text).toMatch(/db_pool_connections\{[^}]*state="total"[^}]*\} \d+/);
+    expect(text).toContain('# HELP introspection_cache_lookups_total');
   });
 
   it('applied its migrations to the fresh database', async () => {

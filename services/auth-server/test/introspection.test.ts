@@ -154,6 +154,20 @@ describe('POST /token_info (RFC 7662) for resource servers', () => {
     });
   });
 
+  it.each([
+    ['a duplicate key', '{"token":"a","token":"b"}', 'duplicate parameter: token'],
+    ['an escaped duplicate key', '{"token":"a", "\\u0074oken" :"b"}', 'duplicate parameter: token'],
+    ['malformed JSON', '{"token":', 'malformed JSON body'],
+  ])('refuses a JSON body with %s with invalid_request', async (_what, body, description) => {
+    const response = await fetch(`${server.url}/token_info`, {
+      method: 'POST',
+      headers: { authorization: basic(search.id, search.secret), 'content-type': 'application/json' },
+      body,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'invalid_request', error_description: description });
+  });
+
   it('refuses a missing token parameter with invalid_request', async () => {
     const response = await postForm(
       `${server.url}/token_info`,

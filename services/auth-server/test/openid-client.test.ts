@@ -51,6 +51,9 @@ describe('openid-client (certified relying party) against the running server', (
     expect(tokens.claims()).toMatchObject({ sub: user.userId, nonce, name: 'Ada Lovelace' });
     const refreshed = await rp.refresh(tokens.refresh_token!);
     expect(refreshed.access_token).not.toBe(tokens.access_token);
+    // openid-client validated the refreshed ID token (signature, iss, aud, sub equal to the original).
+    expect(refreshed.claims()).toMatchObject({ sub: user.userId, auth_time: tokens.claims().auth_time });
+    expect(refreshed.claims()).not.toHaveProperty('nonce');
     const info = await rp.userinfo(refreshed.access_token!);
     expect(info).toMatchObject({ sub: user.userId, name: 'Ada Lovelace', email_verified: true });
   });

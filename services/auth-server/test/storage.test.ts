@@ -50,6 +50,7 @@ describe('storage on real Postgres and Redis', () => {
       userId: user.userId,
       scopes: ['a', 'b'],
       resources: ['aud1'],
+      authTime: null,
     });
     return { clientId, user, grant };
   }
@@ -112,11 +113,11 @@ describe('storage on real Postgres and Redis', () => {
     const { clientId, user, grant } = await seedGrant();
     const t = token({ grantId: grant.grantId, clientId, userId: user.userId });
     await repos.tokens.saveAll([t]);
-    const result = await repos.grants.revokeWhere('user_id', user.userId, 'test');
+    const result = await repos.grants.revokeWhere({ user_id: user.userId }, 'test');
     expect(result.grantIds).toEqual([grant.grantId]);
     expect(result.tokenHashes).toEqual([t.tokenHash]);
     expect((await repos.tokens.findByHash(t.tokenHash))?.grantRevokedAt).toBeInstanceOf(Date);
-    expect(await repos.grants.revokeWhere('user_id', user.userId, 'again')).toEqual({
+    expect(await repos.grants.revokeWhere({ user_id: user.userId }, 'again')).toEqual({
       grantIds: [],
       tokenHashes: [],
     });

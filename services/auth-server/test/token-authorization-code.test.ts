@@ -10,6 +10,7 @@ import {
   introspect,
   pkce,
   postForm,
+  redeemCode,
 } from './support/oauth-helpers';
 
 describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9700)', () => {
@@ -96,16 +97,10 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
       user,
       'openid offline_access search.read',
     );
-    const again = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const again = await redeemCode(server, client, {
+      code,
+      code_verifier: verifier,
+    });
     expect(again.status).toBe(400);
     expect(again.body).toEqual({
       error: 'invalid_grant',
@@ -123,164 +118,79 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
     expect(refresh.body.error).toBe('invalid_grant');
   });
 
-  it('refuses a wrong verifier, a missing verifier and a verifier without a challenge (S3, S4)', async () => {
-    const url1 = await authorize(
+  /** The redirect of an approved code request for search.read, with an S256 challenge when given. */
+  const searchReadCode = (challenge?: string) =>
+    authorize(
       server,
       {
         client_id: client.clientId,
         response_type: 'code',
         scope: 'search.read',
-        code_challenge: pkce().challenge,
-        code_challenge_method: 'S256',
+        ...(challenge ? { code_challenge: challenge, code_challenge_method: 'S256' } : {}),
       },
       user,
     );
-    const wrong = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url1.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: pkce().verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+
+  it('refuses a wrong verifier, a missing verifier and a verifier without a challenge (S3, S4)', async () => {
+    const url1 = await searchReadCode(pkce().challenge);
+    const wrong = await redeemCode(server, client, {
+      code: url1.searchParams.get('code')!,
+      code_verifier: pkce().verifier,
+    });
     expect(wrong.body).toEqual({
       error: 'invalid_grant',
       error_description: 'code_verifier does not match the code_challenge',
     });
 
-    const url2 = await authorize(
-      server,
-      { client_id: client.clientId, response_type: 'code', scope: 'search.read' },
-      user,
-    );
-    const downgrade = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url2.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: pkce().verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const url2 = await searchReadCode();
+    const downgrade = await redeemCode(server, client, {
+      code: url2.searchParams.get('code')!,
+      code_verifier: pkce().verifier,
+    });
     expect(downgrade.body).toEqual({
       error: 'invalid_grant',
       error_description: 'code_verifier sent but no code_challenge was',
     });
 
-    const url3 = await authorize(
-      server,
-      {
-        client_id: client.clientId,
-        response_type: 'code',
-        scope: 'search.read',
-        code_challenge: pkce().challenge,
-        code_challenge_method: 'S256',
-      },
-      user,
-    );
-    const missing = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url3.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/cb',
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const url3 = await searchReadCode(pkce().challenge);
+    const missing = await redeemCode(server, client, {
+      code: url3.searchParams.get('code')!,
+    });
     expect(missing.body).toEqual({ error: 'invalid_grant', error_description: 'code_verifier required' });
   });
 
   it('binds the code to its client and redirect_uri', async () => {
     const other = await createClient(server);
     const { verifier, challenge } = pkce();
-    const url = await authorize(
-      server,
-      {
-        client_id: client.clientId,
-        response_type: 'code',
-        scope: 'search.read',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      user,
-    );
-    const stolen = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: verifier,
-      },
-      { authorization: basic(other.clientId, other.secret!) },
-    );
+    const url = await searchReadCode(challenge);
+    const stolen = await redeemCode(server, other, {
+      code: url.searchParams.get('code')!,
+      code_verifier: verifier,
+    });
     expect(stolen.body).toEqual({
       error: 'invalid_grant',
       error_description: 'code was issued to another client',
     });
-    const legit = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const legit = await redeemCode(server, client, {
+      code: url.searchParams.get('code')!,
+      code_verifier: verifier,
+    });
     expect(legit.status).toBe(200); // the thief's attempt did not burn the code
 
-    const url2 = await authorize(
-      server,
-      {
-        client_id: client.clientId,
-        response_type: 'code',
-        scope: 'search.read',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      user,
-    );
-    const wrongUri = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url2.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/other',
-        code_verifier: verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const url2 = await searchReadCode(challenge);
+    const wrongUri = await redeemCode(server, client, {
+      code: url2.searchParams.get('code')!,
+      redirect_uri: 'https://app.example/other',
+      code_verifier: verifier,
+    });
     expect(wrongUri.body.error).toBe('invalid_grant');
   });
 
   it('lets exactly one of two concurrent redemptions of a code succeed', async () => {
     const { verifier, challenge } = pkce();
-    const url = await authorize(
-      server,
-      {
-        client_id: client.clientId,
-        response_type: 'code',
-        scope: 'search.read',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      user,
-    );
-    const form = {
-      grant_type: 'authorization_code',
-      code: url.searchParams.get('code')!,
-      redirect_uri: 'https://app.example/cb',
-      code_verifier: verifier,
-    };
-    const results = await Promise.all(
-      [1, 2].map(() =>
-        postForm(`${server.url}/token`, form, { authorization: basic(client.clientId, client.secret!) }),
-      ),
-    );
+    const url = await searchReadCode(challenge);
+    const form = { code: url.searchParams.get('code')!, code_verifier: verifier };
+    const results = await Promise.all([1, 2].map(() => redeemCode(server, client, form)));
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
     // The loser is a replay: the grant is revoked, so even the winner's token is dead (RFC 9700 §4.2.4).
     const winner = results.find((r) => r.status === 200)!;
@@ -291,28 +201,12 @@ describe('POST /token with authorization_code (RFC 6749 §4.1.3, RFC 7636, RFC 9
 
   it('refuses an expired code', async () => {
     const { verifier, challenge } = pkce();
-    const url = await authorize(
-      server,
-      {
-        client_id: client.clientId,
-        response_type: 'code',
-        scope: 'search.read',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      user,
-    );
+    const url = await searchReadCode(challenge);
     await server.pool.query("UPDATE authorization_codes SET expires_at = now() - interval '1 second'");
-    const response = await postForm(
-      `${server.url}/token`,
-      {
-        grant_type: 'authorization_code',
-        code: url.searchParams.get('code')!,
-        redirect_uri: 'https://app.example/cb',
-        code_verifier: verifier,
-      },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
+    const response = await redeemCode(server, client, {
+      code: url.searchParams.get('code')!,
+      code_verifier: verifier,
+    });
     expect(response.body).toEqual({
       error: 'invalid_grant',
       error_description: 'authorization code expired',

@@ -1,4 +1,6 @@
+import { createHash, createPublicKey, type JsonWebKey } from 'node:crypto';
 import { PassThrough } from 'node:stream';
+import jwt from 'jsonwebtoken';
 import { createLogger } from '@acme/common';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import {
@@ -105,6 +107,50 @@ describe('POST /token with refresh_token (RFC 6749 §6, RFC 9700 §4.14.2)', () 
       error: 'invalid_scope',
       error_description: 'scope exceeds the original grant',
     });
+  });
+
+  it('returns a new ID token with the original sub and auth_time and no nonce when the grant has openid (OIDC Core §12.2)', async () => {
+    const { token } = await codeFlowTokens(
+      server,
+      client,
+      user,
+      'openid offline_access profile search.read',
+      {
+        nonce: 'n-0S6_WzA2Mj',
+      },
+    );
+    const original = jwt.decode(token.body.id_token as string) as jwt.JwtPayload;
+    expect(original.nonce).toBe('n-0S6_WzA2Mj');
+    const refreshed = await refresh(token.body.refresh_token as string);
+    expect(refreshed.status).toBe(200);
+    const { header } = jwt.decode(refreshed.body.id_token as string, { complete: true }) ?? {};
+    const jwks = (await (await fetch(`${server.url}/jwks`)).json()) as {
+      keys: (JsonWebKey & { kid: string })[];
+    };
+    const jwk = jwks.keys.find((k) => k.kid === header?.kid);
+    const claims = jwt.verify(
+      refreshed.body.id_token as string,
+      createPublicKey({ key: jwk!, format: 'jwk' }),
+      { algorithms: ['RS256'], issuer: server.config.ISSUER, audience: client.clientId },
+    ) as jwt.JwtPayload;
+    expect(claims).toMatchObject({
+      sub: user.userId,
+      auth_time: original.auth_time,
+      azp: client.clientId,
+      name: 'Ada Lovelace',
+      at_hash: createHash('sha256')
+        .update(refreshed.body.access_token as string)
+        .digest()
+        .subarray(0, 16)
+        .toString('base64url'),
+    });
+    expect(claims).not.toHaveProperty('nonce');
+    // Narrowed to a scope without openid: no ID token; without openid in the grant: none either.
+    const narrowed = await refresh(refreshed.body.refresh_token as string, { scope: 'search.read' });
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.body).not.toHaveProperty('id_token');
+    const plain = await codeFlowTokens(server, client, user, 'search.read');
+    expect((await refresh(plain.token.body.refresh_token as string)).body).not.toHaveProperty('id_token');
   });
 
   it("refuses another client's refresh token", async () => {

@@ -1,12 +1,15 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Pool } from 'pg';
 import { accessLog, createMetrics, esErrorHandler, healthRouter, requestId, type Logger } from '@acme/common';
+import { analyzeRouter } from './api/analyze.route';
 import { documentStoreRouter } from './api/document-store.router';
+import { searchRouter } from './api/search.route';
 import type { SearchConfig } from './config';
 import { formatResponse } from './http/format-response';
 import { noHandler } from './http/no-handler';
 import { readJsonBody } from './http/read-body';
 import type { IndexWriter } from './index/index-writer';
+import type { SearchSeams } from './query/search-seams';
 import type { ScriptRunner } from './script/script-runner';
 
 export interface SearchDeps {
@@ -22,6 +25,8 @@ export interface SearchDeps {
    * wiring can forget it; API contract tests pass a fixed full-access principal instead.
    */
   authenticate: RequestHandler;
+  /** Aggregations and runtime fields (helper script-aggs); absent → such requests answer 400. */
+  searchSeams?: SearchSeams;
 }
 
 /** Builds the express app without listening: tests start it on port 0 against a real Postgres. */
@@ -43,6 +48,8 @@ export function createApp(deps: SearchDeps): Express {
   app.use(formatResponse());
   app.use(deps.authenticate);
   app.use(readJsonBody(deps.config.MAX_REQUEST_BYTES));
+  app.use(searchRouter({ pool: deps.pool, seams: deps.searchSeams }));
+  app.use(analyzeRouter({ pool: deps.pool }));
   app.use(documentStoreRouter(deps));
   app.use(noHandler());
   app.use(esErrorHandler(deps.logger));

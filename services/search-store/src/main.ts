@@ -1,3 +1,4 @@
+import { createSearchSeams } from './api/search-seams';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { answerMalformedHttp, ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
@@ -5,17 +6,7 @@ import { createApp } from './app';
 import { authenticateRequest } from './auth/authenticate-request';
 import { createScriptRunner } from './script/script-runner';
 import { searchConfigSchema } from './config';
-import type { IndexWriter } from './index/index-writer';
-
-/**
- * Until the search engine's writer is merged, documents are stored without postings (search finds
- * nothing). The lead replaces this with the engine's IndexWriter at merge.
- */
-const notIndexing: IndexWriter = {
-  add: async () => undefined,
-  remove: async () => undefined,
-  copyIndex: async () => undefined,
-};
+import { createIndexWriter } from './index/index-writer';
 
 /** The only reader of process.env. */
 async function main(): Promise<void> {
@@ -44,8 +35,9 @@ async function main(): Promise<void> {
     config,
     pool,
     logger,
-    indexWriter: notIndexing,
+    indexWriter: createIndexWriter(),
     scriptRunner: createScriptRunner(),
+    searchSeams: createSearchSeams(),
     authenticate: authenticateRequest({ config, logger }),
   });
   const server = app.listen(config.PORT, config.HOST, () => {

@@ -11,6 +11,14 @@ export interface Metrics {
   router: Router;
   gauge(name: string, help: string, collect: () => number | Promise<number>): void;
   counter(name: string, help: string, labelNames?: string[]): Counter<string>;
+  /** Connection-pool figures (pg.Pool: totalCount, idleCount, waitingCount) as db_pool_connections{state}. */
+  poolGauges(pool: PoolFigures): void;
+}
+
+export interface PoolFigures {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
 }
 
 /** A registry per app instance (tests start many apps in one process; a global registry would collide). */
@@ -61,6 +69,19 @@ export function createMetrics(service: string): Metrics {
     },
     counter(name, help, labelNames = []) {
       return new Counter({ name, help, labelNames, registers: [registry] });
+    },
+    poolGauges(pool) {
+      new Gauge({
+        name: 'db_pool_connections',
+        help: 'Postgres pool connections by state (total, idle, waiting clients)',
+        labelNames: ['state'],
+        registers: [registry],
+        collect() {
+          this.set({ state: 'total' }, pool.totalCount);
+          this.set({ state: 'idle' }, pool.idleCount);
+          this.set({ state: 'waiting' }, pool.waitingCount);
+        },
+      });
     },
   };
 }

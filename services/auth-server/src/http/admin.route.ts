@@ -46,7 +46,7 @@ export function adminRouter(ctx: AuthContext): Router {
   });
   router.delete('/admin/clients/:id', async (req, res) => {
     // Revoke first: the tokens' hashes are needed to clear the introspection cache before the rows go.
-    await revokeGrants(ctx, 'client_id', req.params.id, 'client_deleted');
+    await revokeGrants(ctx, { client_id: req.params.id }, 'client_deleted');
     if (!(await ctx.repos.clients.delete(req.params.id))) throw new OAuthError('not_found', 'no such client');
     res.status(204).end();
   });
@@ -80,7 +80,7 @@ export function adminRouter(ctx: AuthContext): Router {
     if (!parsed.success)
       throw new OAuthError('invalid_request', 'send exactly one of user_id, client_id, grant_id');
     const [by, value] = Object.entries(parsed.data)[0] as ['user_id' | 'client_id' | 'grant_id', string];
-    const result = await revokeGrants(ctx, by, value, 'admin');
+    const result = await revokeGrants(ctx, { [by]: value }, 'admin');
     res.json({ revoked_grants: result.grants, revoked_tokens: result.tokens });
   });
 

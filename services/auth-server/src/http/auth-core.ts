@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
-import type { Logger } from '@acme/common';
+import type { Logger, Metrics } from '@acme/common';
 import type { AuthConfig } from '../config';
 import type { AuthContext } from '../domain/auth-context';
 import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
@@ -36,6 +36,8 @@ export function createAuthCore(deps: {
   logger: Logger;
   redis?: Redis;
   redisSubscriber?: Redis;
+  /** Counts introspection cache lookups by result, for /metrics. */
+  cacheLookups?: ReturnType<Metrics['counter']>;
 }): AuthCore {
   const { config, redis } = deps;
   const cache = createIntrospectionCache({
@@ -45,6 +47,15 @@ export function createAuthCore(deps: {
     localMs: config.INTROSPECTION_LOCAL_CACHE_MS,
     tombstoneSeconds: config.INTROSPECTION_CACHE_MAX_SECONDS + 60,
   });
+  const lookups = deps.cacheLookups;
+  if (lookups) {
+    const get = cache.get.bind(cache);
+    cache.get = async (hash, rsId) => {
+      const found = await get(hash, rsId);
+      lookups.inc({ result: found ? 'hit' : 'miss' });
+      return found;
+    };
+  }
   const ctx = buildAuthContext({ config, pool: deps.pool, logger: deps.logger, cache });
   const points = config.AUTH_FAILURES_PER_MINUTE;
   const tokenLimiter = createFailureLimiter({ redis, points, prefix: 'auth:rl:client' });

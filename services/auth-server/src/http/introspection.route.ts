@@ -19,7 +19,8 @@ export function introspectionRouter(ctx: AuthContext, limiter: FailureLimiter): 
   router.post(
     '/token_info',
     express.urlencoded({ extended: false, limit: '16kb' }),
-    express.json({ limit: '16kb' }),
+    // Read as text so duplicate keys can be refused before JSON.parse drops them (parseFormBody).
+    express.text({ type: 'application/json', limit: '16kb' }),
     async (req, res) => {
       res.set('Cache-Control', 'no-store').set('Pragma', 'no-cache');
       if (allowed && !isAllowed(allowed, req))

@@ -8,7 +8,7 @@ import type { GrantRevoker } from '../domain/consent/grant-revoker';
 import { createAccountGrantsRepo } from '../storage/account-grants.repo';
 import { createConsentsRepo } from '../storage/consents.repo';
 import { createSessionsRepo } from '../storage/sessions.repo';
-import { createUserCredentialsRepo } from '../storage/user-credentials.repo';
+import { createUsersRepo } from '../storage/users.repo';
 import { accountRoute } from './account.route';
 import { authorizeRoute } from './authorize.route';
 import { consentRoute } from './consent.route';
@@ -61,7 +61,7 @@ export function createPagesRouter(deps: PagesDeps): Router {
       maxFailuresPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
       windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
     }),
-    users: createUserCredentialsRepo(deps.pool),
+    users: createUsersRepo(deps.pool),
     consents,
     accountGrants: createAccountGrantsRepo(deps.pool, consents),
     grantRevoker: deps.grantRevoker,

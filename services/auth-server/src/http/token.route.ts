@@ -6,7 +6,7 @@ import { refreshTokens } from '../domain/grants/refresh-tokens';
 import { clientCredentials } from '../domain/grants/client-credentials';
 import { authenticateRequestClient } from './client-auth';
 import { cors } from './cors';
-import { parseFormBody } from './parse-params';
+import { listParam, parseFormBody } from './parse-params';
 import type { FailureLimiter } from './rate-limit';
 
 /**
@@ -24,7 +24,7 @@ export function tokenRouter(ctx: AuthContext, limiter: FailureLimiter): Router {
     if (!['authorization_code', 'refresh_token', 'client_credentials'].includes(grantType))
       throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
     const client = await authenticateRequestClient(ctx, limiter, req, params);
-    const resource = params.resource === undefined ? [] : [params.resource];
+    const resource = listParam(req.body, 'resource');
     const body =
       grantType === 'authorization_code'
         ? await exchangeCode(ctx, client, params)

@@ -47,19 +47,6 @@ export function createAccountGrantsRepo(pool: Pool, consents: ConsentsRepo): Acc
         authorizedAt: row.authorized_at,
       }));
     },
-    async findActiveGrantIds(userId, clientId) {
-      const { rows } = await pool.query<{ grant_id: string }>(
-        'SELECT grant_id FROM grants WHERE user_id = $1 AND client_id = $2 AND revoked_at IS NULL',
-        [userId, clientId],
-      );
-      return rows.map((row) => row.grant_id);
-    },
     deleteConsent: (userId, clientId) => consents.deleteConsent(userId, clientId),
-    async deleteUnredeemedCodes(grantIds) {
-      await pool.query(
-        'DELETE FROM authorization_codes WHERE grant_id = ANY($1::uuid[]) AND consumed_at IS NULL',
-        [grantIds],
-      );
-    },
   };
 }

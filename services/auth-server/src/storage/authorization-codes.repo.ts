@@ -14,6 +14,11 @@ export interface AuthorizationCode {
   expiresAt: Date;
 }
 
+/** A code as redeemed, with its grant's state: a revoked grant must not mint tokens (RFC 7009 §2.1). */
+export interface RedeemedCode extends AuthorizationCode {
+  grantRevokedAt: Date | null;
+}
+
 const toCode = (row: Record<string, unknown>): AuthorizationCode => ({
   codeHash: row.code_hash as Buffer,
   grantId: row.grant_id as string,
@@ -28,8 +33,13 @@ const toCode = (row: Record<string, unknown>): AuthorizationCode => ({
   expiresAt: row.expires_at as Date,
 });
 
-const COLUMNS = `code_hash, grant_id, client_id, user_id, redirect_uri, scopes, resources, code_challenge,
-  nonce, auth_time, expires_at`;
+const COLUMNS = `c.code_hash, c.grant_id, c.client_id, c.user_id, c.redirect_uri, c.scopes, c.resources,
+  c.code_challenge, c.nonce, c.auth_time, c.expires_at, g.revoked_at AS grant_revoked_at`;
+
+const toRedeemed = (row: Record<string, unknown>): RedeemedCode => ({
+  ...toCode(row),
+  grantRevokedAt: row.grant_revoked_at as Date | null,
+});
 
 export function createAuthorizationCodesRepo(db: Queryable) {
   return {
@@ -62,26 +72,28 @@ export function createAuthorizationCodesRepo(db: Queryable) {
     /**
      * Marks the code used by `clientId` and returns it (RFC 6749 §4.1.2: single use). The UPDATE is the
      * lock, so two concurrent redemptions cannot both win. A code of another client is left untouched
-     * (a thief cannot burn it); a used one comes back `replayed`.
+     * (a thief cannot burn it); a used one comes back `replayed`. The grant's revocation state comes
+     * with it, so the caller can refuse a code whose grant was revoked by any path.
      */
     async consume(
       codeHash: Buffer,
       clientId: string,
-    ): Promise<{ code: AuthorizationCode; replayed: boolean } | undefined> {
+    ): Promise<{ code: RedeemedCode; replayed: boolean } | undefined> {
       const { rows } = await db.query(
-        `UPDATE authorization_codes SET consumed_at = now()
-         WHERE code_hash = $1 AND client_id = $2 AND consumed_at IS NULL
+        `UPDATE authorization_codes c SET consumed_at = now() FROM grants g
+         WHERE g.grant_id = c.grant_id AND c.code_hash = $1 AND c.client_id = $2 AND c.consumed_at IS NULL
          RETURNING ${COLUMNS}`,
         [codeHash, clientId],
       );
-      if (rows[0]) return { code: toCode(rows[0]), replayed: false };
+      if (rows[0]) return { code: toRedeemed(rows[0]), replayed: false };
       const used = await db.query(
-        `SELECT ${COLUMNS}, consumed_at FROM authorization_codes WHERE code_hash = $1`,
+        `SELECT ${COLUMNS}, c.consumed_at FROM authorization_codes c JOIN grants g ON g.grant_id = c.grant_id
+         WHERE c.code_hash = $1`,
         [codeHash],
       );
       const row = used.rows[0];
       return row
-        ? { code: toCode(row), replayed: row.consumed_at !== null && row.client_id === clientId }
+        ? { code: toRedeemed(row), replayed: row.consumed_at !== null && row.client_id === clientId }
         : undefined;
     },
   };

@@ -6,6 +6,8 @@ export interface Grant {
   userId: string | null;
   scopes: string[];
   resources: string[];
+  /** When the user authenticated for this grant; null for client_credentials. */
+  authTime: Date | null;
   revokedAt: Date | null;
 }
 
@@ -15,8 +17,12 @@ const toGrant = (row: Record<string, unknown>): Grant => ({
   userId: row.user_id as string | null,
   scopes: row.scopes as string[],
   resources: row.resources as string[],
+  authTime: row.auth_time as Date | null,
   revokedAt: row.revoked_at as Date | null,
 });
+
+/** Which grants to revoke: every given column must match (the columns are never user input). */
+export type GrantFilter = Partial<Record<'grant_id' | 'user_id' | 'client_id', string>>;
 
 /**
  * Grants and their revocation. Revoking returns the token hashes it touched so the introspection cache
@@ -26,22 +32,22 @@ export function createGrantsRepo(db: Queryable) {
   return {
     async save(grant: Omit<Grant, 'grantId' | 'revokedAt'>): Promise<Grant> {
       const { rows } = await db.query(
-        `INSERT INTO grants (client_id, user_id, scopes, resources) VALUES ($1,$2,$3,$4)
-         RETURNING grant_id, client_id, user_id, scopes, resources, revoked_at`,
-        [grant.clientId, grant.userId, grant.scopes, grant.resources],
+        `INSERT INTO grants (client_id, user_id, scopes, resources, auth_time) VALUES ($1,$2,$3,$4,$5)
+         RETURNING grant_id, client_id, user_id, scopes, resources, auth_time, revoked_at`,
+        [grant.clientId, grant.userId, grant.scopes, grant.resources, grant.authTime],
       );
       return toGrant(rows[0]);
     },
     async findById(grantId: string): Promise<Grant | undefined> {
       const { rows } = await db.query(
-        `SELECT grant_id, client_id, user_id, scopes, resources, revoked_at FROM grants WHERE grant_id = $1::uuid`,
+        `SELECT grant_id, client_id, user_id, scopes, resources, auth_time, revoked_at FROM grants WHERE grant_id = $1::uuid`,
         [grantId],
       );
       return rows[0] ? toGrant(rows[0]) : undefined;
     },
     async listByUser(userId: string): Promise<Grant[]> {
       const { rows } = await db.query(
-        `SELECT grant_id, client_id, user_id, scopes, resources, revoked_at FROM grants
+        `SELECT grant_id, client_id, user_id, scopes, resources, auth_time, revoked_at FROM grants
          WHERE user_id = $1::uuid AND revoked_at IS NULL ORDER BY created_at`,
         [userId],
       );
@@ -60,24 +66,30 @@ export function createGrantsRepo(db: Queryable) {
       );
       return rowCount ?? 0;
     },
-    /** Revokes the grants selected by one column and every token under them, in one statement. */
+    /**
+     * Revokes the grants matching every given column (one, or user and client together) and every token
+     * under them, in one statement.
+     */
     async revokeWhere(
-      column: 'grant_id' | 'user_id' | 'client_id',
-      value: string,
+      filter: GrantFilter,
       reason: string,
     ): Promise<{ grantIds: string[]; tokenHashes: Buffer[] }> {
-      const cast = column === 'client_id' ? 'text' : 'uuid';
+      const columns = (['grant_id', 'user_id', 'client_id'] as const).filter((c) => filter[c] !== undefined);
+      if (columns.length === 0) throw new Error('revokeWhere needs at least one column');
+      const where = columns
+        .map((c, i) => `${c} = $${i + 2}::${c === 'client_id' ? 'text' : 'uuid'}`)
+        .join(' AND ');
       const { rows } = await db.query(
         `WITH g AS (
-           UPDATE grants SET revoked_at = now(), revoked_reason = $2
-           WHERE ${column} = $1::${cast} AND revoked_at IS NULL RETURNING grant_id
+           UPDATE grants SET revoked_at = now(), revoked_reason = $1
+           WHERE ${where} AND revoked_at IS NULL RETURNING grant_id
          ), t AS (
            UPDATE tokens SET revoked_at = now()
            WHERE grant_id IN (SELECT grant_id FROM g) AND revoked_at IS NULL RETURNING token_hash
          )
          SELECT (SELECT array_agg(grant_id::text) FROM g) AS grant_ids,
                 (SELECT array_agg(token_hash) FROM t) AS token_hashes`,
-        [value, reason],
+        [reason, ...columns.map((c) => filter[c])],
       );
       return { grantIds: rows[0].grant_ids ?? [], tokenHashes: rows[0].token_hashes ?? [] };
     },

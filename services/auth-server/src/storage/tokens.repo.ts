@@ -22,6 +22,8 @@ export interface TokenRecord extends StoredToken {
   rotatedAt: Date | null;
   lastUsedAt: Date | null;
   grantRevokedAt: Date | null;
+  /** The grant's user authentication time (OIDC Core §12.2: a refreshed ID token repeats it). */
+  grantAuthTime: Date | null;
   username: string | null;
 }
 
@@ -43,6 +45,7 @@ const toRecord = (row: Record<string, unknown>): TokenRecord => ({
   rotatedAt: row.rotated_at as Date | null,
   lastUsedAt: row.last_used_at as Date | null,
   grantRevokedAt: row.grant_revoked_at as Date | null,
+  grantAuthTime: row.grant_auth_time as Date | null,
   username: row.username as string | null,
 });
 
@@ -81,7 +84,7 @@ export function createTokensRepo(db: Queryable) {
     /** One indexed lookup joining the grant (a revoked or deleted grant makes every token inactive). */
     async findByHash(tokenHash: Buffer): Promise<TokenRecord | undefined> {
       const { rows } = await db.query(
-        `SELECT t.*, g.revoked_at AS grant_revoked_at, u.username
+        `SELECT t.*, g.revoked_at AS grant_revoked_at, g.auth_time AS grant_auth_time, u.username
          FROM tokens t JOIN grants g ON g.grant_id = t.grant_id LEFT JOIN users u ON u.user_id = t.user_id
          WHERE t.token_hash = $1`,
         [tokenHash],

@@ -96,9 +96,31 @@ export async function authorize(
   return new URL(location);
 }
 
-export async function codeFlowTokens(
+/**
+ * POST /token with grant_type=authorization_code and the helpers' redirect_uri: Basic for a
+ * confidential client, client_id in the body for a public one. `form` adds or overrides parameters.
+ */
+export function redeemCode(
   server: RunningAuthServer,
   client: { clientId: string; secret?: string },
+  form: Record<string, string>,
+) {
+  return postForm(
+    `${server.url}/token`,
+    {
+      grant_type: 'authorization_code',
+      redirect_uri: 'https://app.example/cb',
+      ...(client.secret ? {} : { client_id: client.clientId }),
+      ...form,
+    },
+    client.secret ? { authorization: basic(client.clientId, client.secret) } : {},
+  );
+}
+
+/** An approved, not yet redeemed code request with PKCE: the code and its verifier. */
+export async function approvedCode(
+  server: RunningAuthServer,
+  client: { clientId: string },
   user: { userId: string },
   scope: string,
   extra: Record<string, string> = {},
@@ -118,18 +140,18 @@ export async function codeFlowTokens(
     },
     user,
   );
-  const code = url.searchParams.get('code') ?? '';
-  const token = await postForm(
-    `${server.url}/token`,
-    {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: 'https://app.example/cb',
-      code_verifier: verifier,
-      ...(client.secret ? {} : { client_id: client.clientId }),
-    },
-    client.secret ? { authorization: basic(client.clientId, client.secret) } : {},
-  );
+  return { code: url.searchParams.get('code') ?? '', verifier };
+}
+
+export async function codeFlowTokens(
+  server: RunningAuthServer,
+  client: { clientId: string; secret?: string },
+  user: { userId: string },
+  scope: string,
+  extra: Record<string, string> = {},
+) {
+  const { code, verifier } = await approvedCode(server, client, user, scope, extra);
+  const token = await redeemCode(server, client, { code, code_verifier: verifier });
   return { code, verifier, token };
 }
 

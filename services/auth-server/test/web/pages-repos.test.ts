@@ -3,7 +3,7 @@ import { runMigrations } from '@acme/common';
 import { createTestDatabase } from '@acme/testkit';
 import { createConsentsRepo } from '../../src/storage/consents.repo';
 import { createSessionsRepo } from '../../src/storage/sessions.repo';
-import { createUserCredentialsRepo } from '../../src/storage/user-credentials.repo';
+import { createUsersRepo } from '../../src/storage/users.repo';
 import { checkLogin } from '../../src/domain/users/check-login';
 import { hashPassword } from '../../src/domain/users/hash-password';
 import { MIGRATIONS_DIR } from '../support/start-auth-server';
@@ -68,7 +68,7 @@ describe('sessions, consents and user credentials repos (Postgres)', () => {
   });
 
   it('checks a login case-insensitively with argon2id and refuses disabled users', async () => {
-    const store = createUserCredentialsRepo(pool);
+    const store = createUsersRepo(pool);
     const { rows } = await pool.query<{ password_hash: string }>(
       'SELECT password_hash FROM users WHERE user_id = $1',
       [userId],

@@ -1,5 +1,10 @@
 import type { PoolClient } from 'pg';
-import type { DocumentToIndex, IndexContext, IndexWriter } from '../../src/index/index-writer';
+import {
+  createIndexWriter,
+  type DocumentToIndex,
+  type DroppingIndexWriter,
+  type IndexContext,
+} from '../../src/index/index-writer';
 
 export interface IndexWriterCall {
   method: 'add' | 'remove' | 'copyIndex';
@@ -10,10 +15,12 @@ export interface IndexWriterCall {
 }
 
 /**
- * A test double of the IndexWriter seam: it records every call and checks it runs inside the
- * document write's transaction. The real writer (the search engine's) is wired by the lead at merge.
+ * The real IndexWriter, recording every call and whether it ran inside the document write's
+ * transaction (what the seam requires).
  */
-export function createRecordingIndexWriter(): IndexWriter & { calls: IndexWriterCall[] } {
+export function createRecordingIndexWriter(
+  inner: DroppingIndexWriter = createIndexWriter(),
+): DroppingIndexWriter & { calls: IndexWriterCall[] } {
   const calls: IndexWriterCall[] = [];
   // Inside the write's transaction an xid is already assigned (the index row is locked FOR UPDATE);
   // a lone autocommit statement has none.
@@ -32,6 +39,7 @@ export function createRecordingIndexWriter(): IndexWriter & { calls: IndexWriter
         docKeys: documents.map((d) => d.docKey),
         inTransaction: await inTransaction(client),
       });
+      await inner.add(client, index, documents);
     },
     async remove(client: PoolClient, index: IndexContext, docKeys: string[]) {
       calls.push({
@@ -40,6 +48,7 @@ export function createRecordingIndexWriter(): IndexWriter & { calls: IndexWriter
         docKeys,
         inTransaction: await inTransaction(client),
       });
+      await inner.remove(client, index, docKeys);
     },
     async copyIndex(client: PoolClient, fromIndexId: string, toIndexId: string) {
       calls.push({
@@ -47,6 +56,8 @@ export function createRecordingIndexWriter(): IndexWriter & { calls: IndexWriter
         docKeys: [fromIndexId, toIndexId],
         inTransaction: await inTransaction(client),
       });
+      await inner.copyIndex(client, fromIndexId, toIndexId);
     },
+    dropIndex: (client: PoolClient, indexId: string) => inner.dropIndex(client, indexId),
   };
 }

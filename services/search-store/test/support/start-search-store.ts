@@ -1,3 +1,4 @@
+import { createSearchSeams } from '../../src/api/search-seams';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Pool } from 'pg';
@@ -51,6 +52,7 @@ export async function startSearchStore(
     logger,
     indexWriter,
     scriptRunner: createScriptRunner(),
+    searchSeams: createSearchSeams(),
     authenticate,
   });
   const server = app.listen(0, '127.0.0.1');

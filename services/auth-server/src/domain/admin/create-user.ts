@@ -1,8 +1,8 @@
-import argon2 from 'argon2';
 import { z } from 'zod';
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
 import type { User } from '../../storage/users.repo';
+import { hashPassword } from '../users/hash-password';
 
 export const createUserSchema = z
   .object({
@@ -12,7 +12,7 @@ export const createUserSchema = z
   })
   .strict();
 
-/** A user with an argon2id password hash (memory-hard, OWASP parameters) and profile claims. */
+/** A user with an argon2id password hash (hashPassword: the one parameter set) and profile claims. */
 export async function createUser(ctx: AuthContext, input: unknown): Promise<User> {
   const parsed = createUserSchema.safeParse(input);
   if (!parsed.success)
@@ -22,11 +22,7 @@ export async function createUser(ctx: AuthContext, input: unknown): Promise<User
     );
   if (await ctx.repos.users.findByUsername(parsed.data.username))
     throw new OAuthError('conflict', 'username is taken');
-  const passwordHash = await argon2.hash(parsed.data.password, {
-    type: argon2.argon2id,
-    memoryCost: 19_456,
-    timeCost: 2,
-  });
+  const passwordHash = await hashPassword(parsed.data.password);
   return ctx.repos.users.create({ username: parsed.data.username, passwordHash, claims: parsed.data.claims });
 }
 

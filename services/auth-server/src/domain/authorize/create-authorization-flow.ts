@@ -36,6 +36,7 @@ export function createAuthorizationFlow(ctx: AuthContext): AuthorizationFlow {
         userId: user.userId,
         scopes,
         resources: audience,
+        authTime: user.authTime,
       });
       if (request.responseType === 'code') {
         const code = generateSecret();

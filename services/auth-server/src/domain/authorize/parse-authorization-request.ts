@@ -19,6 +19,7 @@ export async function parseAuthorizationRequest(
 ): Promise<AuthorizationRequest> {
   const p: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
+    if (name === 'resource' && Array.isArray(value) && value.every((v) => typeof v === 'string')) continue;
     if (typeof value !== 'string')
       throw new AuthorizeError(
         new OAuthError('invalid_request', `parameter ${name} must appear once`),
@@ -83,7 +84,9 @@ export async function parseAuthorizationRequest(
   if (normalized === 'id_token token' && !scopes.includes('openid'))
     throw fail('invalid_scope', 'openid scope is required');
 
-  const resources = p.resource === undefined ? [] : [p.resource];
+  // RFC 8707 §2: several `resource` parameters; the token's audience is all of them.
+  const resources =
+    raw.resource === undefined ? [] : ([] as string[]).concat(raw.resource as string | string[]);
   try {
     resolveAudience(resources, scopes, await ctx.repos.resourceServers.list());
   } catch (error) {

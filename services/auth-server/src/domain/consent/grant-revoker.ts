@@ -3,5 +3,6 @@
  * cached introspection answer (API-NOTES B1: node-oidc-provider checks the grant on every introspection).
  */
 export interface GrantRevoker {
-  revokeGrants(grantIds: readonly string[], reason: string): Promise<void>;
+  /** Revokes every grant this user gave this client, in one statement; returns how many. */
+  revokeUserClient(userId: string, clientId: string, reason: string): Promise<number>;
 }

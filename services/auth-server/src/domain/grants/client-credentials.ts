@@ -28,6 +28,7 @@ export async function clientCredentials(
     userId: null,
     scopes,
     resources: audience,
+    authTime: null,
   });
   return issueTokens(ctx, {
     client,

@@ -22,11 +22,14 @@ export async function exchangeCode(
   const { code, replayed } = consumed;
   if (replayed) {
     ctx.audit('code_replay', { client_id: client.clientId, grant_id: code.grantId });
-    await revokeGrants(ctx, 'grant_id', code.grantId, 'code_replay');
+    await revokeGrants(ctx, { grant_id: code.grantId }, 'code_replay');
     throw new OAuthError('invalid_grant', 'authorization code already used');
   }
   if (code.clientId !== client.clientId)
     throw new OAuthError('invalid_grant', 'code was issued to another client');
+  // A grant revoked after the code was issued (admin, account page, client deletion, a replay of a
+  // sibling code) takes its unredeemed codes with it (RFC 6749 §10.5, RFC 7009 §2.1).
+  if (code.grantRevokedAt) throw new OAuthError('invalid_grant', 'authorization grant revoked');
   if (code.expiresAt <= new Date()) throw new OAuthError('invalid_grant', 'authorization code expired');
   // §4.1.3: redirect_uri must repeat the authorization request's; it may be left out only when the
   // client has that one URI registered (the authorization request could then omit it too).

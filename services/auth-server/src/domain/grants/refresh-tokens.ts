@@ -9,6 +9,7 @@ import { parseScope } from './parse-scope';
  * RFC 6749 §6 with rotation and reuse detection (RFC 9700 §4.14.2): each use returns a new refresh token
  * in the same family; reusing a rotated one revokes the whole family, except a retry by the same client
  * within REFRESH_REUSE_GRACE_SECONDS (a lost response). Scope may only narrow (§6: else invalid_scope).
+ * When the grant has openid (and the refreshed scope keeps it) a new ID token comes too (OIDC Core §12.2).
  */
 export async function refreshTokens(
   ctx: AuthContext,
@@ -56,6 +57,8 @@ export async function refreshTokens(
     audience: record.audience,
     familyId: record.familyId ?? undefined,
     withRefresh: true,
+    // OIDC Core §12.2: a new ID token with the original sub and auth_time, and no nonce.
+    ...(record.grantAuthTime ? { idToken: { nonce: null, authTime: record.grantAuthTime } } : {}),
   });
   // A concurrent reuse may have revoked the family between our read and our insert: the new tokens
   // are committed now, so revoking the family again covers them (the reuse always wins).

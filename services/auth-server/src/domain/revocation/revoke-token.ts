@@ -17,6 +17,6 @@ export async function revokeToken(ctx: AuthContext, client: Client, token: strin
   if (record.clientId !== client.clientId)
     throw new OAuthError('invalid_request', 'token was issued to another client');
   if (record.kind === 'refresh_token')
-    await revokeGrants(ctx, 'grant_id', record.grantId, 'client_revocation');
+    await revokeGrants(ctx, { grant_id: record.grantId }, 'client_revocation');
   else await revokeTokenHash(ctx, hash, 'client_revocation');
 }

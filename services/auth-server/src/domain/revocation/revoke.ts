@@ -1,15 +1,20 @@
 import type { AuthContext } from '../auth-context';
-
-export type RevokeBy = 'grant_id' | 'user_id' | 'client_id';
+import type { GrantFilter } from '../../storage/grants.repo';
 
 /**
  * Every revocation path ends here, so the introspection cache is cleared for exactly the tokens touched,
- * on this instance, in Redis and (pub/sub) on every other instance, before the caller answers.
+ * on this instance, in Redis and (pub/sub, one message per call) on every other instance, before the
+ * caller answers. `{ user_id, client_id }` is the account page's "revoke this app".
  */
-export async function revokeGrants(ctx: AuthContext, by: RevokeBy, value: string, reason: string) {
-  const result = await ctx.repos.grants.revokeWhere(by, value, reason);
+export async function revokeGrants(ctx: AuthContext, filter: GrantFilter, reason: string) {
+  const result = await ctx.repos.grants.revokeWhere(filter, reason);
   await ctx.cache.invalidate(result.tokenHashes);
-  ctx.audit('revocation', { by, reason, grants: result.grantIds.length, tokens: result.tokenHashes.length });
+  ctx.audit('revocation', {
+    by: Object.keys(filter).join('+'),
+    reason,
+    grants: result.grantIds.length,
+    tokens: result.tokenHashes.length,
+  });
   return { grants: result.grantIds.length, tokens: result.tokenHashes.length };
 }
 

@@ -8,8 +8,8 @@ export interface LoginUser {
 }
 
 export interface LoginUserStore {
-  /** The enabled user with this username (case-insensitive), or null. */
-  findLoginUser(username: string): Promise<LoginUser | null>;
+  /** The enabled user with this username (case-insensitive; index users_username). */
+  findByUsername(username: string): Promise<LoginUser | undefined>;
 }
 
 /** Longest username and password we hash: argon2 accepts more, but a megabyte "password" is an attack. */
@@ -28,7 +28,7 @@ export async function checkLogin(
   password: string,
 ): Promise<{ userId: string; username: string } | null> {
   if (username.length > MAX_USERNAME_LENGTH || password.length > MAX_PASSWORD_LENGTH) return null;
-  const user = await store.findLoginUser(username);
+  const user = await store.findByUsername(username);
   if (!user) {
     dummyHash ??= hashPassword('dummy password for timing equalisation');
     await argon2.verify(await dummyHash, password);

@@ -54,6 +54,7 @@ CREATE TABLE grants (
   user_id uuid REFERENCES users (user_id) ON DELETE CASCADE,
   scopes text[] NOT NULL,
   resources text[] NOT NULL DEFAULT '{}',         -- RFC 8707 resource indicators / audiences
+  auth_time timestamptz,                          -- the user's authentication (OIDC Core §12.2 ID token on refresh)
   created_at timestamptz NOT NULL DEFAULT now(),
   revoked_at timestamptz,
   revoked_reason text

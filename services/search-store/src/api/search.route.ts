@@ -1,0 +1,79 @@
+import { Router, type Request, type Response } from 'express';
+import type { Pool, PoolClient } from 'pg';
+import { executeCount, executeSearch } from '../query/execute-search';
+import { openIndexReaders, type IndexReader } from '../query/index-reader';
+import { parseSearchRequest } from '../query/search-request';
+import type { SearchSeams } from '../query/search-seams';
+import { ShardQueryError, toSearchPhaseError } from '../query/shard-query-error';
+import { queryParams, searchBodyOf } from './search-body';
+import { resolveSearchIndices } from './search-index-resolver';
+
+export interface SearchRouteDeps {
+  pool: Pool;
+  seams?: SearchSeams;
+}
+
+/**
+ * Runs a read in one REPEATABLE READ snapshot: the statistics a score uses (field and term stats)
+ * and the postings it reads come from the same moment even while bulks commit, as on a Lucene
+ * point-in-time reader. Shard-level errors become ES's search_phase_execution_exception.
+ */
+async function inSnapshot<T>(
+  pool: Pool,
+  req: Request,
+  work: (client: PoolClient, readers: IndexReader[]) => Promise<T>,
+): Promise<T> {
+  const params = queryParams(req);
+  const client = await pool.connect();
+  let readers: IndexReader[] = [];
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const indices = await resolveSearchIndices(client, req.params.index as string | undefined, {
+      ignoreUnavailable: params.ignore_unavailable === 'true',
+    });
+    readers = await openIndexReaders(client, indices);
+    const result = await work(client, readers);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    if (error instanceof ShardQueryError) {
+      throw toSearchPhaseError(
+        error,
+        readers.map((r) => r.name),
+      );
+    }
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** GET|POST /_search, /<index>/_search, /_count, /<index>/_count (ES search and count APIs). */
+export function searchRouter(deps: SearchRouteDeps): Router {
+  const router = Router();
+
+  const search = async (req: Request, res: Response): Promise<void> => {
+    const started = Date.now();
+    const request = parseSearchRequest(searchBodyOf(req, res), queryParams(req));
+    const body = await inSnapshot(deps.pool, req, (client, readers) =>
+      executeSearch(client, readers, request, deps.seams, started),
+    );
+    res.json(body);
+  };
+
+  const count = async (req: Request, res: Response): Promise<void> => {
+    const request = parseSearchRequest(searchBodyOf(req, res), queryParams(req), true);
+    const body = await inSnapshot(deps.pool, req, async (client, readers) => ({
+      count: await executeCount(client, readers, request),
+      _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
+    }));
+    res.json(body);
+  };
+
+  router.route('/_search').get(search).post(search);
+  router.route('/:index/_search').get(search).post(search);
+  router.route('/_count').get(count).post(count);
+  router.route('/:index/_count').get(count).post(count);
+  return router;
+}

@@ -1,0 +1,162 @@
+import {
+  analyzeValues,
+  findAnalyzer,
+  findNormalizer,
+  flattenSettings,
+  type Analyzer,
+} from '../analysis/analyzer';
+import type { IndexMapping } from '../mapping/mapping-types';
+import { intToByte4 } from '../query/score/small-float';
+import { DEFAULT_DATE_FORMAT, parseDateValue } from './date-value';
+import { isNumericType, listIndexedFields, valuesAtPath, type IndexedField } from './indexed-fields';
+
+/** One document's contribution to one field: its postings, its length and its doc values. */
+export interface FieldContribution {
+  path: string;
+  type: string;
+  /** term → [freq, positions]; positions only for text fields. */
+  terms: Map<string, { freq: number; positions: number[] | null }>;
+  /** Lucene's one-byte norm of the field length (1 for fields without norms). */
+  norm: number;
+  /** Tokens for text, distinct terms for keyword, values for the rest: what field_stats adds up. */
+  length: number;
+  numbers: number[];
+  keywords: string[];
+}
+
+const INTEGER_TYPES = new Set(['long', 'integer', 'short', 'byte']);
+
+/** The analyzer a text field indexes with: its own, the index default, else standard. */
+export function indexAnalyzerFor(field: IndexedField, settings: Record<string, unknown>): Analyzer {
+  const name = field.mapping.analyzer ?? (hasAnalyzer(settings, 'default') ? 'default' : 'standard');
+  return findAnalyzer(name, settings);
+}
+
+/** The analyzer a query on a text field uses: search_analyzer, analyzer, default_search, default, standard. */
+export function searchAnalyzerFor(field: IndexedField, settings: Record<string, unknown>): Analyzer {
+  const name =
+    field.mapping.search_analyzer ??
+    field.mapping.analyzer ??
+    (hasAnalyzer(settings, 'default_search')
+      ? 'default_search'
+      : hasAnalyzer(settings, 'default')
+        ? 'default'
+        : 'standard');
+  return findAnalyzer(name, settings);
+}
+
+function hasAnalyzer(settings: Record<string, unknown>, name: string): boolean {
+  const flat = flattenSettings(settings);
+  return Object.keys(flat).some(
+    (k) => k.startsWith(`index.analysis.analyzer.${name}.`) || k.startsWith(`analysis.analyzer.${name}.`),
+  );
+}
+
+// Resolving an analyzer reads the index settings; once per field object (one batch's field list) is enough.
+const resolved = new WeakMap<IndexedField, Map<string, unknown>>();
+function cached<T>(field: IndexedField, kind: string, make: () => T): T {
+  let entry = resolved.get(field);
+  if (!entry) resolved.set(field, (entry = new Map()));
+  if (!entry.has(kind)) entry.set(kind, make());
+  return entry.get(kind) as T;
+}
+
+export function analyzeDocument(
+  mappings: IndexMapping,
+  settings: Record<string, unknown>,
+  source: Record<string, unknown>,
+  fields: IndexedField[] = listIndexedFields(mappings),
+): FieldContribution[] {
+  const out: FieldContribution[] = [];
+  for (const field of fields) {
+    if (field.mapping.index === false && field.type !== 'keyword' && !isNumericType(field.type)) continue;
+    const values = valuesAtPath(source, field.sourcePath).filter((v) => typeof v !== 'object');
+    if (values.length === 0) continue;
+    const contribution = contribute(field, values, settings);
+    if (contribution) out.push(contribution);
+  }
+  return out;
+}
+
+function contribute(
+  field: IndexedField,
+  values: unknown[],
+  settings: Record<string, unknown>,
+): FieldContribution | undefined {
+  const base = {
+    path: field.path,
+    type: field.type,
+    terms: new Map(),
+    norm: 1,
+    length: 0,
+    numbers: [],
+    keywords: [],
+  };
+  if (field.type === 'text') {
+    const tokens = analyzeValues(
+      cached(field, 'analyzer', () => indexAnalyzerFor(field, settings)),
+      values.map(String),
+    );
+    if (tokens.length === 0) return undefined;
+    const terms = new Map<string, { freq: number; positions: number[] | null }>();
+    for (const token of tokens) {
+      const entry = terms.get(token.term) ?? { freq: 0, positions: [] };
+      entry.freq += 1;
+      entry.positions!.push(token.position);
+      terms.set(token.term, entry);
+    }
+    return { ...base, terms, norm: intToByte4(tokens.length), length: tokens.length };
+  }
+  if (field.type === 'keyword') {
+    const ignoreAbove = field.mapping.ignore_above ?? Infinity;
+    const normalize = cached(field, 'normalizer', () => keywordNormalizer(field, settings));
+    // ignore_above looks at the original value; the normalized value is what is indexed.
+    const kept = [
+      ...new Set(
+        values
+          .map(String)
+          .filter((v) => [...v].length <= ignoreAbove)
+          .map(normalize),
+      ),
+    ];
+    if (kept.length === 0) return undefined;
+    const terms = new Map(kept.map((v) => [v, { freq: 1, positions: null }]));
+    return { ...base, terms, length: kept.length, keywords: kept.sort() };
+  }
+  const numbers = values.map((v) => toNumber(field, v)).filter((n): n is number => n !== undefined);
+  if (numbers.length === 0) return undefined;
+  return { ...base, length: numbers.length, numbers };
+}
+
+/** The normalizer of a keyword field (identity without one). */
+export function keywordNormalizer(
+  field: IndexedField,
+  settings: Record<string, unknown>,
+): (value: string) => string {
+  const name = field.mapping.normalizer;
+  return typeof name === 'string' ? findNormalizer(name, settings) : (value) => value;
+}
+
+function toNumber(field: IndexedField, value: unknown): number | undefined {
+  if (field.type === 'date') return parseDateValue(value, field.mapping.format ?? DEFAULT_DATE_FORMAT);
+  if (field.type === 'boolean') {
+    if (value === true || value === 'true') return 1;
+    if (value === false || value === 'false' || value === '') return 0;
+    return undefined;
+  }
+  if (!isNumericType(field.type)) return undefined;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value)
+        : NaN;
+  if (!Number.isFinite(n)) return undefined;
+  if (INTEGER_TYPES.has(field.type)) return Math.trunc(n);
+  if (field.type === 'float') return Math.fround(n);
+  if (field.type === 'scaled_float') {
+    const factor = Number(field.mapping.scaling_factor ?? 1);
+    return Math.round(n * factor) / factor;
+  }
+  return n;
+}

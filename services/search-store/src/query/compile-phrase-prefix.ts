@@ -1,0 +1,88 @@
+import { analyze } from '../analysis/analyzer';
+import { NOTHING, type CompileContext } from './compile-context';
+import { analyzerFor, compileTermClauses, loadTerms } from './compile-term-clauses';
+import { phraseFrequency } from './phrase-frequency';
+import { avgFieldLength, idfSum, normInverseCache, termScore, termWeight } from './score/bm25';
+import { SqlParams } from './sql-params';
+
+/**
+ * match_phrase_prefix (ES MultiPhrasePrefixQuery): the last term is a prefix expanded to the first
+ * `max_expansions` dictionary terms in byte order. One term → a disjunction of the expansions (Lucene's
+ * MultiPhraseQuery rewrite); several → a phrase whose last position accepts any expansion, scored with
+ * the idf summed over every term and expansion, as MultiPhraseWeight collects them.
+ */
+export async function compilePhrasePrefix(
+  ctx: CompileContext,
+  fieldName: string,
+  text: string,
+  slop: number,
+  maxExpansions: number,
+  analyzerName: string | undefined,
+  boost: number,
+  scoring: boolean,
+): Promise<string> {
+  const field = ctx.reader.fields.get(fieldName);
+  if (!field || field.type !== 'text' || field.fieldId === undefined) return NOTHING;
+  const tokens = analyze(analyzerFor(ctx, field, analyzerName), text);
+  const last = tokens.at(-1);
+  if (!last) return NOTHING;
+  const { rows: expansions } = await ctx.db.query<{ term: string; term_id: string; doc_freq: number }>(
+    `SELECT term, term_id, doc_freq FROM terms WHERE index_id = $1 AND field_id = $2 AND term LIKE $3
+     ORDER BY term LIMIT $4`,
+    [ctx.reader.indexId, field.fieldId, `${last.term.replace(/[\\%_]/g, '\\$&')}%`, maxExpansions],
+  );
+  if (expansions.length === 0) return NOTHING;
+  if (tokens.length === 1) {
+    return compileTermClauses(
+      ctx,
+      field,
+      expansions.map((e) => e.term),
+      1,
+      boost,
+      scoring,
+    );
+  }
+  const head = tokens.slice(0, -1);
+  const stats = await loadTerms(ctx, field, [...new Set(head.map((t) => t.term))]);
+  if (head.some((t) => !stats.has(t.term))) return NOTHING;
+  const q = new SqlParams();
+  const idx = q.add(ctx.reader.indexId);
+  const joins = head
+    .slice(1)
+    .map(
+      (t, i) =>
+        `JOIN postings p${i + 1} ON p${i + 1}.index_id = p0.index_id AND p${i + 1}.doc_key = p0.doc_key AND p${i + 1}.term_id = ${q.add(stats.get(t.term)!.termId)}`,
+    )
+    .join(' ');
+  const { rows } = await ctx.db.query<
+    Record<string, unknown> & { doc_key: string; norm: number; last: number[] | null }
+  >(
+    `SELECT * FROM (
+       SELECT p0.doc_key, p0.norm, ${head.map((_, i) => `p${i}.positions AS pos${i}`).join(', ')},
+         (SELECT array_agg(x ORDER BY x) FROM postings pe, unnest(pe.positions) AS x
+          WHERE pe.index_id = p0.index_id AND pe.doc_key = p0.doc_key AND pe.term_id = ANY(${q.add(expansions.map((e) => e.term_id))}::bigint[])) AS last
+       FROM postings p0 ${joins}
+       WHERE p0.index_id = ${idx} AND p0.term_id = ${q.add(stats.get(head[0]!.term)!.termId)}) c
+     WHERE last IS NOT NULL`,
+    q.values,
+  );
+  const offsets = tokens.map((t) => t.position - tokens[0]!.position);
+  const cache = normInverseCache(
+    avgFieldLength({ docCount: field.docCount, sumTotalTermFreq: field.sumTotalTermFreq }),
+  );
+  const dfs = [...head.map((t) => stats.get(t.term)!.docFreq), ...expansions.map((e) => e.doc_freq)];
+  const weight = termWeight(boost, idfSum(dfs, field.docCount));
+  const keys: string[] = [];
+  const scores: number[] = [];
+  for (const row of rows) {
+    const positions = [...head.map((_, i) => row[`pos${i}`] as number[]), row.last!];
+    const freq = phraseFrequency(positions, offsets, slop);
+    if (freq > 0) {
+      keys.push(row.doc_key);
+      scores.push(scoring ? termScore(weight, freq, cache[row.norm]!) : 0);
+    }
+  }
+  if (keys.length === 0) return NOTHING;
+  const { params } = ctx;
+  return `SELECT doc_key, s FROM unnest(${params.add(keys)}::bigint[], ${params.add(scores)}::float4[]) AS pp(doc_key, s)`;
+}

@@ -1,0 +1,229 @@
+import { EsError } from '@acme/common';
+import type { Pool, PoolClient } from 'pg';
+import { RawJson } from '../http/raw-json';
+import { compileQuery } from './compile-query';
+import { explainHit } from './explain-hit';
+import { extractFields } from './hit-fields';
+import { highlightHit, highlightTermsFor } from './hit-highlight';
+import { matchFieldPattern, type IndexReader } from './index-reader';
+import { planSort, searchAfterCondition, sortValue } from './plan-sort';
+import type { Query } from './query-ast';
+import { formatFloat } from './score/bm25';
+import type { SearchRequest } from './search-request';
+import type { SearchSeams } from './search-seams';
+import { ShardQueryError } from './shard-query-error';
+import { filterSource } from './source-filter';
+import { SqlParams } from './sql-params';
+
+/** The `_search` response body (API-NOTES §A1.3). */
+export interface SearchResponse {
+  took: number;
+  timed_out: false;
+  _shards: { total: number; successful: number; skipped: 0; failed: 0 };
+  hits: {
+    total?: { value: number; relation: 'eq' | 'gte' } | number;
+    max_score: number | null;
+    hits: Record<string, unknown>[];
+  };
+  aggregations?: Record<string, unknown>;
+}
+
+const DEFAULT_MAX_RESULT_WINDOW = 10000;
+
+/** The matched documents of all target indices as one SQL: `(index_id, doc_key, s)`. */
+export async function compileMatchedDocs(
+  db: Pool | PoolClient,
+  readers: IndexReader[],
+  request: Pick<SearchRequest, 'query' | 'minScore'>,
+  params: SqlParams,
+  now: number,
+  scoring = true,
+): Promise<string> {
+  if (readers.length === 0)
+    return 'SELECT NULL::bigint AS index_id, NULL::bigint AS doc_key, NULL::float4 AS s WHERE false';
+  const parts: string[] = [];
+  for (const reader of readers) {
+    const query: Query = reader.filter
+      ? { kind: 'bool', must: [request.query], filter: [reader.filter], should: [], mustNot: [], boost: 1 }
+      : request.query;
+    const sql = await compileQuery({ db, reader, params, now }, query, 1, scoring);
+    parts.push(
+      `SELECT ${params.add(reader.indexId)}::bigint AS index_id, doc_key, s FROM (${sql}) r${parts.length}`,
+    );
+  }
+  const union = parts.join(' UNION ALL ');
+  return request.minScore === undefined
+    ? union
+    : `SELECT * FROM (${union}) ms WHERE s >= ${params.add(request.minScore)}::float4`;
+}
+
+function maxResultWindow(readers: IndexReader[]): number {
+  const values = readers.map((r) =>
+    Number(r.settings['index.max_result_window'] ?? DEFAULT_MAX_RESULT_WINDOW),
+  );
+  return values.length === 0 ? DEFAULT_MAX_RESULT_WINDOW : Math.min(...values);
+}
+
+export async function executeSearch(
+  db: Pool | PoolClient,
+  readers: IndexReader[],
+  request: SearchRequest,
+  seams: SearchSeams = {},
+  started = Date.now(),
+): Promise<SearchResponse> {
+  if (request.aggregations && !seams.aggregations) {
+    throw new EsError(
+      'illegal_argument_exception',
+      'aggregations are not available in this build of search-store',
+    );
+  }
+  if (request.runtimeMappings && !seams.runtimeFields) {
+    throw new EsError(
+      'illegal_argument_exception',
+      'runtime_mappings are not available in this build of search-store',
+    );
+  }
+  const window = maxResultWindow(readers);
+  if (request.from + request.size > window) {
+    throw new ShardQueryError({
+      type: 'illegal_argument_exception',
+      reason: `Result window is too large, from + size must be less than or equal to: [${window}] but was [${request.from + request.size}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
+    });
+  }
+  const now = started;
+  const params = new SqlParams();
+  const hitsQuery: Query = request.postFilter
+    ? { kind: 'bool', must: [request.query], filter: [request.postFilter], should: [], mustNot: [], boost: 1 }
+    : request.query;
+  const matched = await compileMatchedDocs(
+    db,
+    readers,
+    { query: hitsQuery, minScore: request.minScore },
+    params,
+    now,
+  );
+  const plan = planSort(readers, request.sort, params);
+  const scored =
+    request.sort.length === 0 || request.sort.some((k) => k.kind === 'score') || request.trackScores;
+  const orderBy = request.sort.length === 0 ? ['q.s DESC'] : plan.orderBy;
+  const where = request.searchAfter ? `WHERE ${searchAfterCondition(plan, request.searchAfter, params)}` : '';
+  const pageSql =
+    request.size === 0
+      ? 'SELECT NULL::bigint AS index_id, NULL::bigint AS doc_key, NULL::float4 AS s, NULL::bigint AS rn WHERE false'
+      : `SELECT p.*, row_number() OVER () AS rn FROM (
+           SELECT * FROM (SELECT q.index_id, q.doc_key, q.s${plan.expressions.map((e) => `, ${e}`).join('')} FROM q) q ${where}
+           ORDER BY ${[...orderBy, 'q.index_id ASC', 'q.doc_key ASC'].join(', ')}
+           LIMIT ${params.add(request.size)} OFFSET ${params.add(request.from)}) p`;
+  const sql = `WITH q AS MATERIALIZED (${matched})
+    SELECT t.total, t.max_score, page.*, d.id, d.source::text AS source_text, d.version, d.seq_no, d.primary_term
+    FROM (SELECT count(*)::bigint AS total, max(s) AS max_score FROM q) t
+    LEFT JOIN LATERAL (${pageSql}) page ON true
+    LEFT JOIN documents d ON d.index_id = page.index_id AND d.doc_key = page.doc_key
+    ORDER BY page.rn`;
+  const { rows } = await db.query<Record<string, unknown>>(sql, params.values);
+  const total = Number(rows[0]?.total ?? 0);
+  const maxScore = rows[0]?.max_score as number | null;
+  const byId = new Map(readers.map((r) => [r.indexId, r]));
+  const pageRows = rows.filter((r) => r.doc_key !== null && r.doc_key !== undefined);
+  const hits: Record<string, unknown>[] = [];
+  const highlightTerms = request.highlight ? highlightTermsFor(readers, request) : undefined;
+  const runtime =
+    request.runtimeMappings && seams.runtimeFields
+      ? seams.runtimeFields.compile(request.runtimeMappings, readers)
+      : undefined;
+  for (const row of pageRows) {
+    const reader = byId.get(String(row.index_id))!;
+    const sourceText = row.source_text as string;
+    // Parsed only when something reads inside it (filtering, fields, highlight).
+    let parsed: Record<string, unknown> | undefined;
+    const source = (): Record<string, unknown> =>
+      (parsed ??= JSON.parse(sourceText) as Record<string, unknown>);
+    const hit: Record<string, unknown> = { _index: reader.name, _id: row.id };
+    if (request.version) hit._version = Number(row.version);
+    if (request.seqNoPrimaryTerm) {
+      hit._seq_no = Number(row.seq_no);
+      hit._primary_term = Number(row.primary_term);
+    }
+    hit._score = scored ? formatFloat(row.s as number) : null;
+    const unfiltered =
+      request.source.enabled && request.source.includes.length === 0 && request.source.excludes.length === 0;
+    // Unfiltered, `_source` goes out byte for byte as it was indexed (key order, spacing), as ES does.
+    const filtered = unfiltered ? new RawJson(sourceText) : filterSource(source(), request.source);
+    if (filtered !== undefined) hit._source = filtered;
+    const fields =
+      (request.fields.length > 0 ? extractFields(reader, source(), request.fields) : undefined) ?? {};
+    if (runtime && request.fields.length > 0) {
+      // Runtime fields appear only in `fields`, never in `_source` (API-NOTES §A1.3).
+      const values = await runtime.valuesFor(reader.indexId, source());
+      for (const { field: pattern } of request.fields) {
+        const test = matchFieldPattern(pattern);
+        for (const name of runtime.types.keys()) {
+          const v = values[name];
+          if (test(name) && v && v.length > 0) fields[name] = v;
+        }
+      }
+    }
+    if (Object.keys(fields).length > 0) hit.fields = fields;
+    if (request.highlight && highlightTerms) {
+      const highlight = highlightHit(reader, source(), request, highlightTerms);
+      if (highlight) hit.highlight = highlight;
+    }
+    if (request.sort.length > 0) hit.sort = plan.kinds.map((kind, i) => sortValue(kind, row[`k${i}`], row));
+    if (request.explain) {
+      hit._shard = `[${reader.name}][0]`;
+      hit._node = 'search-store';
+      hit._explanation = await explainHit(
+        db,
+        reader,
+        request.query,
+        String(row.doc_key),
+        row.s as number,
+        now,
+      );
+    }
+    hits.push(hit);
+  }
+  const response: SearchResponse = {
+    took: Date.now() - started,
+    timed_out: false,
+    _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
+    hits: {
+      max_score:
+        scored && request.size > 0 && maxScore !== null && maxScore !== undefined
+          ? formatFloat(maxScore)
+          : null,
+      hits,
+    },
+  };
+  if (request.trackTotalHits !== false) {
+    const limit = request.trackTotalHits === true ? Infinity : request.trackTotalHits;
+    const value = Math.min(total, limit);
+    response.hits = {
+      total: request.restTotalHitsAsInt ? value : { value, relation: total > limit ? 'gte' : 'eq' },
+      ...response.hits,
+    };
+  }
+  if (request.aggregations && seams.aggregations) {
+    const aggParams = new SqlParams();
+    const text = await compileMatchedDocs(db, readers, request, aggParams, now);
+    response.aggregations = await seams.aggregations.runAggregations(
+      db,
+      { readers, now, runtimeFields: runtime, runtimeMappings: request.runtimeMappings },
+      { text, values: aggParams.values },
+      request.aggregations,
+    );
+  }
+  return response;
+}
+
+/** `_count`: the number of matching documents. */
+export async function executeCount(
+  db: Pool | PoolClient,
+  readers: IndexReader[],
+  request: Pick<SearchRequest, 'query'>,
+): Promise<number> {
+  const params = new SqlParams();
+  const matched = await compileMatchedDocs(db, readers, { query: request.query }, params, Date.now(), false);
+  const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM (${matched}) c`, params.values);
+  return Number(rows[0]!.n);
+}

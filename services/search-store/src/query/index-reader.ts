@@ -1,0 +1,85 @@
+import type { Pool, PoolClient } from 'pg';
+import { listIndexedFields, type IndexedField } from '../index/indexed-fields';
+import type { IndexMapping } from '../mapping/mapping-types';
+import { parseQuery } from './parse-query';
+import type { Query } from './query-ast';
+
+/** What a query needs about one index: its mapped fields, their ids and statistics. */
+export interface IndexReader {
+  indexId: string;
+  name: string;
+  uuid: string;
+  mappings: IndexMapping;
+  settings: Record<string, unknown>;
+  fields: Map<string, ReaderField>;
+  /** The filter of the alias the search reached this index through, if any. */
+  filter?: Query;
+}
+
+export interface ReaderField extends IndexedField {
+  /** Absent until a document has a value in the field. */
+  fieldId?: number;
+  docCount: number;
+  sumTotalTermFreq: number;
+}
+
+export interface IndexRow {
+  index_id: string;
+  name: string;
+  uuid: string;
+  mappings: IndexMapping;
+  settings: Record<string, unknown>;
+  aliasFilter?: unknown;
+}
+
+/** Loads field ids and statistics for the indices a search runs on (one round trip). */
+export async function openIndexReaders(db: Pool | PoolClient, indices: IndexRow[]): Promise<IndexReader[]> {
+  if (indices.length === 0) return [];
+  const { rows } = await db.query<{
+    index_id: string;
+    path: string;
+    field_id: number;
+    doc_count: string | null;
+    sttf: string | null;
+  }>(
+    `SELECT f.index_id, f.path, f.field_id, s.doc_count, s.sum_total_term_freq AS sttf
+     FROM fields f LEFT JOIN field_stats s USING (index_id, field_id)
+     WHERE f.index_id = ANY($1::bigint[])`,
+    [indices.map((i) => i.index_id)],
+  );
+  return indices.map((index) => {
+    const fields = new Map<string, ReaderField>();
+    for (const field of listIndexedFields(index.mappings))
+      fields.set(field.path, { ...field, docCount: 0, sumTotalTermFreq: 0 });
+    for (const row of rows) {
+      if (row.index_id !== index.index_id) continue;
+      const field = fields.get(row.path);
+      if (!field) continue;
+      field.fieldId = row.field_id;
+      field.docCount = Number(row.doc_count ?? 0);
+      field.sumTotalTermFreq = Number(row.sttf ?? 0);
+    }
+    const reader: IndexReader = {
+      indexId: index.index_id,
+      name: index.name,
+      uuid: index.uuid,
+      mappings: index.mappings,
+      settings: index.settings,
+      fields,
+    };
+    if (index.aliasFilter) reader.filter = parseQuery(index.aliasFilter);
+    return reader;
+  });
+}
+
+/** Field paths matching a pattern with `*` wildcards (multi_match `fields`, `_source`, `fields`). */
+export function matchFieldPattern(pattern: string): (path: string) => boolean {
+  if (!pattern.includes('*')) return (path) => path === pattern;
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
+  return (path) => re.test(path);
+}

@@ -1,0 +1,47 @@
+import type { Pool, PoolClient } from 'pg';
+import type { IndexReader } from './index-reader';
+
+/**
+ * Seams for what helper "script-aggs" builds: the search engine hands over the matched documents as
+ * SQL and gets JSON back. Until the lead wires real implementations, a request that needs them is a 400.
+ */
+export interface MatchedDocsSql {
+  /** SQL yielding one row per matched document: `(index_id bigint, doc_key bigint, s float4)`. */
+  text: string;
+  values: unknown[];
+}
+
+export interface AggregationContext {
+  readers: IndexReader[];
+  /** The request's `now` (epoch ms), shared with date math in queries. */
+  now: number;
+  runtimeFields?: RuntimeFields;
+  /** The request's `runtime_mappings`, for engines that compile runtime fields themselves. */
+  runtimeMappings?: Record<string, unknown>;
+}
+
+export interface AggregationRunner {
+  runAggregations(
+    client: Pool | PoolClient,
+    ctx: AggregationContext,
+    matchedDocsSql: MatchedDocsSql,
+    aggsBody: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
+}
+
+/** Runtime fields of one request, compiled from `runtime_mappings` (and the mapping's `runtime` section). */
+export interface RuntimeFields {
+  /** Field names this request defines, with their types (keyword, long, double, date, boolean). */
+  types: Map<string, string>;
+  /** Values per document, computed from `_source`/doc values; used for `fields`, sort and queries. */
+  valuesFor(indexId: string, source: Record<string, unknown>): Promise<Record<string, unknown[]>>;
+}
+
+export interface RuntimeFieldCompiler {
+  compile(runtimeMappings: Record<string, unknown>, readers: IndexReader[]): RuntimeFields;
+}
+
+export interface SearchSeams {
+  aggregations?: AggregationRunner;
+  runtimeFields?: RuntimeFieldCompiler;
+}

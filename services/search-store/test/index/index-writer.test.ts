@@ -1,0 +1,176 @@
+import { createIndexFixture, type IndexFixture } from './support/index-fixture';
+import type { IndexContext } from '../../src/index/index-writer';
+import { intToByte4 } from '../../src/query/score/small-float';
+
+let fx: IndexFixture;
+beforeAll(async () => (fx = await createIndexFixture()));
+afterAll(() => fx.end());
+
+const mappings = {
+  properties: {
+    title: { type: 'text' as const, fields: { keyword: { type: 'keyword' as const, ignore_above: 12 } } },
+    tags: { type: 'keyword' as const },
+    views: { type: 'integer' as const },
+    at: { type: 'date' as const },
+    draft: { type: 'boolean' as const },
+    author: { properties: { name: { type: 'keyword' as const } } },
+  },
+};
+
+async function termStats(index: IndexContext): Promise<Record<string, [number, number]>> {
+  const { rows } = await fx.pool.query<{
+    path: string;
+    term: string;
+    doc_freq: number;
+    total_term_freq: string;
+  }>(
+    `SELECT f.path, t.term, t.doc_freq, t.total_term_freq FROM terms t JOIN fields f USING (index_id, field_id)
+     WHERE t.index_id = $1 ORDER BY f.path, t.term`,
+    [index.indexId],
+  );
+  return Object.fromEntries(
+    rows.map((r) => [`${r.path}:${r.term}`, [r.doc_freq, Number(r.total_term_freq)]]),
+  );
+}
+
+async function fieldStats(index: IndexContext): Promise<Record<string, [number, number]>> {
+  const { rows } = await fx.pool.query<{ path: string; doc_count: string; sum_total_term_freq: string }>(
+    `SELECT f.path, s.doc_count, s.sum_total_term_freq FROM field_stats s JOIN fields f USING (index_id, field_id)
+     WHERE s.index_id = $1 ORDER BY f.path`,
+    [index.indexId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.path, [Number(r.doc_count), Number(r.sum_total_term_freq)]]));
+}
+
+describe('index writer', () => {
+  it('writes postings with freq, positions and the one-byte norm, and exact term and field statistics', async () => {
+    const index = await fx.createIndex(mappings);
+    const keys = await fx.putDocs(index, {
+      a: { title: 'The quick fox, the end', tags: ['x', 'y', 'x'], views: 7, at: '2024-01-02', draft: true },
+      b: { title: 'A very long title indeed', author: { name: 'Ann' } },
+    });
+    const { rows } = await fx.pool.query(
+      `SELECT p.freq, p.norm, p.positions FROM postings p JOIN terms t USING (index_id, term_id)
+       WHERE p.index_id = $1 AND p.doc_key = $2 AND t.term = 'the'`,
+      [index.indexId, keys.a],
+    );
+    expect(rows).toEqual([{ freq: 2, norm: 5, positions: [0, 3] }]);
+    expect(await termStats(index)).toMatchObject({
+      'title:the': [1, 2],
+      'title:fox': [1, 1],
+      'title:title': [1, 1],
+      'tags:x': [1, 1],
+      'tags:y': [1, 1],
+      'author.name:Ann': [1, 1],
+    });
+    expect(await termStats(index)).not.toHaveProperty(['title.keyword:The quick fox, the end']);
+    expect(await fieldStats(index)).toEqual({
+      title: [2, 10],
+      tags: [1, 2],
+      views: [1, 1],
+      at: [1, 1],
+      draft: [1, 1],
+      'author.name': [1, 1],
+    });
+  });
+
+  it('stores doc values: keywords deduplicated, dates as epoch ms, booleans as 1/0', async () => {
+    const index = await fx.createIndex(mappings);
+    const keys = await fx.putDocs(index, {
+      a: { title: 'short', tags: ['x', 'y', 'x'], views: '12.9', at: '2024-01-02T03:04:05Z', draft: 'false' },
+    });
+    const { rows } = await fx.pool.query(
+      `SELECT f.path, v.num, v.kw FROM doc_values v JOIN fields f USING (index_id, field_id)
+       WHERE v.index_id = $1 AND v.doc_key = $2 ORDER BY f.path, v.kw`,
+      [index.indexId, keys.a],
+    );
+    expect(rows).toEqual([
+      { path: 'at', num: Date.UTC(2024, 0, 2, 3, 4, 5), kw: null },
+      { path: 'draft', num: 0, kw: null },
+      { path: 'tags', num: null, kw: 'x' },
+      { path: 'tags', num: null, kw: 'y' },
+      { path: 'title.keyword', num: null, kw: 'short' },
+      { path: 'views', num: 12, kw: null },
+    ]);
+  });
+
+  it('keeps every statistic exact after replace and delete, and drops unused terms', async () => {
+    const index = await fx.createIndex(mappings);
+    await fx.putDocs(index, { a: { title: 'red fox' }, b: { title: 'red red dog' } });
+    await fx.putDocs(index, { a: { title: 'blue fox jumps' } });
+    expect(await termStats(index)).toEqual({
+      'title:blue': [1, 1],
+      'title:dog': [1, 1],
+      'title:fox': [1, 1],
+      'title:jumps': [1, 1],
+      'title:red': [1, 2],
+      'title.keyword:red red dog': [1, 1],
+    });
+    expect((await fieldStats(index)).title).toEqual([2, 6]);
+    await fx.deleteDocs(index, ['b']);
+    expect(await termStats(index)).toEqual({
+      'title:blue': [1, 1],
+      'title:fox': [1, 1],
+      'title:jumps': [1, 1],
+    });
+    expect(await fieldStats(index)).toEqual({ title: [1, 3], 'title.keyword': [0, 0] });
+    const { rows } = await fx.pool.query('SELECT count(*)::int AS n FROM postings WHERE index_id = $1', [
+      index.indexId,
+    ]);
+    expect(rows[0].n).toBe(3);
+  });
+
+  it('encodes long fields lossily as Lucene does', async () => {
+    const index = await fx.createIndex(mappings);
+    const keys = await fx.putDocs(index, {
+      a: { title: Array.from({ length: 100 }, (_, i) => `w${i}`).join(' ') },
+    });
+    const { rows } = await fx.pool.query(
+      'SELECT DISTINCT norm FROM postings WHERE index_id = $1 AND doc_key = $2',
+      [index.indexId, keys.a],
+    );
+    expect(rows).toEqual([{ norm: intToByte4(100) }]);
+    expect(intToByte4(100)).toBe(intToByte4(96));
+  });
+
+  it('leaves nothing half-written when the transaction fails', async () => {
+    const index = await fx.createIndex(mappings);
+    const client = await fx.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ doc_key: string }>(
+        `INSERT INTO documents (index_id, id, source, version, seq_no) VALUES ($1, 'a', '{}', 1, 0) RETURNING doc_key`,
+        [index.indexId],
+      );
+      const { createIndexWriter } = await import('../../src/index/index-writer');
+      await createIndexWriter().add(client, index, [
+        { docKey: rows[0]!.doc_key, source: { title: 'lost words' } },
+      ]);
+      await expect(client.query('SELECT 1/0')).rejects.toThrow('division by zero');
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
+    const counts = await fx.pool.query(
+      `SELECT (SELECT count(*) FROM postings WHERE index_id = $1)::int AS p, (SELECT count(*) FROM terms WHERE index_id = $1)::int AS t,
+              (SELECT count(*) FROM field_stats WHERE index_id = $1)::int AS s`,
+      [index.indexId],
+    );
+    expect(counts.rows[0]).toEqual({ p: 0, t: 0, s: 0 });
+  });
+
+  it('copies an index with the same doc keys and statistics', async () => {
+    const from = await fx.createIndex(mappings);
+    await fx.putDocs(from, { a: { title: 'copy me', views: 3 } });
+    const to = await fx.createIndex(mappings);
+    const client = await fx.pool.connect();
+    try {
+      const { createIndexWriter } = await import('../../src/index/index-writer');
+      await createIndexWriter().copyIndex(client, from.indexId, to.indexId);
+    } finally {
+      client.release();
+    }
+    expect(await termStats(to)).toEqual(await termStats(from));
+    expect(await fieldStats(to)).toEqual(await fieldStats(from));
+  });
+});

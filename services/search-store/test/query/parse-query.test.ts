@@ -1,0 +1,189 @@
+import { EsError } from '@acme/common';
+import { parseJsonWithLocations } from '../../src/query/json-locations';
+import { parseQuery } from '../../src/query/parse-query';
+import { parseSearchRequest } from '../../src/query/search-request';
+
+const parse = (json: string) => {
+  const body = parseJsonWithLocations(json) as { query: unknown };
+  return parseQuery(body.query, body as Record<string, unknown>, 'query');
+};
+
+function errorOf(fn: () => unknown): ReturnType<EsError['toBody']> {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof EsError) return error.toBody();
+    throw error;
+  }
+  throw new Error('expected an EsError');
+}
+
+describe('query DSL parser', () => {
+  it('parses match in short and long form', () => {
+    expect(parse('{"query":{"match":{"title":"quick fox"}}}')).toEqual({
+      kind: 'match',
+      field: 'title',
+      query: 'quick fox',
+      operator: 'or',
+      zeroTermsQuery: 'none',
+      boost: 1,
+    });
+    expect(
+      parse(
+        '{"query":{"match":{"title":{"query":"a b","operator":"AND","minimum_should_match":"75%","boost":2}}}}',
+      ),
+    ).toMatchObject({
+      operator: 'and',
+      minimumShouldMatch: '75%',
+      boost: 2,
+    });
+  });
+
+  it('parses bool with object and array clauses', () => {
+    const q = parse(
+      '{"query":{"bool":{"must":{"term":{"a":1}},"should":[{"exists":{"field":"b"}}],"minimum_should_match":1}}}',
+    );
+    expect(q).toEqual({
+      kind: 'bool',
+      must: [{ kind: 'term', field: 'a', value: 1, caseInsensitive: false, boost: 1 }],
+      should: [{ kind: 'exists', field: 'b', boost: 1 }],
+      filter: [],
+      mustNot: [],
+      minimumShouldMatch: '1',
+      boost: 1,
+    });
+  });
+
+  it('rejects an unknown query with parsing_exception and its position', () => {
+    expect(errorOf(() => parse('{"query":{\n  "fuzzy_wuzzy":{"a":1}}}'))).toEqual({
+      error: {
+        root_cause: [{ type: 'parsing_exception', reason: 'unknown query [fuzzy_wuzzy]', line: 2, col: 17 }],
+        type: 'parsing_exception',
+        reason: 'unknown query [fuzzy_wuzzy]',
+        line: 2,
+        col: 17,
+        caused_by: { type: 'named_object_not_found_exception', reason: '[2:17] unknown field [fuzzy_wuzzy]' },
+      },
+      status: 400,
+    });
+  });
+
+  it('names Elasticsearch queries it does not implement instead of calling them unknown', () => {
+    expect(errorOf(() => parse('{"query":{"query_string":{"query":"a"}}}')).error).toMatchObject({
+      type: 'parsing_exception',
+      reason: '[query_string] query is not supported by search-store',
+    });
+  });
+
+  it('suggests close query names as Elasticsearch does', () => {
+    expect(errorOf(() => parse('{"query":{"mach":{"a":1}}}')).error.reason).toBe(
+      'unknown query [mach] did you mean [match]?',
+    );
+    expect(errorOf(() => parse('{"query":{"terms_se":{}}}')).error.reason).toBe(
+      'unknown query [terms_se] did you mean any of [terms_set, terms]?',
+    );
+  });
+
+  it('rejects match on two fields as Elasticsearch does', () => {
+    expect(errorOf(() => parse('{"query":{"match":{"a":"x","b":"y"}}}')).error.reason).toBe(
+      "[match] query doesn't support multiple fields, found [a] and [b]",
+    );
+  });
+
+  it('rejects an unknown parameter of a known query', () => {
+    expect(errorOf(() => parse('{"query":{"term":{"a":{"value":1,"bogus":2}}}}')).error.reason).toBe(
+      '[term] query does not support [bogus]',
+    );
+  });
+
+  it('refuses fuzziness instead of silently matching exactly, but accepts fuzziness 0', () => {
+    expect(
+      errorOf(() => parse('{"query":{"match":{"a":{"query":"x","fuzziness":"AUTO"}}}}')).error,
+    ).toMatchObject({
+      type: 'parsing_exception',
+      reason: '[match] fuzziness [AUTO] is not supported by search-store',
+    });
+    expect(parse('{"query":{"match":{"a":{"query":"x","fuzziness":0}}}}')).toMatchObject({ kind: 'match' });
+  });
+
+  it('rejects two queries in one object', () => {
+    expect(errorOf(() => parse('{"query":{"match_all":{},"term":{"a":1}}}')).error.reason).toBe(
+      '[match_all] malformed query, expected [END_OBJECT] but found [FIELD_NAME]',
+    );
+  });
+
+  it('reports malformed JSON as x_content_parse_exception and truncated JSON as x_content_e_o_f_exception', () => {
+    expect(errorOf(() => parseJsonWithLocations('{"query": x}')).error.type).toBe(
+      'x_content_parse_exception',
+    );
+    expect(errorOf(() => parseJsonWithLocations('{"query": {"match_all": {}')).error).toMatchObject({
+      type: 'x_content_e_o_f_exception',
+      reason: expect.stringMatching(/^\[1:27\] Unexpected end-of-input/),
+    });
+  });
+
+  it('rejects an unknown top-level search key', () => {
+    expect(errorOf(() => parseSearchRequest(parseJsonWithLocations('{"qeury":{}}'), {})).error).toMatchObject(
+      {
+        type: 'parsing_exception',
+        reason: 'Unknown key for a START_OBJECT in [qeury].',
+      },
+    );
+  });
+
+  it('rejects a negative size with action_request_validation_exception', () => {
+    expect(errorOf(() => parseSearchRequest({ size: -1 }, {})).error.reason).toBe(
+      'Validation Failed: 1: [size] parameter cannot be negative, found [-1];',
+    );
+  });
+
+  it('parses sort in every form', () => {
+    const r = parseSearchRequest(
+      { sort: ['_score', { n: 'desc' }, { d: { order: 'asc', missing: '_first' } }, 'k', { _doc: {} }] },
+      {},
+    );
+    expect(r.sort).toEqual([
+      { kind: 'score', order: 'desc' },
+      {
+        kind: 'field',
+        field: 'n',
+        order: 'desc',
+        missing: '_last',
+        unmappedType: undefined,
+        mode: undefined,
+      },
+      {
+        kind: 'field',
+        field: 'd',
+        order: 'asc',
+        missing: '_first',
+        unmappedType: undefined,
+        mode: undefined,
+      },
+      { kind: 'field', field: 'k', order: 'asc', missing: '_last', unmappedType: undefined, mode: undefined },
+      { kind: 'doc', order: 'asc' },
+    ]);
+  });
+});
+
+describe('hostile queries', () => {
+  it('refuses nesting deeper than 20 with a clean 400 and recovers for the next request', () => {
+    let deep: unknown = { match_all: {} };
+    for (let i = 0; i < 25; i++) deep = { bool: { must: [deep] } };
+    expect(errorOf(() => parseQuery(deep)).error).toMatchObject({
+      type: 'illegal_argument_exception',
+      reason: expect.stringContaining('[indices.query.max_nested_depth]'),
+    });
+    let ok: unknown = { match_all: {} };
+    for (let i = 0; i < 19; i++) ok = { bool: { must: [ok] } };
+    expect(parseQuery(ok).kind).toBe('bool');
+  });
+
+  it('refuses a 10,000-level nested JSON body as Jackson does instead of overflowing the stack', () => {
+    const text = '{"query":' + '{"bool":{"must":['.repeat(10000) + ']}}'.repeat(10000) + '}';
+    expect(errorOf(() => parse(text)).error).toMatchObject({
+      type: 'x_content_parse_exception',
+      reason: expect.stringContaining('Document nesting depth (1001) exceeds the maximum allowed (1000'),
+    });
+  });
+});
