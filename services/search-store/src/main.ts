@@ -31,6 +31,11 @@ async function main(): Promise<void> {
   // An idle connection dropped by Postgres (restart, failover) emits 'error' on the pool; without a
   // listener that would crash the process. The pool opens a new connection on the next query.
   pool.on('error', (error) => logger.warn('idle Postgres connection lost', { error: error.message }));
+  // A checked-out client whose connection drops between two queries (inside a transaction) emits 'error'
+  // on itself, where the pool has no listener: without this the process crashes. Its next query rejects.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => logger.warn('Postgres connection lost', { error: error.message }));
+  });
   const app = createApp({
     config,
     pool,
