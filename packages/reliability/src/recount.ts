@@ -1,0 +1,93 @@
+import { Client } from 'pg';
+
+/**
+ * The inverted index's statistics recounted from what is stored, compared with what the writer keeps:
+ * every figure is a count of rows that disagree, so all zeros means the index is consistent.
+ * - terms.doc_freq / total_term_freq against count(*) / sum(freq) of their postings;
+ * - field_stats.doc_count / sum_total_term_freq against field_lengths;
+ * - postings, doc_terms and field_lengths of documents that do not exist (orphans), postings without a term;
+ * - documents of the index that have no doc_terms row (stored without their postings);
+ * - field_stats of `field` against a recount of documents whose _source has it (when `field` is given).
+ */
+export interface Recount {
+  termStatsWrong: number;
+  fieldStatsWrong: number;
+  orphanPostings: number;
+  orphanDocTerms: number;
+  orphanFieldLengths: number;
+  postingsWithoutTerm: number;
+  documentsWithoutPostings: number;
+  fieldDocCountWrong: number;
+}
+
+export async function recountIndex(databaseUrl: string, indexName: string, field?: string): Promise<Recount> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows: found } = await client.query<{ index_id: string }>(
+      'SELECT index_id FROM indices WHERE name = $1',
+      [indexName],
+    );
+    if (!found[0]) throw new Error(`no index ${indexName}`);
+    const id = found[0].index_id;
+    const one = async (sql: string, params: unknown[] = [id]) =>
+      Number((await client.query<{ n: string }>(sql, params)).rows[0]!.n);
+    return {
+      termStatsWrong: await one(
+        `SELECT count(*) AS n FROM terms t
+           LEFT JOIN (SELECT term_id, count(*) AS df, sum(freq) AS ttf FROM postings WHERE index_id = $1 GROUP BY term_id) p
+             USING (term_id)
+          WHERE t.index_id = $1 AND (t.doc_freq <> coalesce(p.df, 0) OR t.total_term_freq <> coalesce(p.ttf, 0))`,
+      ),
+      fieldStatsWrong: await one(
+        `SELECT count(*) AS n FROM
+           (SELECT field_id, doc_count, sum_total_term_freq FROM field_stats WHERE index_id = $1) s
+           FULL JOIN (SELECT field_id, count(*) AS c, sum(length) AS l FROM field_lengths WHERE index_id = $1 GROUP BY field_id) r
+             USING (field_id)
+          WHERE coalesce(s.doc_count, 0) <> coalesce(r.c, 0) OR coalesce(s.sum_total_term_freq, 0) <> coalesce(r.l, 0)`,
+      ),
+      orphanPostings: await one(
+        `SELECT count(*) AS n FROM postings p
+          WHERE p.index_id = $1 AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.index_id = $1 AND d.doc_key = p.doc_key)`,
+      ),
+      orphanDocTerms: await one(
+        `SELECT count(*) AS n FROM doc_terms t
+          WHERE t.index_id = $1 AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.index_id = $1 AND d.doc_key = t.doc_key)`,
+      ),
+      orphanFieldLengths: await one(
+        `SELECT count(*) AS n FROM field_lengths f
+          WHERE f.index_id = $1 AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.index_id = $1 AND d.doc_key = f.doc_key)`,
+      ),
+      postingsWithoutTerm: await one(
+        `SELECT count(*) AS n FROM postings p
+          WHERE p.index_id = $1 AND NOT EXISTS (SELECT 1 FROM terms t WHERE t.index_id = $1 AND t.term_id = p.term_id)`,
+      ),
+      documentsWithoutPostings: await one(
+        `SELECT count(*) AS n FROM documents d
+          WHERE d.index_id = $1 AND NOT EXISTS (SELECT 1 FROM doc_terms t WHERE t.index_id = $1 AND t.doc_key = d.doc_key)`,
+      ),
+      fieldDocCountWrong: field
+        ? await one(
+            `SELECT abs(
+               (SELECT count(*) FROM documents WHERE index_id = $1 AND (source::jsonb) ? $2)
+               - coalesce((SELECT s.doc_count FROM field_stats s JOIN fields f USING (index_id, field_id)
+                            WHERE s.index_id = $1 AND f.path = $2), 0)) AS n`,
+            [id, field],
+          )
+        : 0,
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+export const CONSISTENT: Recount = {
+  termStatsWrong: 0,
+  fieldStatsWrong: 0,
+  orphanPostings: 0,
+  orphanDocTerms: 0,
+  orphanFieldLengths: 0,
+  postingsWithoutTerm: 0,
+  documentsWithoutPostings: 0,
+  fieldDocCountWrong: 0,
+};
