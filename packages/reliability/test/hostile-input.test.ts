@@ -200,7 +200,7 @@ describe('hostile input against both APIs', () => {
         // Past Jackson's 1000 levels (ES refuses shallower ones by index.mapping.depth.limit, not implemented yet: see the report).
         fc.integer({ min: 1001, max: 20_000 }),
         fc.constantFrom('object', 'array', 'bool'),
-        fc.constantFrom('/fuzz/_doc/deep', '/fuzz/_mapping'),
+        fc.constantFrom('/fuzz/_doc/deep', '/fuzz/_mapping', '/fuzz/_search', '/fuzz/_count'),
         async (depth, shape, path) => {
           r.tick();
           const open = shape === 'object' ? '{"a":' : shape === 'array' ? '[' : '{"bool":{"must":[';
