@@ -45,7 +45,8 @@ async function main(): Promise<void> {
     process.stdout.write(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 
   log(`starting both services (${minutes} min at ${rate} req/s, warm-up ${warmupMs / 1000} s)`);
-  const stack: Stack = await startStack({ cacheSeconds: 5 });
+  // search-store's defaults except a short introspection cache, so introspection stays in the mix.
+  const stack: Stack = await startStack({ cacheSeconds: 5, authTimeoutMs: 2000 });
   const auth = stack.auth[0]!;
   const search = stack.search[0]!;
   const figures: Figures = {
