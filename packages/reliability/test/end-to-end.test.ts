@@ -81,6 +81,7 @@ describe('end to end: code flow in chromium, search-store with the access token,
       `revoked token refused by search-store after ${refusedAfterMs} ms (bound ${CACHE_SECONDS} s)`,
     );
     expect(refusedAfterMs).toBeGreaterThanOrEqual(0);
-    expect(refusedAfterMs).toBeLessThanOrEqual(CACHE_SECONDS * 1000 + 500);
+    // The bound plus one poll and one request's latency on a loaded CI machine.
+    expect(refusedAfterMs).toBeLessThanOrEqual(CACHE_SECONDS * 1000 + 1000);
   }, 90_000);
 });
