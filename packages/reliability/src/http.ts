@@ -6,6 +6,12 @@ export interface Reply {
   json: unknown;
 }
 
+/** Client-side deadline of every call; the soak raises it (Elasticsearch clients wait 30 s). */
+let defaultTimeoutMs = 15_000;
+export function setDefaultTimeout(ms: number): void {
+  defaultTimeoutMs = ms;
+}
+
 /** One HTTP call that never throws on a status; a refused connection or timeout becomes status 0. */
 export async function call(
   url: string,
@@ -21,7 +27,7 @@ export async function call(
       method: init.method ?? 'GET',
       headers: init.headers,
       body: init.body,
-      signal: AbortSignal.timeout(init.timeoutMs ?? 15_000),
+      signal: AbortSignal.timeout(init.timeoutMs ?? defaultTimeoutMs),
     });
     const text = await response.text();
     let json: unknown;
