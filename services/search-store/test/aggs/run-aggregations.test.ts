@@ -2,6 +2,7 @@ import { EsError } from '@acme/common';
 import { runAggregations } from '../../src/aggs/run-aggregations';
 import { compileRuntimeFields } from '../../src/script/runtime-fields';
 import { createAggFixture, type AggFixture } from './aggs-fixture';
+import { loadDocumentValues } from '../../src/aggs/load-document-values';
 
 let fx: AggFixture;
 beforeAll(async () => {
@@ -610,7 +611,6 @@ describe('more bucket shapes', () => {
 });
 
 test('loadDocumentValues gives runtime scripts each document its doc values and _source', async () => {
-  const { loadDocumentValues } = await import('../../src/aggs/load-document-values');
   const docs = await loadDocumentValues(
     fx.pool,
     fx.ctx,
