@@ -234,8 +234,9 @@ export async function findReindexConflicts(
 }
 
 /**
- * Bytes each index occupies in Postgres: the stored size of its document rows plus its rows in the
- * inverted-index tables (pg_column_size of whole rows, so TOAST-compressed sources count compressed).
+ * Bytes each index occupies in Postgres: the stored size of its document rows plus its rows in every
+ * inverted-index table (dictionary, postings, forward index, field lengths and stats, doc values;
+ * pg_column_size of whole rows, so TOAST-compressed sources count compressed).
  */
 export async function findStoreSizes(db: Queryable, indexIds: string[]): Promise<Map<string, number>> {
   const { rows } = await db.query<{ index_id: string; bytes: string }>(
@@ -247,6 +248,14 @@ export async function findStoreSizes(db: Queryable, indexIds: string[]): Promise
        SELECT index_id, sum(pg_column_size(t.*)) FROM terms t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
        UNION ALL
        SELECT index_id, sum(pg_column_size(t.*)) FROM doc_values t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+       UNION ALL
+       SELECT index_id, sum(pg_column_size(t.*)) FROM doc_terms t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+       UNION ALL
+       SELECT index_id, sum(pg_column_size(t.*)) FROM field_lengths t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+       UNION ALL
+       SELECT index_id, sum(pg_column_size(t.*)) FROM field_stats t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+       UNION ALL
+       SELECT index_id, sum(pg_column_size(t.*)) FROM fields t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
      ) sizes GROUP BY index_id`,
     [indexIds],
   );
