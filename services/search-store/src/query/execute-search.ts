@@ -12,7 +12,7 @@ import { formatFloat } from './score/bm25';
 import type { SearchRequest } from './search-request';
 import type { SearchSeams } from './search-seams';
 import { ShardQueryError } from './shard-query-error';
-import { filterSource } from './source-filter';
+import { filterSource } from '../source/filter-source';
 import { SqlParams } from './sql-params';
 
 /** The `_search` response body (API-NOTES §A1.3). */
@@ -148,7 +148,11 @@ export async function executeSearch(
     const unfiltered =
       request.source.enabled && request.source.includes.length === 0 && request.source.excludes.length === 0;
     // Unfiltered, `_source` goes out byte for byte as it was indexed (key order, spacing), as ES does.
-    const filtered = unfiltered ? new RawJson(sourceText) : filterSource(source(), request.source);
+    const filtered = unfiltered
+      ? new RawJson(sourceText)
+      : request.source.enabled
+        ? filterSource(source(), request.source.includes, request.source.excludes)
+        : undefined;
     if (filtered !== undefined) hit._source = filtered;
     const fields =
       (request.fields.length > 0 ? extractFields(reader, source(), request.fields) : undefined) ?? {};
