@@ -67,7 +67,7 @@ export function searchRouter(deps: SearchRouteDeps): Router {
   const count = async (req: Request, res: Response): Promise<void> => {
     const request = parseSearchRequest(searchBodyOf(req, res), queryParams(req), true);
     const body = await inSnapshot(deps.pool, req, async (client, readers) => ({
-      count: await executeCount(client, readers, request),
+      count: await executeCount(client, readers, request, deps.seams),
       _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
     }));
     res.json(body);
