@@ -175,3 +175,27 @@ describe('runtime fields beyond the evaluation limit', () => {
     expect(sort.status).toBe(400);
   });
 });
+
+describe('runtime fields in filter aggregations', () => {
+  let server: RunningSearchStore;
+  beforeAll(async () => {
+    server = await startSearchStore();
+    await client8(server.url).bulk({
+      refresh: true,
+      operations: [5, 15, 25].flatMap((n) => [{ index: { _index: 'aggs', _id: String(n) } }, { n }]),
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('counts the documents a filter aggregation selects through a runtime field', async () => {
+    const result = await client8(server.url).search({
+      index: 'aggs',
+      size: 0,
+      runtime_mappings: { big: { type: 'boolean', script: { source: "emit(doc['n'].value > 10)" } } },
+      aggs: { big: { filter: { term: { big: true } } } },
+    });
+    expect(result.aggregations).toEqual({ big: { doc_count: 2 } });
+  });
+});
