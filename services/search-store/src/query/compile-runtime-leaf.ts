@@ -38,15 +38,16 @@ export async function compileRuntimeLeaf(
   const relation = await runtime.relation!(ctx.db, ctx.reader, query.field);
   const { params } = ctx;
   const keyword = relation.type === 'keyword';
+  // roundUp undefined: an exact value (term, terms), never rounded to a whole number for a long field.
   const value = (
     v: string | number | boolean,
-    roundUp = false,
+    roundUp?: boolean,
     format?: string,
     timeZone?: string,
   ): string =>
     keyword
       ? `${params.add(String(v))}::text`
-      : `${params.add(toNumber(relation, query.field, v, ctx.now, roundUp, format, timeZone))}::float8`;
+      : `${params.add(toNumber(relation, v, ctx.now, roundUp, format, timeZone))}::float8`;
   const conditions: string[] = [];
   switch (query.kind) {
     case 'term':
@@ -61,8 +62,9 @@ export async function compileRuntimeLeaf(
       conditions.push(`rt.v = ${value(query.query)}`);
       break;
     case 'terms':
-      conditions.push(`rt.v IN (${query.values.map((v) => value(v)).join(', ')})`);
-      if (query.values.length === 0) conditions.push('false');
+      conditions.push(
+        query.values.length === 0 ? 'false' : `rt.v IN (${query.values.map((v) => value(v)).join(', ')})`,
+      );
       break;
     case 'range': {
       const bounds = [
@@ -87,10 +89,9 @@ export async function compileRuntimeLeaf(
 
 function toNumber(
   relation: RuntimeRelation,
-  field: string,
   value: string | number | boolean,
   now: number,
-  roundUp: boolean,
+  roundUp: boolean | undefined,
   format?: string,
   timeZone?: string,
 ): number {
@@ -98,7 +99,7 @@ function toNumber(
     return resolveDateMath(typeof value === 'boolean' ? String(value) : value, {
       now,
       format: format ?? DEFAULT_DATE_FORMAT,
-      roundUp,
+      roundUp: roundUp ?? false,
       timeZone,
     });
   }
@@ -121,5 +122,7 @@ function toNumber(
       reason: `failed to create query: For input string: "${String(value)}"`,
     });
   }
-  return relation.type === 'long' && !Number.isInteger(n) ? (roundUp ? Math.floor(n) : Math.ceil(n)) : n;
+  // A fractional bound on a long field moves to the whole numbers it admits (ES rounds range bounds).
+  if (relation.type !== 'long' || roundUp === undefined || Number.isInteger(n)) return n;
+  return roundUp ? Math.floor(n) : Math.ceil(n);
 }

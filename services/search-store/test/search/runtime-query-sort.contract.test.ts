@@ -68,6 +68,13 @@ describe('runtime fields in queries and sort', () => {
     ]);
     const terms = await es().search({ index: 'rt', query: { terms: { price_x2: [20, 60, 99] } } });
     expect(hitsOf(terms).map((h) => h.id)).toEqual(['1', '3']);
+    expect((await es().count({ index: 'rt', query: { terms: { price_x2: [] } } })).count).toBe(0);
+    expect((await es().count({ index: 'rt', query: { term: { price_x2: 39.5 } } })).count).toBe(0);
+    const fractional = await es().search({
+      index: 'rt',
+      query: { range: { price_x2: { gt: 19.5, lte: 40.5 } } },
+    });
+    expect(hitsOf(fractional).map((h) => h.id)).toEqual(['1', '2']);
     const exists = await es().count({ index: 'rt', query: { exists: { field: 'price_x2' } } });
     expect(exists.count).toBe(3);
     const bool = await es().search({
