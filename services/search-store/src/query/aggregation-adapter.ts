@@ -29,7 +29,7 @@ export interface EngineAggContext {
 export type EngineAggRunner = (
   client: Pool | PoolClient,
   ctx: EngineAggContext,
-  matched: { sql: string; params: unknown[]; scored?: boolean },
+  matched: { sql: string; params: unknown[]; scored?: boolean; all?: boolean },
   aggsBody: unknown,
 ) => Promise<Record<string, unknown>>;
 
@@ -72,6 +72,7 @@ export function adaptAggregationRunner(
           sql: `SELECT doc_key, s AS score FROM (${matchedDocsSql.text}) m`,
           params: matchedDocsSql.values,
           scored: true,
+          all: matchedDocsSql.allDocs === true,
         },
         aggsBody,
       );

@@ -227,10 +227,14 @@ export async function executeSearch(
   if (request.aggregations && seams.aggregations) {
     const aggParams = new SqlParams();
     const text = await compileMatchedDocs(db, readers, request, aggParams, now);
+    const allDocs =
+      request.query.kind === 'match_all' &&
+      request.minScore === undefined &&
+      readers.every((reader) => !reader.filter);
     response.aggregations = await seams.aggregations.runAggregations(
       db,
       { readers, now, runtimeFields: runtime, runtimeMappings },
-      { text, values: aggParams.values },
+      { text, values: aggParams.values, allDocs },
       request.aggregations,
     );
   }

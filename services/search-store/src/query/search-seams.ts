@@ -9,6 +9,11 @@ export interface MatchedDocsSql {
   /** SQL yielding one row per matched document: `(index_id bigint, doc_key bigint, s float4)`. */
   text: string;
   values: unknown[];
+  /**
+   * True when the SQL yields every document of the searched indices (match_all, no alias filter, no
+   * min_score): aggregations may then read doc values directly instead of joining them to the matches.
+   */
+  allDocs?: boolean;
 }
 
 export interface AggregationContext {

@@ -641,3 +641,21 @@ test('loadDocumentValues gives runtime scripts each document its doc values and 
     '[5] matched documents exceed the limit of [2]',
   );
 });
+
+describe('match_all shortcut', () => {
+  test('a matched set marked all reads doc values directly and answers exactly as the joined path', async () => {
+    const body = {
+      c: {
+        terms: { field: 'category' },
+        aggs: { p: { avg: { field: 'price' } }, q: { stats: { field: 'qty' } } },
+      },
+      n: { value_count: { field: 'qty' } },
+      m: { avg: { field: 'price', missing: 7 } },
+      h: { histogram: { field: 'qty', interval: 2 }, aggs: { t: { terms: { field: 'category' } } } },
+    };
+    const joined = await aggs(body, fx.all);
+    const direct = await aggs(body, { ...fx.all, all: true });
+    expect(direct).toEqual(joined);
+    expect(direct.n).toEqual({ value: 5 });
+  });
+});
