@@ -20,3 +20,4 @@ export * from './auth/introspection-error';
 export * from './auth/introspection-client';
 export * from './auth/jwt-verifier';
 export * from './auth/bearer-middleware';
+export * from './storage/in-transaction';

@@ -34,6 +34,16 @@ describe('npm start (devstack)', () => {
     expect(created.status).toBe(201);
     const { user_id: userId } = (await created.json()) as { user_id: string };
     const firstSeed = stack.seed;
+    const basic = Buffer.from(
+      `${firstSeed.serviceAccount.clientId}:${firstSeed.serviceAccount.clientSecret}`,
+    );
+    const search = { authorization: `Basic ${basic.toString('base64')}`, 'content-type': 'application/json' };
+    const indexed = await fetch(`${stack.searchUrl}/kept/_doc/1?refresh=true`, {
+      method: 'PUT',
+      headers: search,
+      body: JSON.stringify({ title: 'kept across restarts' }),
+    });
+    expect(indexed.status).toBe(201);
     await stack.stop();
     stack = undefined;
 
@@ -44,9 +54,6 @@ describe('npm start (devstack)', () => {
     expect(await again.json()).toMatchObject({ user_id: userId, username: 'kept-user' });
 
     // The demo service account still gets tokens with the secret printed on the first start.
-    const basic = Buffer.from(
-      `${firstSeed.serviceAccount.clientId}:${firstSeed.serviceAccount.clientSecret}`,
-    );
     const token = await fetch(`${stack.authUrl}/token`, {
       method: 'POST',
       headers: {

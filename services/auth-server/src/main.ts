@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { answerMalformedHttp, ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
+import { answerMalformedHttp, createLogger, loadConfigOrExit, runMigrations } from '@acme/common';
 import { createApp } from './app';
 import { authConfigSchema } from './config';
 import { connectRedis } from './storage/connect-redis';
@@ -8,16 +8,7 @@ import { purgeExpired } from './domain/tokens/purge-expired';
 
 /** The only reader of process.env. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig(authConfigSchema, process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`auth-server: ${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit(authConfigSchema, process.env, 'auth-server');
   const logger = createLogger({ service: 'auth-server', level: config.LOG_LEVEL });
   await runMigrations({
     databaseUrl: config.DATABASE_URL,

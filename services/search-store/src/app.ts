@@ -35,6 +35,7 @@ export function createApp(deps: SearchDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   const metrics = createMetrics('search-store');
+  metrics.poolGauges(deps.pool);
   // Elasticsearch clients refuse any response without this header (ProductNotSupportedError).
   app.use((_req, res, next) => {
     res.setHeader('X-Elastic-Product', 'Elasticsearch');

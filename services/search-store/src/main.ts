@@ -1,7 +1,7 @@
 import { createSearchSeams } from './api/search-seams';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { answerMalformedHttp, ConfigError, createLogger, loadConfig, runMigrations } from '@acme/common';
+import { answerMalformedHttp, createLogger, loadConfigOrExit, runMigrations } from '@acme/common';
 import { createApp } from './app';
 import { authenticateRequest } from './auth/authenticate-request';
 import { createScriptRunner } from './script/script-runner';
@@ -10,16 +10,7 @@ import { createIndexWriter } from './index/index-writer';
 
 /** The only reader of process.env. */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig(searchConfigSchema, process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`search-store: ${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit(searchConfigSchema, process.env, 'search-store');
   const logger = createLogger({ service: 'search-store', level: config.LOG_LEVEL });
   await runMigrations({
     databaseUrl: config.DATABASE_URL,

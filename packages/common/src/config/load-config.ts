@@ -40,3 +40,21 @@ function describe(issue: z.core.$ZodIssue): string {
       return issue.message;
   }
 }
+
+/**
+ * For a service's main.ts: the parsed config, or one line per bad variable on stderr and exit 1
+ * (never a value: it may be a secret).
+ */
+export function loadConfigOrExit<S extends z.ZodType>(
+  schema: S,
+  env: NodeJS.ProcessEnv,
+  service: string,
+): z.output<S> {
+  try {
+    return loadConfig(schema, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${service}: ${error.message}\n`);
+    process.exit(1);
+  }
+}

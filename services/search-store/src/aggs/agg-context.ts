@@ -43,6 +43,8 @@ export interface MatchedSet {
   sql: string;
   params: unknown[];
   scored?: boolean;
+  /** Every document of the searched indices matches (match_all): doc values need no join to the matches. */
+  all?: boolean;
 }
 
 export const DEFAULT_MAX_BUCKETS = 65_536;

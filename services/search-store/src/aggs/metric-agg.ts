@@ -20,8 +20,12 @@ interface MetricRow extends Record<string, unknown> {
  * (Elasticsearch ValuesSourceConfig "missing").
  */
 export function groupValuesSql(b: SqlBuilder, docs: DocSet, values: FieldValues, missing: unknown): string {
+  const noMissing = missing === undefined || missing === null;
+  // doc_values holds rows of live documents only, so under match_all the values are the answer: skipping
+  // the join to the matched documents saves a lookup per document (most of a match_all aggregation's time).
+  if (docs.allDocs && noMissing) return `SELECT ''::text AS g, v.doc_key, v.v FROM (${values.sql(b)}) v`;
   const joined = `SELECT d.g, d.doc_key, v.v FROM (${docs(b)}) d JOIN (${values.sql(b)}) v ON v.doc_key = d.doc_key`;
-  if (missing === undefined || missing === null) return joined;
+  if (noMissing) return joined;
   const cast = values.column === 'kw' ? 'text' : 'float8';
   const value =
     values.column === 'kw'

@@ -205,6 +205,7 @@ export async function runAggregations(
   const run = new AggRun(client, ctx, matched);
   const top: DocSet = (b) =>
     `SELECT m.doc_key, ''::text AS g FROM (${b.fragment(matched.sql, matched.params)}) m`;
+  top.allDocs = matched.all === true;
   const results = await run.computeAll(nodes, top, ['']);
   return results.get('') ?? {};
 }

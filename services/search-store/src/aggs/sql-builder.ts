@@ -17,7 +17,10 @@ export class SqlBuilder {
 }
 
 /** A relation (doc_key bigint, g text): the documents of each bucket group, emitted into a builder. */
-export type DocSet = (b: SqlBuilder) => string;
+export type DocSet = ((b: SqlBuilder) => string) & {
+  /** Marks the root set when it holds every document of the searched indices, in the one group ''. */
+  allDocs?: boolean;
+};
 
 /** The separator between bucket keys in a group id (unit separator: never in a rendered key of ours). */
 export const GROUP_SEP = '\u001f';

@@ -7,11 +7,14 @@ import { findDocumentWithText } from '../storage/documents.repo';
 import { findIndicesByName, type IndexRecord } from '../storage/indices.repo';
 import { illegalArgument, indexNotFound, readBlocked } from './es-errors';
 import { loadCatalog, resolveIndexExpression } from './index-expression';
-import { filterSource, sourceParams } from './source-filter';
+import { filterSource } from '../source/filter-source';
+import { sourceParams } from './source-params';
 import type { StoreDeps } from './store-deps';
 import { executeWrites } from './write/execute-writes';
 import type { WriteOp, WriteResult } from './write/write-op';
 import { parseConditions, parseOpType, refreshOf } from './write-params';
+import { checkParams } from '../http/check-params';
+import { ROUTE_PARAMS } from './route-params';
 
 /**
  * Single-document APIs (ES "Document APIs"): index (PUT/POST `_doc`, `_create`), get, exists (HEAD),
@@ -44,13 +47,13 @@ export function documentsRouter(deps: StoreDeps): Router {
     });
   };
 
-  router.post('/:index/_doc', indexDocument(false));
-  router.put('/:index/_doc/:id', indexDocument(false));
-  router.post('/:index/_doc/:id', indexDocument(false));
-  router.put('/:index/_create/:id', indexDocument(true));
-  router.post('/:index/_create/:id', indexDocument(true));
+  router.post('/:index/_doc', checkParams(ROUTE_PARAMS.index), indexDocument(false));
+  router.put('/:index/_doc/:id', checkParams(ROUTE_PARAMS.index), indexDocument(false));
+  router.post('/:index/_doc/:id', checkParams(ROUTE_PARAMS.index), indexDocument(false));
+  router.put('/:index/_create/:id', checkParams(ROUTE_PARAMS.create), indexDocument(true));
+  router.post('/:index/_create/:id', checkParams(ROUTE_PARAMS.create), indexDocument(true));
 
-  router.delete('/:index/_doc/:id', async (req, res) => {
+  router.delete('/:index/_doc/:id', checkParams(ROUTE_PARAMS.delete), async (req, res) => {
     await write(req, res, {
       kind: 'delete',
       index: req.params.index as string,
@@ -59,7 +62,7 @@ export function documentsRouter(deps: StoreDeps): Router {
     });
   });
 
-  router.post('/:index/_update/:id', async (req, res) => {
+  router.post('/:index/_update/:id', checkParams(ROUTE_PARAMS.update), async (req, res) => {
     const conditions = parseConditions(req.query);
     const source = sourceParams(req.query);
     const asked = req.query._source !== undefined || source.includes.length > 0 || source.excludes.length > 0;
@@ -75,7 +78,7 @@ export function documentsRouter(deps: StoreDeps): Router {
     });
   });
 
-  router.get('/:index/_doc/:id', async (req, res) => {
+  router.get('/:index/_doc/:id', checkParams(ROUTE_PARAMS.get), async (req, res) => {
     const index = await resolveSingleIndex(deps, req.params.index as string);
     const doc = await findDocumentWithText(deps.pool, index.indexId, req.params.id as string);
     if (!doc) {
@@ -95,7 +98,7 @@ export function documentsRouter(deps: StoreDeps): Router {
     res.json(body);
   });
 
-  router.get('/:index/_source/:id', async (req, res) => {
+  router.get('/:index/_source/:id', checkParams(ROUTE_PARAMS.getSource), async (req, res) => {
     const index = await resolveSingleIndex(deps, req.params.index as string);
     const doc = await findDocumentWithText(deps.pool, index.indexId, req.params.id as string);
     if (!doc) {

@@ -10,6 +10,8 @@ import { indexNotFound } from './es-errors';
 import { loadCatalog, resolveIndexExpression } from './index-expression';
 import { indexView } from './index-view';
 import type { StoreDeps } from './store-deps';
+import { checkParams } from '../http/check-params';
+import { ROUTE_PARAMS } from './route-params';
 
 /** `/_foo` paths that are not ours fall through to other routers (search, count) or the 404 handler. */
 export function skipUnderscore(req: Request, _res: Response, next: NextFunction): void {
@@ -21,7 +23,7 @@ export function skipUnderscore(req: Request, _res: Response, next: NextFunction)
 export function indicesRouter(deps: StoreDeps): Router {
   const router = Router();
 
-  router.put('/:index', async (req, res) => {
+  router.put('/:index', checkParams(ROUTE_PARAMS.createIndex), async (req, res) => {
     const body = bodyObject(req);
     const unknown = Object.keys(body).filter((k) => !['settings', 'mappings', 'aliases'].includes(k));
     if (unknown.length > 0) {
@@ -40,7 +42,7 @@ export function indicesRouter(deps: StoreDeps): Router {
     res.json({ acknowledged: true, shards_acknowledged: true, index: created.name });
   });
 
-  router.get('/:index', skipUnderscore, async (req, res) => {
+  router.get('/:index', skipUnderscore, checkParams(ROUTE_PARAMS.getIndex), async (req, res) => {
     const catalog = await loadCatalog(deps.pool);
     const indices = resolveIndexExpression(catalog, req.params.index as string, {
       ignoreUnavailable: parseBooleanParam(req.query.ignore_unavailable, 'ignore_unavailable', false),
@@ -49,7 +51,7 @@ export function indicesRouter(deps: StoreDeps): Router {
     res.json(Object.fromEntries(indices.map((index) => [index.name, indexView(catalog, index, flat)])));
   });
 
-  router.delete('/:index', skipUnderscore, async (req, res) => {
+  router.delete('/:index', skipUnderscore, checkParams(ROUTE_PARAMS.deleteIndex), async (req, res) => {
     const expression = req.params.index as string;
     await inTransaction(deps.pool, async (client) => {
       const parts = expression.split(',');
@@ -87,10 +89,11 @@ export function indicesRouter(deps: StoreDeps): Router {
     const shards = indices.reduce((n, i) => n + 1 + Number(i.settings['index.number_of_replicas'] ?? '1'), 0);
     res.json({ _shards: { total: shards, successful: indices.length, failed: 0 } });
   };
-  router.post('/_refresh', refresh);
-  router.get('/_refresh', refresh);
-  router.post('/:index/_refresh', refresh);
-  router.get('/:index/_refresh', refresh);
+  const refreshParams = checkParams(ROUTE_PARAMS.refresh);
+  router.post('/_refresh', refreshParams, refresh);
+  router.get('/_refresh', refreshParams, refresh);
+  router.post('/:index/_refresh', refreshParams, refresh);
+  router.get('/:index/_refresh', refreshParams, refresh);
 
   return router;
 }

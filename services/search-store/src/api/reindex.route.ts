@@ -3,7 +3,13 @@ import { EsError } from '@acme/common';
 import { bodyObject } from '../http/read-body';
 import type { IndexContext } from '../index/index-writer';
 import { mapDocument } from '../mapping/map-document';
-import { copyDocumentsForReindex, findReindexConflicts, type ReindexCopy } from '../storage/documents.repo';
+import {
+  copyDocumentsForReindex,
+  findReindexConflicts,
+  saveDocumentSources,
+  type ReindexCopy,
+} from '../storage/documents.repo';
+import { filterSource } from '../source/filter-source';
 import { locatorFor } from '../http/locate-json-path';
 import {
   lockIndices,
@@ -13,6 +19,10 @@ import {
   findIndicesByName,
 } from '../storage/indices.repo';
 import { inTransaction } from '../storage/queryable';
+import { compileReindexSelection } from '../query/compile-reindex-selection';
+import { parseQuery } from '../query/parse-query';
+import type { Query } from '../query/query-ast';
+import { parseSourceFilter } from '../query/search-request';
 import { checkIndexName } from './check-index-name';
 import { newIndexUuid } from './create-index';
 import { versionConflict, writeBlocked } from './es-errors';
@@ -22,14 +32,19 @@ import type { StoreDeps } from './store-deps';
 
 interface ReindexRequest {
   sourceIndex: string;
-  ids?: string[];
+  /** `source.query`; absent (or match_all) copies every document. */
+  query?: Query;
   destIndex: string;
   createOnly: boolean;
   proceedOnConflicts: boolean;
   maxDocs?: number;
+  /** `source.size`: documents per batch (ES scrolls the source in batches of this size; default 1000). */
+  batchSize: number;
+  /** `source._source`: the copied fields; absent copies the whole source. */
+  sourceFilter?: { includes: string[]; excludes: string[] };
 }
 
-/** Reads the request; source.query is limited to match_all and ids for now (see DESIGN.md). */
+/** Reads the request (ES "Reindex API" request body). */
 function parseReindex(body: Record<string, unknown>): ReindexRequest {
   const source = (body.source ?? {}) as Record<string, unknown>;
   const dest = (body.dest ?? {}) as Record<string, unknown>;
@@ -46,18 +61,7 @@ function parseReindex(body: Record<string, unknown>): ReindexRequest {
       `Validation Failed: ${errors.map((e, i) => `${i + 1}: ${e};`).join('')}`,
     );
   }
-  let ids: string[] | undefined;
-  const query = source.query as Record<string, unknown> | undefined;
-  if (query !== undefined) {
-    const [kind] = Object.keys(query);
-    if (kind === 'ids') ids = ((query.ids as { values?: unknown[] }).values ?? []).map(String);
-    else if (kind !== 'match_all') {
-      throw new EsError(
-        'illegal_argument_exception',
-        `[reindex] source.query supports only [match_all] and [ids] here, found [${kind}]`,
-      );
-    }
-  }
+  const query = source.query === undefined ? undefined : parseQuery(source.query, source, 'query');
   const conflicts = body.conflicts ?? 'abort';
   if (conflicts !== 'abort' && conflicts !== 'proceed') {
     throw new EsError(
@@ -65,15 +69,41 @@ function parseReindex(body: Record<string, unknown>): ReindexRequest {
       `conflicts may only be "proceed" or "abort" but was [${String(conflicts)}]`,
     );
   }
-  const maxDocs = body.max_docs ?? body.size;
+  const maxDocs = checkPositiveCount('max_docs', body.max_docs ?? body.size);
   return {
     sourceIndex: sourceIndex as string,
-    ids,
+    query: query?.kind === 'match_all' ? undefined : query,
+    batchSize: checkPositiveCount('size', source.size) ?? 1000,
+    sourceFilter: parseReindexSourceFilter(source._source),
     destIndex: dest.index as string,
     createOnly: dest.op_type === 'create',
     proceedOnConflicts: conflicts === 'proceed',
-    maxDocs: typeof maxDocs === 'number' ? maxDocs : undefined,
+    maxDocs,
   };
+}
+
+function checkPositiveCount(name: string, value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new EsError('x_content_parse_exception', `[reindex] failed to parse field [${name}]`);
+  }
+  if (value <= 0) {
+    throw new EsError(
+      'action_request_validation_exception',
+      `Validation Failed: 1: ${name === 'size' ? 'size' : 'maxDocs'} should be greater than 0 if the request is limited to some number of documents or -1 if it isn't but it was [${value}];`,
+    );
+  }
+  return value;
+}
+
+function parseReindexSourceFilter(value: unknown): ReindexRequest['sourceFilter'] {
+  const filter = parseSourceFilter(value);
+  if (!filter.enabled) {
+    throw new EsError('illegal_argument_exception', '[reindex] source._source cannot be false');
+  }
+  return filter.includes.length === 0 && filter.excludes.length === 0
+    ? undefined
+    : { includes: filter.includes, excludes: filter.excludes };
 }
 
 /**
@@ -108,9 +138,23 @@ export function reindexRouter(deps: StoreDeps): Router {
       const [locked] = await lockIndices(client, [dest.indexId]);
       if (!locked) throw new EsError('exception', 'reindex destination vanished');
       if (locked.blocksWrite) throw writeBlocked(locked.name);
-      const sourceIds = sources.map((s) => s.indexId).filter((id) => id !== locked.indexId);
+      const sourceIndices = sources.filter((s) => s.indexId !== locked.indexId);
+      const sourceIds = sourceIndices.map((s) => s.indexId);
+      const matched = request.query
+        ? await compileReindexSelection(
+            client,
+            sourceIndices.map((s) => ({
+              index_id: s.indexId,
+              name: s.name,
+              uuid: s.uuid,
+              mappings: s.mappings,
+              settings: s.settings,
+            })),
+            request.query,
+          )
+        : undefined;
       const conflicts = request.createOnly
-        ? await findReindexConflicts(client, locked.indexId, sourceIds, request.ids)
+        ? await findReindexConflicts(client, locked.indexId, sourceIds, undefined, matched)
         : [];
       // Copy in SQL, then check the copies against the destination mapping. Documents the mapping
       // refuses are reported as failures; the copy is redone without them (from a savepoint, so the
@@ -126,13 +170,22 @@ export function reindexRouter(deps: StoreDeps): Router {
           locked.indexId,
           {
             sourceIndexIds: sourceIds,
-            ids: request.ids,
+            matched,
             excludeIds: [...rejected.keys()],
             maxDocs: request.maxDocs,
             createOnly: request.createOnly,
           },
           locked.maxSeqNo + 1,
         );
+        const filter = request.sourceFilter;
+        if (filter && copies.length > 0) {
+          // `source._source`: the copies keep only the asked fields (one UPDATE over the new rows).
+          copies = copies.map((c) => ({
+            ...c,
+            source: filterSource(c.source, filter.includes, filter.excludes),
+          }));
+          await saveDocumentSources(client, locked.indexId, copies);
+        }
         mapping = locked.mappings;
         changed = false;
         const before = rejected.size;
@@ -206,7 +259,7 @@ export function reindexRouter(deps: StoreDeps): Router {
       updated: outcome.replaced,
       created,
       deleted: 0,
-      batches: total === 0 ? 0 : Math.ceil(total / 1000),
+      batches: total === 0 ? 0 : Math.ceil(total / request.batchSize),
       version_conflicts: outcome.conflicts.length,
       noops: 0,
       retries: { bulk: 0, search: 0 },

@@ -1,13 +1,16 @@
 import { runAggregations } from '../aggs/run-aggregations';
 import { adaptAggregationRunner } from '../query/aggregation-adapter';
 import { adaptRuntimeFields } from '../query/runtime-field-adapter';
-import type { SearchSeams } from '../query/search-seams';
+import type { RuntimeRelation, SearchSeams } from '../query/search-seams';
+import { DEFAULT_MAX_RUNTIME_DOCS, loadRuntimeRelation } from './runtime-relation';
 import { compileRuntimeFields } from '../script/runtime-fields';
 
 /**
  * The real aggregations and runtime fields (helper script-aggs) behind the search engine's seams.
  */
-export function createSearchSeams(): SearchSeams {
+export function createSearchSeams(
+  options: { maxRuntimeDocs: number } = { maxRuntimeDocs: DEFAULT_MAX_RUNTIME_DOCS },
+): SearchSeams {
   return {
     aggregations: {
       runAggregations: (client, ctx, matchedDocsSql, aggsBody) => {
@@ -19,6 +22,29 @@ export function createSearchSeams(): SearchSeams {
         return runner.runAggregations(client, ctx, matchedDocsSql, aggsBody);
       },
     },
-    runtimeFields: adaptRuntimeFields((mappings) => compileRuntimeFields(mappings)),
+    runtimeFields: {
+      compile(runtimeMappings, readers) {
+        const compiled = adaptRuntimeFields((mappings) => compileRuntimeFields(mappings)).compile(
+          runtimeMappings,
+          readers,
+        );
+        const fields = compileRuntimeFields(runtimeMappings);
+        const limits = { maxRuntimeDocs: options.maxRuntimeDocs, scriptDeadline: Date.now() + 5_000 };
+        // One evaluation per index and field per request, shared by every query leaf and sort key.
+        const relations = new Map<string, Promise<RuntimeRelation>>();
+        return {
+          ...compiled,
+          relation(client, reader, name) {
+            const key = `${reader.indexId}\u0000${name}`;
+            let relation = relations.get(key);
+            if (!relation) {
+              relation = loadRuntimeRelation(client, reader, fields, name, limits);
+              relations.set(key, relation);
+            }
+            return relation;
+          },
+        };
+      },
+    },
   };
 }

@@ -7,6 +7,8 @@ import type { SearchSeams } from '../query/search-seams';
 import { ShardQueryError, toSearchPhaseError } from '../query/shard-query-error';
 import { queryParams, searchBodyOf } from './search-body';
 import { resolveSearchIndices } from './search-index-resolver';
+import { checkParams } from '../http/check-params';
+import { ROUTE_PARAMS } from './route-params';
 
 export interface SearchRouteDeps {
   pool: Pool;
@@ -65,15 +67,17 @@ export function searchRouter(deps: SearchRouteDeps): Router {
   const count = async (req: Request, res: Response): Promise<void> => {
     const request = parseSearchRequest(searchBodyOf(req, res), queryParams(req), true);
     const body = await inSnapshot(deps.pool, req, async (client, readers) => ({
-      count: await executeCount(client, readers, request),
+      count: await executeCount(client, readers, request, deps.seams),
       _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
     }));
     res.json(body);
   };
 
-  router.route('/_search').get(search).post(search);
-  router.route('/:index/_search').get(search).post(search);
-  router.route('/_count').get(count).post(count);
-  router.route('/:index/_count').get(count).post(count);
+  const searchParams = checkParams(ROUTE_PARAMS.search);
+  const countParams = checkParams(ROUTE_PARAMS.count);
+  router.route('/_search').all(searchParams).get(search).post(search);
+  router.route('/:index/_search').all(searchParams).get(search).post(search);
+  router.route('/_count').all(countParams).get(count).post(count);
+  router.route('/:index/_count').all(countParams).get(count).post(count);
   return router;
 }

@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { compileQuery } from './compile-query';
 import type { IndexReader } from './index-reader';
 import { parseQuery } from './parse-query';
-import type { AggregationContext, AggregationRunner, MatchedDocsSql } from './search-seams';
+import type { AggregationContext, AggregationRunner, MatchedDocsSql, RuntimeFields } from './search-seams';
 import { SqlParams } from './sql-params';
 
 /**
@@ -29,7 +29,7 @@ export interface EngineAggContext {
 export type EngineAggRunner = (
   client: Pool | PoolClient,
   ctx: EngineAggContext,
-  matched: { sql: string; params: unknown[]; scored?: boolean },
+  matched: { sql: string; params: unknown[]; scored?: boolean; all?: boolean },
   aggsBody: unknown,
 ) => Promise<Record<string, unknown>>;
 
@@ -43,7 +43,10 @@ export function adaptAggregationRunner(
       for (const query of collectAggQueries(aggsBody)) {
         const key = JSON.stringify(query);
         if (!translated.has(key))
-          translated.set(key, await translateForReaders(client, ctx.readers, query, ctx.now));
+          translated.set(
+            key,
+            await translateForReaders(client, ctx.readers, query, ctx.now, ctx.runtimeFields),
+          );
       }
       const engineCtx: EngineAggContext = {
         indexIds: ctx.readers.map((r) => r.indexId),
@@ -69,6 +72,7 @@ export function adaptAggregationRunner(
           sql: `SELECT doc_key, s AS score FROM (${matchedDocsSql.text}) m`,
           params: matchedDocsSql.values,
           scored: true,
+          all: matchedDocsSql.allDocs === true,
         },
         aggsBody,
       );
@@ -82,13 +86,14 @@ async function translateForReaders(
   readers: IndexReader[],
   raw: unknown,
   now: number,
+  runtime?: RuntimeFields,
 ): Promise<{ sql: string; params: unknown[] }> {
   const query = parseQuery(raw);
   const params = new SqlParams();
   const parts: string[] = [];
   for (const reader of readers) {
     parts.push(
-      `SELECT doc_key FROM (${await compileQuery({ db: client, reader, params, now }, query, 1, false)}) q${parts.length}`,
+      `SELECT doc_key FROM (${await compileQuery({ db: client, reader, params, now, runtime }, query, 1, false)}) q${parts.length}`,
     );
   }
   const sql = parts.length > 0 ? parts.join(' UNION ALL ') : 'SELECT NULL::bigint AS doc_key WHERE false';

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { IndexReader } from './index-reader';
+import type { RuntimeFields } from './search-seams';
 import type { SqlParams } from './sql-params';
 
 /** What compiling a query needs: the connection (term lookups), the index, and the shared parameters. */
@@ -8,6 +9,8 @@ export interface CompileContext {
   reader: IndexReader;
   params: SqlParams;
   now: number;
+  /** The request's runtime fields (runtime_mappings and the mapping's `runtime` section), if any. */
+  runtime?: RuntimeFields;
 }
 
 /** A plan matching nothing, with the `(doc_key, s)` shape every plan has. */

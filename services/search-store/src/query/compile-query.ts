@@ -5,6 +5,7 @@ import { compilePhrase } from './compile-phrase';
 import { compilePhrasePrefix } from './compile-phrase-prefix';
 import { analyzerFor, compileTermClauses } from './compile-term-clauses';
 import { compileRange, compileTerms } from './compile-term-level';
+import { compileRuntimeLeaf, runtimeLeafField } from './compile-runtime-leaf';
 import { matchFieldPattern } from './index-reader';
 import { minimumShouldMatch } from './minimum-should-match';
 import type { Query } from './query-ast';
@@ -31,6 +32,8 @@ export async function compileQuery(
   const idx = (): string => `${params.add(reader.indexId)}::bigint`;
   const constant = (sql: string): string =>
     `SELECT doc_key, ${params.add(scoring ? b : 0)}::float4 AS s FROM (${sql}) c`;
+  const runtimeLeaf = runtimeLeafField(query, ctx.runtime);
+  if (runtimeLeaf && ctx.runtime) return compileRuntimeLeaf(ctx, ctx.runtime, runtimeLeaf, b, scoring);
   const onIndex = indexNameQuery(query, reader.name);
   if (onIndex !== undefined) {
     // `_index` queries (multi-index searches) match all of this index's documents or none of them.

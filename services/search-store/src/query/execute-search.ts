@@ -10,10 +10,11 @@ import { planSort, searchAfterCondition, sortValue } from './plan-sort';
 import type { Query } from './query-ast';
 import { formatFloat } from './score/bm25';
 import type { SearchRequest } from './search-request';
-import type { SearchSeams } from './search-seams';
+import type { RuntimeFields, SearchSeams } from './search-seams';
 import { ShardQueryError } from './shard-query-error';
-import { filterSource } from './source-filter';
+import { filterSource } from '../source/filter-source';
 import { SqlParams } from './sql-params';
+import { planRuntimeSort } from './plan-runtime-sort';
 
 /** The `_search` response body (API-NOTES §A1.3). */
 export interface SearchResponse {
@@ -38,6 +39,7 @@ export async function compileMatchedDocs(
   params: SqlParams,
   now: number,
   scoring = true,
+  runtime?: RuntimeFields,
 ): Promise<string> {
   if (readers.length === 0)
     return 'SELECT NULL::bigint AS index_id, NULL::bigint AS doc_key, NULL::float4 AS s WHERE false';
@@ -46,7 +48,7 @@ export async function compileMatchedDocs(
     const query: Query = reader.filter
       ? { kind: 'bool', must: [request.query], filter: [reader.filter], should: [], mustNot: [], boost: 1 }
       : request.query;
-    const sql = await compileQuery({ db, reader, params, now }, query, 1, scoring);
+    const sql = await compileQuery({ db, reader, params, now, runtime }, query, 1, scoring);
     parts.push(
       `SELECT ${params.add(reader.indexId)}::bigint AS index_id, doc_key, s FROM (${sql}) r${parts.length}`,
     );
@@ -55,6 +57,17 @@ export async function compileMatchedDocs(
   return request.minScore === undefined
     ? union
     : `SELECT * FROM (${union}) ms WHERE s >= ${params.add(request.minScore)}::float4`;
+}
+
+/** The request's runtime_mappings over the searched indices' mapped `runtime` sections (the request wins). */
+function runtimeMappingsOf(
+  readers: IndexReader[],
+  requested: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  const merged: Record<string, unknown> = {};
+  for (const reader of readers) Object.assign(merged, reader.mappings.runtime ?? {});
+  Object.assign(merged, requested ?? {});
+  return Object.keys(merged).length === 0 ? undefined : merged;
 }
 
 function maxResultWindow(readers: IndexReader[]): number {
@@ -95,14 +108,22 @@ export async function executeSearch(
   const hitsQuery: Query = request.postFilter
     ? { kind: 'bool', must: [request.query], filter: [request.postFilter], should: [], mustNot: [], boost: 1 }
     : request.query;
+  const runtimeMappings = runtimeMappingsOf(readers, request.runtimeMappings);
+  const runtime =
+    runtimeMappings && seams.runtimeFields
+      ? seams.runtimeFields.compile(runtimeMappings, readers)
+      : undefined;
   const matched = await compileMatchedDocs(
     db,
     readers,
     { query: hitsQuery, minScore: request.minScore },
     params,
     now,
+    true,
+    runtime,
   );
-  const plan = planSort(readers, request.sort, params);
+  const runtimeKeys = await planRuntimeSort(db, readers, runtime, request.sort, params);
+  const plan = planSort(readers, request.sort, params, runtimeKeys);
   const scored =
     request.sort.length === 0 || request.sort.some((k) => k.kind === 'score') || request.trackScores;
   const orderBy = request.sort.length === 0 ? ['q.s DESC'] : plan.orderBy;
@@ -127,10 +148,6 @@ export async function executeSearch(
   const pageRows = rows.filter((r) => r.doc_key !== null && r.doc_key !== undefined);
   const hits: Record<string, unknown>[] = [];
   const highlightTerms = request.highlight ? highlightTermsFor(readers, request) : undefined;
-  const runtime =
-    request.runtimeMappings && seams.runtimeFields
-      ? seams.runtimeFields.compile(request.runtimeMappings, readers)
-      : undefined;
   for (const row of pageRows) {
     const reader = byId.get(String(row.index_id))!;
     const sourceText = row.source_text as string;
@@ -148,7 +165,11 @@ export async function executeSearch(
     const unfiltered =
       request.source.enabled && request.source.includes.length === 0 && request.source.excludes.length === 0;
     // Unfiltered, `_source` goes out byte for byte as it was indexed (key order, spacing), as ES does.
-    const filtered = unfiltered ? new RawJson(sourceText) : filterSource(source(), request.source);
+    const filtered = unfiltered
+      ? new RawJson(sourceText)
+      : request.source.enabled
+        ? filterSource(source(), request.source.includes, request.source.excludes)
+        : undefined;
     if (filtered !== undefined) hit._source = filtered;
     const fields =
       (request.fields.length > 0 ? extractFields(reader, source(), request.fields) : undefined) ?? {};
@@ -206,10 +227,14 @@ export async function executeSearch(
   if (request.aggregations && seams.aggregations) {
     const aggParams = new SqlParams();
     const text = await compileMatchedDocs(db, readers, request, aggParams, now);
+    const allDocs =
+      request.query.kind === 'match_all' &&
+      request.minScore === undefined &&
+      readers.every((reader) => !reader.filter);
     response.aggregations = await seams.aggregations.runAggregations(
       db,
-      { readers, now, runtimeFields: runtime, runtimeMappings: request.runtimeMappings },
-      { text, values: aggParams.values },
+      { readers, now, runtimeFields: runtime, runtimeMappings },
+      { text, values: aggParams.values, allDocs },
       request.aggregations,
     );
   }
@@ -221,9 +246,24 @@ export async function executeCount(
   db: Pool | PoolClient,
   readers: IndexReader[],
   request: Pick<SearchRequest, 'query'>,
+  seams: SearchSeams = {},
 ): Promise<number> {
   const params = new SqlParams();
-  const matched = await compileMatchedDocs(db, readers, { query: request.query }, params, Date.now(), false);
+  // Count has no runtime_mappings of its own; the mapping's runtime fields still apply.
+  const runtimeMappings = runtimeMappingsOf(readers, undefined);
+  const runtime =
+    runtimeMappings && seams.runtimeFields
+      ? seams.runtimeFields.compile(runtimeMappings, readers)
+      : undefined;
+  const matched = await compileMatchedDocs(
+    db,
+    readers,
+    { query: request.query },
+    params,
+    Date.now(),
+    false,
+    runtime,
+  );
   const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM (${matched}) c`, params.values);
   return Number(rows[0]!.n);
 }

@@ -1,5 +1,6 @@
 import { EsError } from '@acme/common';
 import type { IndexReader } from './index-reader';
+import type { RuntimeSortKey } from './plan-runtime-sort';
 import { formatFloat } from './score/bm25';
 import type { SortKey } from './search-request';
 import { ShardQueryError } from './shard-query-error';
@@ -18,7 +19,12 @@ export interface SortPlan {
   keys: SortKey[];
 }
 
-export function planSort(readers: IndexReader[], keys: SortKey[], params: SqlParams): SortPlan {
+export function planSort(
+  readers: IndexReader[],
+  keys: SortKey[],
+  params: SqlParams,
+  runtimeKeys: Map<number, RuntimeSortKey> = new Map(),
+): SortPlan {
   const plan: SortPlan = { expressions: [], orderBy: [], kinds: [], keys };
   keys.forEach((key, i) => {
     const dir = key.order === 'asc' ? 'ASC' : 'DESC';
@@ -34,15 +40,16 @@ export function planSort(readers: IndexReader[], keys: SortKey[], params: SqlPar
       plan.kinds.push('doc');
       return;
     }
+    const runtimeKey = runtimeKeys.get(i);
     const mapped = readers.map((r) => ({ reader: r, field: r.fields.get(key.field) }));
     const some = mapped.find((m) => m.field)?.field;
-    if (!some && !key.unmappedType) {
+    if (!some && !key.unmappedType && !runtimeKey) {
       throw new ShardQueryError({
         type: 'query_shard_exception',
         reason: `No mapping found for [${key.field}] in order to sort on`,
       });
     }
-    const type = some?.type ?? key.unmappedType!;
+    const type = runtimeKey?.type ?? some?.type ?? key.unmappedType!;
     if (type === 'text') {
       throw new ShardQueryError({
         type: 'illegal_argument_exception',
@@ -55,7 +62,9 @@ export function planSort(readers: IndexReader[], keys: SortKey[], params: SqlPar
       .map((m) => `WHEN ${params.add(m.reader.indexId)}::bigint THEN ${params.add(m.field!.fieldId)}::int`);
     const fieldId = cases.length === 0 ? 'NULL::int' : `CASE q.index_id ${cases.join(' ')} END`;
     const agg = (key.mode ?? (key.order === 'asc' ? 'min' : 'max')) === 'min' ? 'min' : 'max';
-    const value = `(SELECT ${agg}(v.${column}) FROM doc_values v WHERE v.index_id = q.index_id AND v.doc_key = q.doc_key AND v.field_id = ${fieldId})`;
+    const value =
+      runtimeKey?.expression ??
+      `(SELECT ${agg}(v.${column}) FROM doc_values v WHERE v.index_id = q.index_id AND v.doc_key = q.doc_key AND v.field_id = ${fieldId})`;
     const missing = key.missing;
     // A custom `missing` value sorts (and prints) in place of the absent one.
     const expression =

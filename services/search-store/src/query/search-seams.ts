@@ -9,6 +9,11 @@ export interface MatchedDocsSql {
   /** SQL yielding one row per matched document: `(index_id bigint, doc_key bigint, s float4)`. */
   text: string;
   values: unknown[];
+  /**
+   * True when the SQL yields every document of the searched indices (match_all, no alias filter, no
+   * min_score): aggregations may then read doc values directly instead of joining them to the matches.
+   */
+  allDocs?: boolean;
 }
 
 export interface AggregationContext {
@@ -35,6 +40,18 @@ export interface RuntimeFields {
   types: Map<string, string>;
   /** Values per document, computed from `_source`/doc values; used for `fields`, sort and queries. */
   valuesFor(indexId: string, source: Record<string, unknown>): Promise<Record<string, unknown[]>>;
+  /**
+   * A runtime field's values over one index's documents as SQL yielding `(doc_key bigint, v)` (`v` text
+   * for keyword, float8 otherwise: dates as epoch ms, booleans 1/0) with its own `$1…$n`; for queries
+   * and sort. Refused beyond the per-request evaluation limit.
+   */
+  relation?(client: Pool | PoolClient, reader: IndexReader, name: string): Promise<RuntimeRelation>;
+}
+
+export interface RuntimeRelation {
+  type: string;
+  text: string;
+  values: unknown[];
 }
 
 export interface RuntimeFieldCompiler {

@@ -152,6 +152,30 @@ export interface ReindexSelection {
   maxDocs?: number;
   /** op_type create: existing destination ids are left alone (they are version conflicts). */
   createOnly: boolean;
+  /** SQL yielding the `(index_id, doc_key)` the source query matched; absent: every document. */
+  matched?: MatchedKeysSql;
+}
+
+/** A query's matched documents as SQL with its own `$1…$n` parameters. */
+export interface MatchedKeysSql {
+  text: string;
+  values: unknown[];
+}
+
+/** The statement's own placeholders follow the matched SQL's, so both share one parameter list. */
+function withMatched(
+  matched: MatchedKeysSql | undefined,
+  own: unknown[],
+): { at: (n: number) => string; filter: (alias: string) => string; values: unknown[] } {
+  const base = matched?.values.length ?? 0;
+  return {
+    at: (n) => `$${base + n}`,
+    filter: (alias) =>
+      matched
+        ? `AND (${alias}.index_id, ${alias}.doc_key) IN (SELECT index_id, doc_key FROM (${matched.text}) matched)`
+        : '',
+    values: [...(matched?.values ?? []), ...own],
+  };
 }
 
 /**
@@ -165,6 +189,15 @@ export async function copyDocumentsForReindex(
   selection: ReindexSelection,
   firstSeqNo: number,
 ): Promise<ReindexCopy[]> {
+  const q = withMatched(selection.matched, [
+    destIndexId,
+    selection.sourceIndexIds,
+    selection.ids ?? null,
+    selection.maxDocs ?? null,
+    selection.createOnly,
+    firstSeqNo,
+    selection.excludeIds ?? [],
+  ]);
   const { rows } = await db.query<{
     doc_key: string;
     id: string;
@@ -175,36 +208,29 @@ export async function copyDocumentsForReindex(
   }>(
     `WITH picked AS (
        SELECT DISTINCT ON (s.id) s.id, s.source, s.doc_key
-       FROM documents s JOIN unnest($2::bigint[]) WITH ORDINALITY AS src(index_id, ord) ON src.index_id = s.index_id
-       WHERE ($3::text[] IS NULL OR s.id = ANY($3::text[])) AND NOT (s.id = ANY($7::text[]))
+       FROM documents s JOIN unnest(${q.at(2)}::bigint[]) WITH ORDINALITY AS src(index_id, ord) ON src.index_id = s.index_id
+       WHERE (${q.at(3)}::text[] IS NULL OR s.id = ANY(${q.at(3)}::text[])) AND NOT (s.id = ANY(${q.at(7)}::text[]))
+         ${q.filter('s')}
        ORDER BY s.id, src.ord DESC
      ),
      limited AS (
        SELECT p.* FROM picked p
-       WHERE NOT ($5::boolean AND EXISTS (SELECT 1 FROM documents d WHERE d.index_id = $1 AND d.id = p.id))
-       ORDER BY p.doc_key LIMIT $4
+       WHERE NOT (${q.at(5)}::boolean AND EXISTS (SELECT 1 FROM documents d WHERE d.index_id = ${q.at(1)} AND d.id = p.id))
+       ORDER BY p.doc_key LIMIT ${q.at(4)}
      ),
      old AS (
-       DELETE FROM documents d USING limited l WHERE d.index_id = $1 AND d.id = l.id
+       DELETE FROM documents d USING limited l WHERE d.index_id = ${q.at(1)} AND d.id = l.id
        RETURNING d.doc_key, d.id, d.version
      ),
      ins AS (
        INSERT INTO documents (index_id, id, source, version, seq_no, primary_term)
-       SELECT $1, l.id, l.source, COALESCE(o.version + 1, 1), $6 + row_number() OVER (ORDER BY l.doc_key) - 1, 1
+       SELECT ${q.at(1)}, l.id, l.source, COALESCE(o.version + 1, 1), ${q.at(6)} + row_number() OVER (ORDER BY l.doc_key) - 1, 1
        FROM limited l LEFT JOIN old o USING (id)
        RETURNING doc_key, id, source, version, seq_no
      )
      SELECT ins.doc_key, ins.id, ins.source, old.doc_key AS old_doc_key, ins.version, ins.seq_no
      FROM ins LEFT JOIN old USING (id) ORDER BY ins.seq_no`,
-    [
-      destIndexId,
-      selection.sourceIndexIds,
-      selection.ids ?? null,
-      selection.maxDocs ?? null,
-      selection.createOnly,
-      firstSeqNo,
-      selection.excludeIds ?? [],
-    ],
+    q.values,
   );
   return rows.map((row) => ({
     docKey: row.doc_key,
@@ -216,26 +242,44 @@ export async function copyDocumentsForReindex(
   }));
 }
 
+/** Replaces the sources of rows just written (reindex's `source._source`), one statement for all. */
+export async function saveDocumentSources(
+  db: Queryable,
+  indexId: string,
+  docs: { docKey: string; source: Record<string, unknown> }[],
+): Promise<void> {
+  await db.query(
+    `UPDATE documents d SET source = u.source::json
+     FROM unnest($2::bigint[], $3::text[]) AS u(doc_key, source)
+     WHERE d.index_id = $1 AND d.doc_key = u.doc_key`,
+    [indexId, docs.map((d) => d.docKey), docs.map((d) => JSON.stringify(d.source))],
+  );
+}
+
 /** Ids among `sourceIndexIds` that already exist in the destination (op_type create conflicts). */
 export async function findReindexConflicts(
   db: Queryable,
   destIndexId: string,
   sourceIndexIds: string[],
   ids: string[] | undefined,
+  matched?: MatchedKeysSql,
 ): Promise<{ id: string; version: number }[]> {
+  const q = withMatched(matched, [destIndexId, sourceIndexIds, ids ?? null]);
   const { rows } = await db.query<{ id: string; version: string }>(
     `SELECT d.id, d.version FROM documents d
-     WHERE d.index_id = $1 AND ($3::text[] IS NULL OR d.id = ANY($3::text[]))
-       AND EXISTS (SELECT 1 FROM documents s WHERE s.index_id = ANY($2::bigint[]) AND s.id = d.id)
+     WHERE d.index_id = ${q.at(1)} AND (${q.at(3)}::text[] IS NULL OR d.id = ANY(${q.at(3)}::text[]))
+       AND EXISTS (SELECT 1 FROM documents s WHERE s.index_id = ANY(${q.at(2)}::bigint[]) AND s.id = d.id
+                   ${q.filter('s')})
      ORDER BY d.id`,
-    [destIndexId, sourceIndexIds, ids ?? null],
+    q.values,
   );
   return rows.map((row) => ({ id: row.id, version: Number(row.version) }));
 }
 
 /**
- * Bytes each index occupies in Postgres: the stored size of its document rows plus its rows in the
- * inverted-index tables (pg_column_size of whole rows, so TOAST-compressed sources count compressed).
+ * Bytes each index occupies in Postgres: the stored size of its document rows plus its rows in every
+ * inverted-index table (dictionary, postings, forward index, field lengths and stats, doc values;
+ * pg_column_size of whole rows, so TOAST-compressed sources count compressed).
  */
 export async function findStoreSizes(db: Queryable, indexIds: string[]): Promise<Map<string, number>> {
   const { rows } = await db.query<{ index_id: string; bytes: string }>(
@@ -247,6 +291,14 @@ export async function findStoreSizes(db: Queryable, indexIds: string[]): Promise
        SELECT index_id, sum(pg_column_size(t.*)) FROM terms t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
        UNION ALL
        SELECT index_id, sum(pg_column_size(t.*)) FROM doc_values t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+       UNION ALL
+       SELECT index_id, sum(pg_column_size(t.*)) FROM doc_terms t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+       UNION ALL
+       SELECT index_id, sum(pg_column_size(t.*)) FROM field_lengths t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+       UNION ALL
+       SELECT index_id, sum(pg_column_size(t.*)) FROM field_stats t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+       UNION ALL
+       SELECT index_id, sum(pg_column_size(t.*)) FROM fields t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
      ) sizes GROUP BY index_id`,
     [indexIds],
   );

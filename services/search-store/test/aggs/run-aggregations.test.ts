@@ -2,6 +2,7 @@ import { EsError } from '@acme/common';
 import { runAggregations } from '../../src/aggs/run-aggregations';
 import { compileRuntimeFields } from '../../src/script/runtime-fields';
 import { createAggFixture, type AggFixture } from './aggs-fixture';
+import { loadDocumentValues } from '../../src/aggs/load-document-values';
 
 let fx: AggFixture;
 beforeAll(async () => {
@@ -610,7 +611,6 @@ describe('more bucket shapes', () => {
 });
 
 test('loadDocumentValues gives runtime scripts each document its doc values and _source', async () => {
-  const { loadDocumentValues } = await import('../../src/aggs/load-document-values');
   const docs = await loadDocumentValues(
     fx.pool,
     fx.ctx,
@@ -640,4 +640,22 @@ test('loadDocumentValues gives runtime scripts each document its doc values and 
   await expect(loadDocumentValues(fx.pool, fx.ctx, fx.all, 2)).rejects.toThrow(
     '[5] matched documents exceed the limit of [2]',
   );
+});
+
+describe('match_all shortcut', () => {
+  test('a matched set marked all reads doc values directly and answers exactly as the joined path', async () => {
+    const body = {
+      c: {
+        terms: { field: 'category' },
+        aggs: { p: { avg: { field: 'price' } }, q: { stats: { field: 'qty' } } },
+      },
+      n: { value_count: { field: 'qty' } },
+      m: { avg: { field: 'price', missing: 7 } },
+      h: { histogram: { field: 'qty', interval: 2 }, aggs: { t: { terms: { field: 'category' } } } },
+    };
+    const joined = await aggs(body, fx.all);
+    const direct = await aggs(body, { ...fx.all, all: true });
+    expect(direct).toEqual(joined);
+    expect(direct.n).toEqual({ value: 5 });
+  });
 });

@@ -60,7 +60,7 @@ describe('document APIs', () => {
       result: 'updated',
       forced_refresh: true,
       _shards: { total: 2, successful: 1, failed: 0 },
-      _seq_no: first._seq_no + 1,
+      _seq_no: first._seq_no! + 1,
       _primary_term: 1,
     });
     const writerCalls = server.indexWriterCalls.slice(calls);

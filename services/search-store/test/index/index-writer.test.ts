@@ -1,6 +1,7 @@
 import { createIndexFixture, type IndexFixture } from './support/index-fixture';
 import type { IndexContext } from '../../src/index/index-writer';
 import { intToByte4 } from '../../src/query/score/small-float';
+import { createIndexWriter } from '../../src/index/index-writer';
 
 let fx: IndexFixture;
 beforeAll(async () => (fx = await createIndexFixture()));
@@ -142,7 +143,6 @@ describe('index writer', () => {
         `INSERT INTO documents (index_id, id, source, version, seq_no) VALUES ($1, 'a', '{}', 1, 0) RETURNING doc_key`,
         [index.indexId],
       );
-      const { createIndexWriter } = await import('../../src/index/index-writer');
       await createIndexWriter().add(client, index, [
         { docKey: rows[0]!.doc_key, source: { title: 'lost words' } },
       ]);
@@ -165,7 +165,6 @@ describe('index writer', () => {
     const to = await fx.createIndex(mappings);
     const client = await fx.pool.connect();
     try {
-      const { createIndexWriter } = await import('../../src/index/index-writer');
       await createIndexWriter().copyIndex(client, from.indexId, to.indexId);
     } finally {
       client.release();

@@ -1,6 +1,5 @@
 import { resolveDateMath } from '../../src/query/date-math';
 import { phraseFrequency } from '../../src/query/phrase-frequency';
-import { filterSource } from '../../src/query/source-filter';
 import { parseDateValue } from '../../src/index/date-value';
 
 const NOW = Date.UTC(2024, 4, 15, 13, 45, 30, 123);
@@ -69,28 +68,5 @@ describe('phrase frequency', () => {
     expect(phraseFrequency([[0], [2]], [0, 1], 1)).toBe(Math.fround(0.5));
     expect(phraseFrequency([[0], [3]], [0, 1], 1)).toBe(0);
     expect(phraseFrequency([[0], [1]], [0, 1], 2)).toBe(1);
-  });
-});
-
-describe('_source filtering', () => {
-  const source = { title: 't', user: { name: 'n', age: 3 }, tags: ['a'], items: [{ id: 1, x: 2 }] };
-  it.each<[string, Parameters<typeof filterSource>[1], unknown]>([
-    ['false', { enabled: false }, undefined],
-    ['all', { enabled: true, includes: [], excludes: [] }, source],
-    [
-      'a field list',
-      { enabled: true, includes: ['title', 'tags'], excludes: [] },
-      { title: 't', tags: ['a'] },
-    ],
-    ['a wildcard', { enabled: true, includes: ['user.*'], excludes: [] }, { user: { name: 'n', age: 3 } }],
-    ['an object', { enabled: true, includes: ['user'], excludes: ['user.age'] }, { user: { name: 'n' } }],
-    [
-      'excludes only',
-      { enabled: true, includes: [], excludes: ['user', 'items.x'] },
-      { title: 't', tags: ['a'], items: [{ id: 1 }] },
-    ],
-    ['a missing field', { enabled: true, includes: ['nope'], excludes: [] }, {}],
-  ])('filters with %s', (_, filter, expected) => {
-    expect(filterSource(source, filter)).toEqual(expected);
   });
 });

@@ -3,6 +3,8 @@ import { executeSearch } from '../../src/query/execute-search';
 import { openIndexReaders } from '../../src/query/index-reader';
 import { parseSearchRequest } from '../../src/query/search-request';
 import type { SearchSeams } from '../../src/query/search-seams';
+import { adaptAggregationRunner, collectAggQueries } from '../../src/query/aggregation-adapter';
+import { adaptRuntimeFields } from '../../src/query/runtime-field-adapter';
 
 let fx: IndexFixture;
 beforeAll(async () => (fx = await createIndexFixture()));
@@ -86,7 +88,6 @@ describe('seams for aggregations and runtime fields', () => {
 
 describe('aggregation adapter for the script-aggs engine shape', () => {
   it('compiles filter/filters queries (match included) up front and hands matched docs with scores', async () => {
-    const { adaptAggregationRunner, collectAggQueries } = await import('../../src/query/aggregation-adapter');
     const index = await fx.createIndex({ properties: { t: { type: 'text' }, k: { type: 'keyword' } } });
     await fx.putDocs(index, {
       a: { t: 'red fox', k: 'x' },
@@ -133,7 +134,6 @@ describe('aggregation adapter for the script-aggs engine shape', () => {
 
 describe('runtime field adapter for the script-aggs shape', () => {
   it("gives scripts doc['f'] as doc values and returns what they emit in `fields`", async () => {
-    const { adaptRuntimeFields } = await import('../../src/query/runtime-field-adapter');
     const index = await fx.createIndex({
       properties: { n: { type: 'integer' }, k: { type: 'keyword', normalizer: 'lowercase' } },
     });

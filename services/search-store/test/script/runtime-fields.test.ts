@@ -1,5 +1,6 @@
 import { EsError } from '@acme/common';
 import { compileRuntimeFields, type DocumentValues } from '../../src/script/runtime-fields';
+import { formatFieldValues } from '../../src/script/runtime-fields';
 
 const doc: DocumentValues = {
   docValues: (field) =>
@@ -150,7 +151,6 @@ describe('runtime fields', () => {
 });
 
 test('date runtime values show as ISO strings in fields, others unchanged', async () => {
-  const { formatFieldValues } = await import('../../src/script/runtime-fields');
   expect(formatFieldValues('date', [Date.UTC(2020, 0, 1)])).toEqual(['2020-01-01T00:00:00.000Z']);
   expect(formatFieldValues('double', [0.5, 1])).toEqual([0.5, 1]);
 });

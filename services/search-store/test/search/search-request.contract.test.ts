@@ -367,9 +367,9 @@ describe('_source, fields, highlight, explain', () => {
     expect(explanation.description).toMatch(
       /^weight\(title:fox in \d+\) \[PerFieldSimilarity\], result of:$/,
     );
-    const [score] = explanation.details;
+    const [score] = explanation.details!;
     expect(score!.description).toBe('score(freq=1.0), computed as boost * idf * tf from:');
-    expect(score!.details.map((d) => [d.value, d.description.split(',')[0]])).toEqual([
+    expect(score!.details!.map((d) => [d.value, d.description.split(',')[0]])).toEqual([
       [2.2, 'boost'],
       [0.98082924, 'idf'],
       [0.5263158, 'tf'],
@@ -389,11 +389,11 @@ describe('explain for phrases', () => {
     expect(explanation.description).toMatch(
       /^weight\(body:"quick brown" in \d+\) \[PerFieldSimilarity\], result of:$/,
     );
-    const [score] = explanation.details;
+    const [score] = explanation.details!;
     expect(score!.description).toBe('score(freq=1.0), computed as boost * idf * tf from:');
-    const idf = score!.details[1]!;
+    const idf = score!.details![1]!;
     expect(idf.description).toBe('idf, sum of:');
-    expect(idf.details.map((d) => d.details[0]!.value)).toEqual([2, 1]);
+    expect(idf.details!.map((d) => d.details![0]!.value)).toEqual([2, 1]);
   });
 });
 

@@ -29,6 +29,8 @@ export async function startSearchStore(
   options: {
     /** 'real': the production middleware (auth suites); default: a fixed principal with every scope. */
     auth?: 'real' | 'full-access';
+    /** Most documents a runtime field is evaluated over per index (default: the production default). */
+    maxRuntimeDocs?: number;
   } = {},
 ): Promise<RunningSearchStore> {
   const databaseUrl = await createTestDatabase('search');
@@ -52,7 +54,9 @@ export async function startSearchStore(
     logger,
     indexWriter,
     scriptRunner: createScriptRunner(),
-    searchSeams: createSearchSeams(),
+    searchSeams: createSearchSeams(
+      options.maxRuntimeDocs === undefined ? undefined : { maxRuntimeDocs: options.maxRuntimeDocs },
+    ),
     authenticate,
   });
   const server = app.listen(0, '127.0.0.1');

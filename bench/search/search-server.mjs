@@ -1,0 +1,56 @@
+// search-store from its compiled dist/, as main.ts wires it, except authentication: every request acts as a
+// principal holding all search scopes (auth is not what this benchmark measures; bench/introspection does).
+// Env: DATABASE_URL, PORT. Run as a child process so the bench can read its peak RSS from /proc.
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const require = createRequire(import.meta.url);
+const dist = join(root, 'services/search-store/dist');
+const { Pool } = require(join(root, 'node_modules/pg'));
+const common = require(join(root, 'packages/common/dist/index.js'));
+const { createApp } = require(join(dist, 'app.js'));
+const { searchConfigSchema } = require(join(dist, 'config.js'));
+const { createIndexWriter } = require(join(dist, 'index/index-writer.js'));
+const { createScriptRunner } = require(join(dist, 'script/script-runner.js'));
+const { createSearchSeams } = require(join(dist, 'api/search-seams.js'));
+
+const grantAll = (req, _res, next) => {
+  req.principal = {
+    subject: 'bench',
+    clientId: 'bench',
+    scopes: ['search.read', 'search.write', 'search.admin'],
+    audience: ['search-store'],
+    source: 'introspection',
+  };
+  next();
+};
+
+const config = common.loadConfig(searchConfigSchema, {
+  ...process.env,
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  AUTH_SERVER_URL: 'http://127.0.0.1:1',
+  INTROSPECTION_CLIENT_ID: 'unused',
+  INTROSPECTION_CLIENT_SECRET: 'unused-unused-unused',
+});
+const logger = common.createLogger({ service: 'search-store', level: config.LOG_LEVEL });
+await common.runMigrations({
+  databaseUrl: config.DATABASE_URL,
+  dir: join(root, 'services/search-store/src/storage/migrations'),
+  table: 'search_migrations',
+  logger,
+});
+const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
+const app = createApp({
+  config,
+  pool,
+  logger,
+  indexWriter: createIndexWriter(),
+  scriptRunner: createScriptRunner(),
+  searchSeams: createSearchSeams(),
+  authenticate: grantAll,
+});
+app.listen(config.PORT, config.HOST);
+process.on('SIGTERM', () => process.exit(0));

@@ -1,0 +1,83 @@
+/**
+ * The URL parameters each route accepts, from the Elasticsearch 8 REST API specification
+ * (rest-api-spec/api/*.json). Parameters we accept and ignore (routing, timeouts, shard counts) are
+ * listed so clients that send them work; anything else is refused by `checkParams`.
+ */
+const WRITE_COMMON = ['refresh', 'routing', 'timeout', 'wait_for_active_shards', 'require_alias'];
+const SOURCE = ['_source', '_source_includes', '_source_excludes', '_source_include', '_source_exclude'];
+const VERSIONING = ['version', 'version_type', 'if_seq_no', 'if_primary_term'];
+const GET_COMMON = ['preference', 'realtime', 'refresh', 'routing', 'version', 'version_type', ...SOURCE];
+const WILDCARDS = ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'ignore_throttled'];
+const QUERY_STRING = ['q', 'df', 'analyzer', 'analyze_wildcard', 'default_operator', 'lenient'];
+
+export const ROUTE_PARAMS = {
+  index: [
+    ...WRITE_COMMON,
+    ...VERSIONING,
+    'op_type',
+    'pipeline',
+    'require_data_stream',
+    'include_source_on_error',
+  ],
+  create: [
+    ...WRITE_COMMON,
+    'version',
+    'version_type',
+    'pipeline',
+    'require_data_stream',
+    'include_source_on_error',
+  ],
+  delete: [...WRITE_COMMON, ...VERSIONING],
+  update: [
+    ...WRITE_COMMON,
+    ...SOURCE,
+    'if_seq_no',
+    'if_primary_term',
+    'lang',
+    'retry_on_conflict',
+    'include_source_on_error',
+  ],
+  get: [...GET_COMMON, 'stored_fields', 'force_synthetic_source'],
+  getSource: [...GET_COMMON, 'stored_fields'],
+  createIndex: ['master_timeout', 'timeout', 'wait_for_active_shards'],
+  getIndex: [...WILDCARDS, 'flat_settings', 'include_defaults', 'local', 'master_timeout', 'features'],
+  deleteIndex: [...WILDCARDS, 'master_timeout', 'timeout'],
+  refresh: [...WILDCARDS],
+  search: [
+    ...WILDCARDS,
+    ...QUERY_STRING,
+    ...SOURCE,
+    'allow_partial_search_results',
+    'batched_reduce_size',
+    'ccs_minimize_roundtrips',
+    'docvalue_fields',
+    'explain',
+    'from',
+    'include_named_queries_score',
+    'max_concurrent_shard_requests',
+    'pre_filter_shard_size',
+    'preference',
+    'request_cache',
+    'rest_total_hits_as_int',
+    'routing',
+    'scroll',
+    'search_type',
+    'seq_no_primary_term',
+    'size',
+    'sort',
+    'stats',
+    'stored_fields',
+    'suggest_field',
+    'suggest_mode',
+    'suggest_size',
+    'suggest_text',
+    'terminate_after',
+    'timeout',
+    'track_scores',
+    'track_total_hits',
+    'typed_keys',
+    'version',
+    'force_synthetic_source',
+  ],
+  count: [...WILDCARDS, ...QUERY_STRING, 'min_score', 'preference', 'routing', 'terminate_after'],
+} as const satisfies Record<string, readonly string[]>;

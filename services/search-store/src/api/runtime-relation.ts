@@ -1,0 +1,47 @@
+import type { Pool, PoolClient } from 'pg';
+import type { AggContext } from '../aggs/agg-context';
+import { FieldResolver } from '../aggs/field-values';
+import { SqlBuilder } from '../aggs/sql-builder';
+import type { IndexReader } from '../query/index-reader';
+import type { RuntimeRelation } from '../query/search-seams';
+import type { RuntimeFields } from '../script/runtime-fields';
+
+/** Most documents of one index a runtime field is evaluated over for a query or sort (as for aggregations). */
+export const DEFAULT_MAX_RUNTIME_DOCS = 100_000;
+
+/**
+ * A runtime field's `(doc_key, v)` over every document of one index, through script-aggs's
+ * FieldResolver (the same evaluator and limit aggregations use: documents loaded in three queries,
+ * evaluated in Node within the script deadline, handed back as an unnest relation).
+ */
+export async function loadRuntimeRelation(
+  client: Pool | PoolClient,
+  reader: IndexReader,
+  fields: RuntimeFields,
+  name: string,
+  limits: { maxRuntimeDocs: number; scriptDeadline: number },
+): Promise<RuntimeRelation> {
+  const ctx: AggContext = {
+    indexIds: [reader.indexId],
+    fieldsByPath: (path) => {
+      const field = reader.fields.get(path);
+      return field?.fieldId === undefined
+        ? []
+        : [{ indexId: reader.indexId, indexName: reader.name, fieldId: field.fieldId, type: field.type }];
+    },
+    translateQuery: () => {
+      throw new Error('runtime field relations translate no queries');
+    },
+    runtimeFields: fields,
+    maxRuntimeDocs: limits.maxRuntimeDocs,
+    scriptDeadline: limits.scriptDeadline,
+  };
+  const resolver = new FieldResolver(client, ctx, {
+    sql: 'SELECT doc_key FROM documents WHERE index_id = $1::bigint',
+    params: [reader.indexId],
+  });
+  const values = await resolver.resolve(name, 'runtime', true);
+  const b = new SqlBuilder();
+  const text = values.sql(b);
+  return { type: values.type ?? 'keyword', text, values: b.params };
+}
