@@ -416,7 +416,7 @@ describe('hostile input against both APIs', () => {
         const body =
           kind === 'form'
             ? new URLSearchParams(
-                Object.entries(fields).map(([k, v]) => [
+                Object.entries(fields).map(([k, v]): [string, string] => [
                   k.replace(/[\uD800-\uDFFF]/g, ''),
                   v.replace(/[\uD800-\uDFFF]/g, ''),
                 ]),
