@@ -126,6 +126,7 @@ export function createIntrospectionCache(options: CacheOptions): IntrospectionCa
       if (localEnabled) local.set(key, rsId, value, localTtlMs(ttlSeconds));
       if (!redis || dirty) return;
       try {
+        // A fixed Lua script run by Redis (atomic check-and-set), not JavaScript evaluation.
         await redis.eval(
           SET_UNLESS_REVOKED,
           1,

@@ -56,7 +56,7 @@ export class Interpreter {
     for (const stmt of program.body) {
       if (stmt.k === 'expr') {
         this.rt.step(stmt.at);
-        last = this.eval(stmt.expr);
+        last = this.evaluate(stmt.expr);
         continue;
       }
       const signal = this.exec(stmt);
@@ -72,14 +72,14 @@ export class Interpreter {
     this.rt.step(stmt.at);
     switch (stmt.k) {
       case 'expr':
-        this.eval(stmt.expr);
+        this.evaluate(stmt.expr);
         return Signal.Normal;
       case 'decl':
         for (const v of stmt.vars) {
           const scope = this.scopes[this.scopes.length - 1] as Map<string, Slot>;
           if (this.lookup(v.name))
             fail('illegal_argument_exception', `variable [${v.name}] is already defined`, v.at);
-          const value = v.init ? coerce(stmt.type, this.eval(v.init), v.at) : defaultValue(stmt.type);
+          const value = v.init ? coerce(stmt.type, this.evaluate(v.init), v.at) : defaultValue(stmt.type);
           scope.set(v.name, { type: stmt.type, value });
         }
         return Signal.Normal;
@@ -115,13 +115,13 @@ export class Interpreter {
             const signal = this.scoped(() => this.exec(stmt.body));
             if (signal === Signal.Break) break;
             if (signal === Signal.Return) return signal;
-            for (const u of stmt.update) this.eval(u);
+            for (const u of stmt.update) this.evaluate(u);
             this.rt.step(stmt.at);
           }
           return Signal.Normal;
         });
       case 'foreach': {
-        const items = iterableValues(this.eval(stmt.iterable), stmt.iterable.at);
+        const items = iterableValues(this.evaluate(stmt.iterable), stmt.iterable.at);
         for (const item of items) {
           const signal = this.scoped(() => {
             (this.scopes[this.scopes.length - 1] as Map<string, Slot>).set(stmt.name, {
@@ -136,7 +136,7 @@ export class Interpreter {
         return Signal.Normal;
       }
       case 'return':
-        this.returned = stmt.value ? this.eval(stmt.value) : null;
+        this.returned = stmt.value ? this.evaluate(stmt.value) : null;
         return Signal.Return;
       case 'break':
         return Signal.Break;
@@ -163,54 +163,54 @@ export class Interpreter {
   }
 
   private test(expr: Expr): boolean {
-    const v = this.eval(expr);
+    const v = this.evaluate(expr);
     if (typeof v === 'boolean') return v;
     if (v === null) return npe('use as a condition', expr.at);
     return castError(v, 'boolean', expr.at);
   }
 
-  private eval(e: Expr): Value {
+  private evaluate(e: Expr): Value {
     switch (e.k) {
       case 'lit':
         return e.value;
       case 'var':
         return this.variable(e.name, e.at);
       case 'member': {
-        const obj = this.eval(e.obj);
+        const obj = this.evaluate(e.obj);
         if (obj === null && e.nullSafe) return null;
         return getMember(this.rt, obj, e.name, e.at);
       }
       case 'index':
-        return getIndex(this.rt, this.eval(e.obj), this.eval(e.index), e.at);
+        return getIndex(this.rt, this.evaluate(e.obj), this.evaluate(e.index), e.at);
       case 'call':
         return this.call(
           e.name,
-          e.args.map((a) => this.eval(a)),
+          e.args.map((a) => this.evaluate(a)),
           e.at,
         );
       case 'mcall': {
-        const obj = this.eval(e.obj);
+        const obj = this.evaluate(e.obj);
         if (obj === null && e.nullSafe) return null;
         return callMethod(
           this.rt,
           obj,
           e.name,
-          e.args.map((a) => this.eval(a)),
+          e.args.map((a) => this.evaluate(a)),
           e.at,
         );
       }
       case 'unary':
-        return this.unary(e.op, this.eval(e.expr), e.at);
+        return this.unary(e.op, this.evaluate(e.expr), e.at);
       case 'binary':
-        return this.binary(e.op, this.eval(e.left), this.eval(e.right), e.at);
+        return this.binary(e.op, this.evaluate(e.left), this.evaluate(e.right), e.at);
       case 'logical':
         if (e.op === '&&') return this.test(e.left) && this.test(e.right);
         return this.test(e.left) || this.test(e.right);
       case 'cond':
-        return this.test(e.test) ? this.eval(e.then) : this.eval(e.else);
+        return this.test(e.test) ? this.evaluate(e.then) : this.evaluate(e.else);
       case 'elvis': {
-        const left = this.eval(e.left);
-        return left !== null ? left : this.eval(e.right);
+        const left = this.evaluate(e.left);
+        return left !== null ? left : this.evaluate(e.right);
       }
       case 'assign':
         return this.assign(e);
@@ -223,21 +223,21 @@ export class Interpreter {
         return e.prefix ? next : old;
       }
       case 'cast':
-        return cast(e.type, this.eval(e.expr), e.at);
+        return cast(e.type, this.evaluate(e.expr), e.at);
       case 'instanceof':
-        return isInstance(e.type, this.eval(e.expr));
+        return isInstance(e.type, this.evaluate(e.expr));
       case 'list': {
         this.rt.checkSize(e.items.length, e.at);
-        return e.items.map((item) => this.eval(item));
+        return e.items.map((item) => this.evaluate(item));
       }
       case 'map': {
         this.rt.checkSize(e.entries.length, e.at);
-        return new Map(e.entries.map(([k, v]) => [this.eval(k), this.eval(v)] as [Value, Value]));
+        return new Map(e.entries.map(([k, v]) => [this.evaluate(k), this.evaluate(v)] as [Value, Value]));
       }
       case 'new':
         return construct(
           e.type,
-          e.args.map((a) => this.eval(a)),
+          e.args.map((a) => this.evaluate(a)),
           e.at,
         );
     }
@@ -286,15 +286,15 @@ export class Interpreter {
         };
       }
       case 'member': {
-        const obj = this.eval(target.obj);
+        const obj = this.evaluate(target.obj);
         return {
           get: () => getMember(this.rt, obj, target.name, target.at),
           set: (v) => setMember(this.rt, obj, target.name, v, target.at),
         };
       }
       case 'index': {
-        const obj = this.eval(target.obj);
-        const index = this.eval(target.index);
+        const obj = this.evaluate(target.obj);
+        const index = this.evaluate(target.index);
         return {
           get: () => getIndex(this.rt, obj, index, target.at),
           set: (v) => setIndex(this.rt, obj, index, v, target.at),
@@ -308,12 +308,12 @@ export class Interpreter {
   private assign(e: Extract<Expr, { k: 'assign' }>): Value {
     const ref = this.reference(e.target);
     if (e.op === '=') {
-      const v = this.eval(e.value);
+      const v = this.evaluate(e.value);
       ref.set(v, false);
       return v;
     }
     const left = ref.get();
-    const right = this.eval(e.value);
+    const right = this.evaluate(e.value);
     const op = e.op.slice(0, -1) as BinaryOp;
     // Java: `s += x` on a null String gives "null…"; on a null number it is a NullPointerException.
     const result = this.binary(op, left, right, e.at);
