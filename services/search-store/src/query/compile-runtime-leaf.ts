@@ -1,10 +1,8 @@
-import { DEFAULT_DATE_FORMAT } from '../index/date-value';
 import type { CompileContext } from './compile-context';
-import { resolveDateMath } from './date-math';
 import { embedSql } from './embed-sql';
 import type { Query } from './query-ast';
 import type { RuntimeFields, RuntimeRelation } from './search-seams';
-import { ShardQueryError } from './shard-query-error';
+import { parseQueryNumber } from './parse-query-number';
 
 type RuntimeLeaf = Extract<Query, { kind: 'term' | 'terms' | 'range' | 'exists' | 'match' }>;
 
@@ -95,33 +93,7 @@ function toNumber(
   format?: string,
   timeZone?: string,
 ): number {
-  if (relation.type === 'date') {
-    return resolveDateMath(typeof value === 'boolean' ? String(value) : value, {
-      now,
-      format: format ?? DEFAULT_DATE_FORMAT,
-      roundUp: roundUp ?? false,
-      timeZone,
-    });
-  }
-  if (relation.type === 'boolean') {
-    if (value === true || value === 'true') return 1;
-    if (value === false || value === 'false') return 0;
-    throw new ShardQueryError({
-      type: 'query_shard_exception',
-      reason: `Can't parse boolean value [${String(value)}], expected [true] or [false]`,
-    });
-  }
-  const n = typeof value === 'number' ? value : Number(value);
-  if (
-    typeof value === 'boolean' ||
-    !Number.isFinite(n) ||
-    (typeof value === 'string' && value.trim() === '')
-  ) {
-    throw new ShardQueryError({
-      type: 'query_shard_exception',
-      reason: `failed to create query: For input string: "${String(value)}"`,
-    });
-  }
+  const n = parseQueryNumber(relation.type, value, { now, format, roundUp, timeZone });
   // A fractional bound on a long field moves to the whole numbers it admits (ES rounds range bounds).
   if (relation.type !== 'long' || roundUp === undefined || Number.isInteger(n)) return n;
   return roundUp ? Math.floor(n) : Math.ceil(n);

@@ -1,10 +1,9 @@
 import { keywordNormalizer } from '../index/analyze-document';
-import { DEFAULT_DATE_FORMAT } from '../index/date-value';
 import { NOTHING, type CompileContext } from './compile-context';
 import { compileTermClauses } from './compile-term-clauses';
-import { resolveDateMath } from './date-math';
 import type { ReaderField } from './index-reader';
 import type { Query } from './query-ast';
+import { parseQueryNumber } from './parse-query-number';
 import { ShardQueryError } from './shard-query-error';
 
 /** term / terms / match on non-text fields: BM25 on keyword and text terms, constant 1 on numbers, dates, booleans. */
@@ -69,35 +68,13 @@ function toQueryNumber(
   format?: string,
   timeZone?: string,
 ): number {
-  if (field.type === 'date') {
-    return resolveDateMath(typeof value === 'boolean' ? String(value) : value, {
-      now: ctx.now,
-      format: format ?? field.mapping.format ?? DEFAULT_DATE_FORMAT,
-      roundUp,
-      timeZone,
-    });
-  }
-  if (field.type === 'boolean') {
-    if (value === true || value === 'true') return 1;
-    if (value === false || value === 'false') return 0;
-    throw new ShardQueryError({
-      type: 'query_shard_exception',
-      reason: `Can't parse boolean value [${String(value)}], expected [true] or [false]`,
-    });
-  }
-  const n = typeof value === 'number' ? value : Number(value);
-  if (
-    typeof value === 'boolean' ||
-    !Number.isFinite(n) ||
-    (typeof value === 'string' && value.trim() === '')
-  ) {
-    throw new ShardQueryError({
-      type: 'query_shard_exception',
-      reason: `failed to create query: For input string: "${String(value)}"`,
-    });
-  }
   // A fraction on an integer field matches nothing: doc values hold integers (ES answers no docs too).
-  return n;
+  return parseQueryNumber(field.type, value, {
+    now: ctx.now,
+    format: format ?? field.mapping.format,
+    roundUp,
+    timeZone,
+  });
 }
 
 export async function compileRange(
