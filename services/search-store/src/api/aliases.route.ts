@@ -10,6 +10,8 @@ import { indexNotFound } from './es-errors';
 import { loadCatalog, resolveIndexExpression, type Catalog } from './index-expression';
 import { aliasView } from './index-view';
 import type { StoreDeps } from './store-deps';
+import { checkParams } from '../http/check-params';
+import { ROUTE_PARAMS } from './route-params';
 
 function names(one: unknown, many: unknown): string[] {
   const list = [
@@ -45,7 +47,7 @@ interface ActionResult {
 export function aliasesRouter(deps: StoreDeps): Router {
   const router = Router();
 
-  router.get('/_aliases', async (_req, res) => {
+  router.get('/_aliases', checkParams(ROUTE_PARAMS.getAlias), async (_req, res) => {
     const catalog = await loadCatalog(deps.pool);
     const visible = catalog.indices.filter((i) => !i.name.startsWith('.'));
     res.json(Object.fromEntries(visible.map((i) => [i.name, { aliases: aliasView(catalog, i) }])));
@@ -77,11 +79,12 @@ export function aliasesRouter(deps: StoreDeps): Router {
     }
     res.json(body);
   };
-  router.get('/_alias', getAlias);
-  router.get('/_alias/:name', getAlias);
-  router.get('/:index/_alias', getAlias);
-  router.get('/:index/_alias/:name', getAlias);
-  router.get('/:index/_aliases', getAlias);
+  const getAliasParams = checkParams(ROUTE_PARAMS.getAlias);
+  router.get('/_alias', getAliasParams, getAlias);
+  router.get('/_alias/:name', getAliasParams, getAlias);
+  router.get('/:index/_alias', getAliasParams, getAlias);
+  router.get('/:index/_alias/:name', getAliasParams, getAlias);
+  router.get('/:index/_aliases', getAliasParams, getAlias);
 
   // PUT /<index>/_alias/<name> and DELETE /<index>/_alias/<name> (ES "Create or update alias", "Delete alias").
   const putAlias = async (req: Request, res: Response) => {
@@ -105,12 +108,12 @@ export function aliasesRouter(deps: StoreDeps): Router {
     res.json({ acknowledged: true });
   };
   for (const path of ['/:index/_alias/:name', '/:index/_aliases/:name']) {
-    router.put(path, putAlias);
-    router.post(path, putAlias);
-    router.delete(path, deleteAliasRoute);
+    router.put(path, checkParams(ROUTE_PARAMS.putAlias), putAlias);
+    router.post(path, checkParams(ROUTE_PARAMS.putAlias), putAlias);
+    router.delete(path, checkParams(ROUTE_PARAMS.deleteAlias), deleteAliasRoute);
   }
 
-  router.post('/_aliases', async (req, res) => {
+  router.post('/_aliases', checkParams(ROUTE_PARAMS.updateAliases), async (req, res) => {
     const body = bodyObject(req);
     if (!Array.isArray(body.actions)) {
       throw new EsError('action_request_validation_exception', 'Validation Failed: 1: No action specified;');

@@ -11,6 +11,8 @@ import { indexAlreadyExists, indexNotFound } from './es-errors';
 import { loadCatalog } from './index-expression';
 import { INDEX_VERSION_CREATED, flattenSettings } from './index-settings';
 import type { StoreDeps } from './store-deps';
+import { checkParams } from '../http/check-params';
+import { ROUTE_PARAMS } from './route-params';
 
 const NOT_COPIED = new Set([
   'index.uuid',
@@ -94,7 +96,8 @@ export function cloneRouter(deps: StoreDeps): Router {
     });
     res.json({ acknowledged: true, shards_acknowledged: true, index: targetName });
   };
-  router.post('/:index/_clone/:target', clone);
-  router.put('/:index/_clone/:target', clone);
+  const params = checkParams(ROUTE_PARAMS.clone);
+  router.post('/:index/_clone/:target', params, clone);
+  router.put('/:index/_clone/:target', params, clone);
   return router;
 }

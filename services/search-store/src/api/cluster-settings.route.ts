@@ -5,6 +5,8 @@ import { isTruthyParam } from '../http/query-params';
 import { findClusterSettings, saveClusterSettings } from '../storage/cluster-settings.repo';
 import type { Queryable } from '../storage/queryable';
 import { flattenSettingsWithNulls, nestSettings } from './index-settings';
+import { checkParams } from '../http/check-params';
+import { ROUTE_PARAMS } from './route-params';
 
 /** Cluster settings we accept (and the boolean ones we interpret). */
 const CLUSTER_SETTINGS: Record<string, 'boolean' | 'string'> = {
@@ -44,7 +46,7 @@ function checkClusterSettings(settings: Record<string, string | null>, section: 
  */
 export function clusterSettingsRouter(deps: { pool: Queryable }): Router {
   const router = Router();
-  router.get('/_cluster/settings', async (req, res) => {
+  router.get('/_cluster/settings', checkParams(ROUTE_PARAMS.getClusterSettings), async (req, res) => {
     const settings = await findClusterSettings(deps.pool);
     const flat = isTruthyParam(req.query.flat_settings);
     const body: Record<string, unknown> = {
@@ -58,7 +60,7 @@ export function clusterSettingsRouter(deps: { pool: Queryable }): Router {
     }
     res.json(body);
   });
-  router.put('/_cluster/settings', async (req, res) => {
+  router.put('/_cluster/settings', checkParams(ROUTE_PARAMS.putClusterSettings), async (req, res) => {
     const body = bodyObject(req);
     const persistent = flattenSettingsWithNulls(body.persistent ?? {});
     const transient = flattenSettingsWithNulls(body.transient ?? {});

@@ -8,6 +8,8 @@ import { lockIndices, saveMappings } from '../storage/indices.repo';
 import { inTransaction } from '../storage/queryable';
 import { loadCatalog, resolveIndexExpression } from './index-expression';
 import type { StoreDeps } from './store-deps';
+import { checkParams } from '../http/check-params';
+import { ROUTE_PARAMS } from './route-params';
 
 /** GET and PUT mappings (ES "Get mapping API", "Update mapping API"). */
 export function mappingRouter(deps: StoreDeps): Router {
@@ -18,8 +20,9 @@ export function mappingRouter(deps: StoreDeps): Router {
     const indices = resolveIndexExpression(catalog, (req.params.index as string | undefined) ?? '_all');
     res.json(Object.fromEntries(indices.map((i) => [i.name, { mappings: serializeMapping(i.mappings) }])));
   };
-  router.get('/_mapping', getMapping);
-  router.get('/:index/_mapping', getMapping);
+  const getParams = checkParams(ROUTE_PARAMS.getMapping);
+  router.get('/_mapping', getParams, getMapping);
+  router.get('/:index/_mapping', getParams, getMapping);
 
   const putMapping = async (req: Request, res: Response) => {
     const body = bodyObject(req);
@@ -40,7 +43,8 @@ export function mappingRouter(deps: StoreDeps): Router {
     });
     res.json({ acknowledged: true });
   };
-  router.put('/:index/_mapping', putMapping);
-  router.post('/:index/_mapping', putMapping);
+  const putParams = checkParams(ROUTE_PARAMS.putMapping);
+  router.put('/:index/_mapping', putParams, putMapping);
+  router.post('/:index/_mapping', putParams, putMapping);
   return router;
 }

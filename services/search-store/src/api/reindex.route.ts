@@ -29,6 +29,8 @@ import { versionConflict, writeBlocked } from './es-errors';
 import { loadCatalog, resolveIndexExpression, resolveWriteIndex } from './index-expression';
 import { buildIndexSettings } from './index-settings';
 import type { StoreDeps } from './store-deps';
+import { checkParams } from '../http/check-params';
+import { ROUTE_PARAMS } from './route-params';
 
 interface ReindexRequest {
   sourceIndex: string;
@@ -115,7 +117,7 @@ function parseReindexSourceFilter(value: unknown): ReindexRequest['sourceFilter'
  */
 export function reindexRouter(deps: StoreDeps): Router {
   const router = Router();
-  router.post('/_reindex', async (req, res) => {
+  router.post('/_reindex', checkParams(ROUTE_PARAMS.reindex), async (req, res) => {
     const started = Date.now();
     const request = parseReindex(bodyObject(req));
     const outcome = await inTransaction(deps.pool, async (client) => {

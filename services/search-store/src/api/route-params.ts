@@ -9,6 +9,22 @@ const VERSIONING = ['version', 'version_type', 'if_seq_no', 'if_primary_term'];
 const GET_COMMON = ['preference', 'realtime', 'refresh', 'routing', 'version', 'version_type', ...SOURCE];
 const WILDCARDS = ['allow_no_indices', 'expand_wildcards', 'ignore_unavailable', 'ignore_throttled'];
 const QUERY_STRING = ['q', 'df', 'analyzer', 'analyze_wildcard', 'default_operator', 'lenient'];
+const MASTER = ['master_timeout', 'timeout'];
+/** Every cat action reads these (ES `AbstractCatAction.RESPONSE_PARAMS`, plus `help` and `local`). */
+const CAT_COMMON = [
+  'format',
+  'h',
+  'help',
+  'v',
+  'ts',
+  's',
+  'bytes',
+  'size',
+  'time',
+  'pri',
+  'local',
+  'master_timeout',
+];
 
 export const ROUTE_PARAMS = {
   index: [
@@ -80,4 +96,50 @@ export const ROUTE_PARAMS = {
     'force_synthetic_source',
   ],
   count: [...WILDCARDS, ...QUERY_STRING, 'min_score', 'preference', 'routing', 'terminate_after'],
+  // bulk.json
+  bulk: [
+    ...WRITE_COMMON,
+    '_source',
+    '_source_includes',
+    '_source_excludes',
+    'pipeline',
+    'require_data_stream',
+    'list_executed_pipelines',
+    'include_source_on_error',
+    'type',
+  ],
+  // indices.get_alias.json (also GET /_aliases)
+  getAlias: [...WILDCARDS, 'local', 'master_timeout'],
+  // indices.put_alias.json, indices.delete_alias.json, indices.update_aliases.json
+  putAlias: [...MASTER],
+  deleteAlias: [...MASTER],
+  updateAliases: [...MASTER],
+  // indices.get_mapping.json
+  getMapping: [...WILDCARDS, 'local', 'master_timeout'],
+  // indices.put_mapping.json
+  putMapping: [...WILDCARDS, ...MASTER, 'write_index_only'],
+  // indices.get_settings.json
+  getSettings: [...WILDCARDS, 'flat_settings', 'include_defaults', 'local', 'master_timeout'],
+  // indices.put_settings.json
+  putSettings: [...WILDCARDS, ...MASTER, 'flat_settings', 'preserve_existing', 'reopen'],
+  // cat.indices.json, cat.nodes.json
+  catIndices: [...CAT_COMMON, 'health', 'expand_wildcards', 'include_unloaded_segments'],
+  catNodes: [...CAT_COMMON, 'full_id', 'include_unloaded_segments'],
+  // indices.clone.json
+  clone: [...MASTER, 'wait_for_active_shards'],
+  // reindex.json
+  reindex: [
+    'refresh',
+    'timeout',
+    'wait_for_active_shards',
+    'wait_for_completion',
+    'requests_per_second',
+    'scroll',
+    'slices',
+    'max_docs',
+    'require_alias',
+  ],
+  // cluster.get_settings.json, cluster.put_settings.json
+  getClusterSettings: [...MASTER, 'flat_settings', 'include_defaults'],
+  putClusterSettings: [...MASTER, 'flat_settings'],
 } as const satisfies Record<string, readonly string[]>;

@@ -7,6 +7,8 @@ import { loadCatalog, resolveIndexExpression } from './index-expression';
 import { settingsView } from './index-view';
 import { checkSettingsUpdate, flattenSettingsWithNulls } from './index-settings';
 import type { StoreDeps } from './store-deps';
+import { checkParams } from '../http/check-params';
+import { ROUTE_PARAMS } from './route-params';
 
 /** Defaults a setting returns to when it is reset with null. */
 const SETTING_DEFAULTS: Record<string, string> = { 'index.number_of_replicas': '1' };
@@ -35,9 +37,10 @@ export function settingsRouter(deps: StoreDeps): Router {
     };
     res.json(Object.fromEntries(indices.map((i) => [i.name, { settings: settingsView(pick(i), flat) }])));
   };
-  router.get('/_settings', getSettings);
-  router.get('/:index/_settings', getSettings);
-  router.get('/:index/_settings/:name', getSettings);
+  const getParams = checkParams(ROUTE_PARAMS.getSettings);
+  router.get('/_settings', getParams, getSettings);
+  router.get('/:index/_settings', getParams, getSettings);
+  router.get('/:index/_settings/:name', getParams, getSettings);
 
   const putSettings = async (req: Request, res: Response) => {
     const body = bodyObject(req);
@@ -64,8 +67,9 @@ export function settingsRouter(deps: StoreDeps): Router {
     });
     res.json({ acknowledged: true });
   };
-  router.put('/_settings', putSettings);
-  router.put('/:index/_settings', putSettings);
+  const putParams = checkParams(ROUTE_PARAMS.putSettings);
+  router.put('/_settings', putParams, putSettings);
+  router.put('/:index/_settings', putParams, putSettings);
   return router;
 }
 

@@ -6,6 +6,8 @@ import { executeWrites } from '../write/execute-writes';
 import type { WriteResult } from '../write/write-op';
 import { refreshOf } from '../write-params';
 import { parseBulk, type BulkItem } from './parse-bulk';
+import { checkParams } from '../../http/check-params';
+import { ROUTE_PARAMS } from '../route-params';
 
 /** Items per transaction: big enough for set-based writes, small enough to keep locks short. */
 const BATCH_SIZE = 1000;
@@ -48,10 +50,11 @@ export function bulkRouter(deps: StoreDeps): Router {
       items: results,
     });
   };
-  router.post('/_bulk', bulk);
-  router.put('/_bulk', bulk);
-  router.post('/:index/_bulk', bulk);
-  router.put('/:index/_bulk', bulk);
+  const params = checkParams(ROUTE_PARAMS.bulk);
+  router.post('/_bulk', params, bulk);
+  router.put('/_bulk', params, bulk);
+  router.post('/:index/_bulk', params, bulk);
+  router.put('/:index/_bulk', params, bulk);
   return router;
 }
 

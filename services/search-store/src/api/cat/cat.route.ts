@@ -6,6 +6,8 @@ import { ES_VERSION } from '../info.route';
 import { loadCatalog, resolveIndexExpression } from '../index-expression';
 import type { StoreDeps } from '../store-deps';
 import { sendCatTable, type CatColumn, type CatRow } from './render-table';
+import { checkParams } from '../../http/check-params';
+import { ROUTE_PARAMS } from '../route-params';
 
 /** cat.indices columns (ES RestIndicesAction), defaults first. */
 const INDEX_COLUMNS: CatColumn[] = [
@@ -85,10 +87,11 @@ export function catRouter(deps: StoreDeps): Router {
     });
     sendCatTable(req, res, INDEX_COLUMNS, rows);
   };
-  router.get('/_cat/indices', catIndices);
-  router.get('/_cat/indices/:index', catIndices);
+  const indicesParams = checkParams(ROUTE_PARAMS.catIndices);
+  router.get('/_cat/indices', indicesParams, catIndices);
+  router.get('/_cat/indices/:index', indicesParams, catIndices);
 
-  router.get('/_cat/nodes', async (req, res) => {
+  router.get('/_cat/nodes', checkParams(ROUTE_PARAMS.catNodes), async (req, res) => {
     const fs = await statfs(deps.config.DATA_PATH);
     const diskTotal = fs.blocks * fs.bsize;
     const diskAvail = fs.bavail * fs.bsize;
