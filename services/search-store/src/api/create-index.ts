@@ -9,6 +9,7 @@ import { checkIndexName } from './check-index-name';
 import { indexAlreadyExists } from './es-errors';
 import type { Catalog } from './index-expression';
 import { buildIndexSettings, flattenSettings } from './index-settings';
+import { checkMappingLimits, mappingLimitsOf } from '../mapping/mapping-limits';
 
 /** A fresh index uuid: 16 random bytes as 22 base64url characters, as Elasticsearch shows them. */
 export function newIndexUuid(): string {
@@ -67,6 +68,8 @@ export async function createIndex(
   }
   const uuid = newIndexUuid();
   const settings = buildIndexSettings(request.name, uuid, flattenSettings(request.settings ?? {}));
+  // MetadataCreateIndexService merges the mapping under the new settings: the limits apply at once.
+  checkMappingLimits(mappings, mappingLimitsOf(settings));
   const aliases = parseAliasDefinitions(request.aliases);
   const existing = catalog.indices.find((i) => i.name === request.name);
   if (existing) throw indexAlreadyExists(existing.name, existing.uuid);

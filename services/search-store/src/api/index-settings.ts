@@ -1,4 +1,5 @@
 import { EsError } from '@acme/common';
+import { checkMappingLimitSetting } from '../mapping/mapping-limits';
 
 /** The index version reported in settings (`index.version.created`) for our 8.x compatibility level. */
 export const INDEX_VERSION_CREATED = '8521000';
@@ -27,6 +28,8 @@ const DYNAMIC_SETTINGS = new Set([
   'index.mapping.depth.limit',
   'index.mapping.nested_fields.limit',
   'index.mapping.field_name_length.limit',
+  'index.mapping.nested_objects.limit',
+  'index.mapping.total_fields.ignore_dynamic_beyond_limit',
   'index.default_pipeline',
   'index.final_pipeline',
   'index.priority',
@@ -55,6 +58,7 @@ const BOOLEAN_SETTINGS = new Set([
   'index.blocks.read_only_allow_delete',
   'index.blocks.metadata',
   'index.hidden',
+  'index.mapping.total_fields.ignore_dynamic_beyond_limit',
 ]);
 
 /** `{"index":{"blocks":{"write":true}}}`, `{"blocks.write":true}` and `{"index.blocks.write":"true"}` all become `index.blocks.write: "true"`. */
@@ -107,6 +111,7 @@ function unknownSetting(key: string): EsError {
 
 /** Type checks of the settings we interpret. */
 function checkSettingValue(key: string, value: string): void {
+  checkMappingLimitSetting(key, value);
   if (BOOLEAN_SETTINGS.has(key) && value !== 'true' && value !== 'false') {
     throw new EsError(
       'illegal_argument_exception',

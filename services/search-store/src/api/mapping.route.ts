@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { EsError } from '@acme/common';
 import { bodyObject } from '../http/read-body';
 import { mergeMappings } from '../mapping/merge-mappings';
+import { checkMappingLimits, mappingLimitsOf } from '../mapping/mapping-limits';
 import { parseMappingDefinition } from '../mapping/parse-mapping';
 import { serializeMapping } from '../mapping/serialize-mapping';
 import { lockIndices, saveMappings } from '../storage/indices.repo';
@@ -38,7 +39,12 @@ export function mappingRouter(deps: StoreDeps): Router {
         targets.map((t) => t.indexId),
       );
       // Merge every target first: one conflict leaves all of them unchanged.
-      const merged = locked.map((index) => ({ index, mapping: mergeMappings(index.mappings, update) }));
+      const merged = locked.map((index) => {
+        const mapping = mergeMappings(index.mappings, update);
+        // MapperService.merge checks the merged mapping against the index's mapping limits.
+        checkMappingLimits(mapping, mappingLimitsOf(index.settings));
+        return { index, mapping };
+      });
       for (const { index, mapping } of merged) await saveMappings(client, index.indexId, mapping);
     });
     res.json({ acknowledged: true });

@@ -3,6 +3,7 @@ import { EsError } from '@acme/common';
 import { bodyObject } from '../http/read-body';
 import type { IndexContext } from '../index/index-writer';
 import { mapDocument } from '../mapping/map-document';
+import { mappingLimitsOf } from '../mapping/mapping-limits';
 import {
   copyDocumentsForReindex,
   findReindexConflicts,
@@ -10,7 +11,7 @@ import {
   type ReindexCopy,
 } from '../storage/documents.repo';
 import { filterSource } from '../source/filter-source';
-import { locatorFor } from '../http/locate-json-path';
+import { locatorFor, rawNumberFor } from '../http/locate-json-path';
 import {
   lockIndices,
   saveMappings,
@@ -193,12 +194,11 @@ export function reindexRouter(deps: StoreDeps): Router {
         const before = rejected.size;
         for (const copy of copies) {
           try {
-            const mapped = mapDocument(
-              mapping,
-              copy.source,
-              copy.id,
-              locatorFor(JSON.stringify(copy.source)),
-            );
+            const text = JSON.stringify(copy.source);
+            const mapped = mapDocument(mapping, copy.source, copy.id, locatorFor(text), {
+              limits: mappingLimitsOf(locked.settings),
+              rawNumber: rawNumberFor(text),
+            });
             if (mapped.changed) {
               mapping = mapped.mapping;
               changed = true;

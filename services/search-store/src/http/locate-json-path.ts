@@ -98,3 +98,26 @@ export function locatorFor(text: string | undefined, base: (string | number)[] =
     return at ? `[${at.line}:${at.col}] ` : '';
   };
 }
+
+/**
+ * The text of the JSON number at `path` and where its token ends (for mapDocument's exact long
+ * range check and previews), or undefined when the value there is not a number.
+ */
+export function rawNumberFor(text: string | undefined, base: (string | number)[] = []) {
+  return (path: (string | number)[]): { text: string; line: number; col: number } | undefined => {
+    if (text === undefined) return undefined;
+    const scanner = new Scanner(text, [...base, ...path]);
+    let start: number | undefined;
+    try {
+      scanner.value([]);
+    } catch (found) {
+      if (!(found instanceof Found)) throw found;
+      start = found.offset;
+    }
+    if (start === undefined) return undefined;
+    const token = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(start, start + 1100));
+    if (!token) return undefined;
+    const end = start + token[0].length;
+    return { text: token[0], ...lineCol(text, end) };
+  };
+}

@@ -16,10 +16,16 @@ const DEFAULT_DYNAMIC_DATE_FORMATS = ['strict_date_optional_time', 'yyyy/MM/dd H
  * `float`, a boolean `boolean`. With `dynamic: runtime` the same values become runtime fields
  * (keyword, long, double, boolean, date).
  */
-export function inferDynamicField(value: unknown, mapping: IndexMapping, runtime: boolean): DynamicField {
+export function inferDynamicField(
+  value: unknown,
+  mapping: IndexMapping,
+  runtime: boolean,
+  /** False when the JSON text wrote the number with a fraction or exponent (`1.0`, `1e3`): a float token. */
+  integerLiteral = true,
+): DynamicField {
   if (typeof value === 'boolean') return make({ type: 'boolean' }, runtime);
   if (typeof value === 'number') {
-    if (Number.isInteger(value)) return make({ type: 'long' }, runtime);
+    if (Number.isInteger(value) && integerLiteral) return make({ type: 'long' }, runtime);
     return runtime ? { runtime: { type: 'double' } } : { field: { type: 'float' } };
   }
   const text = String(value);

@@ -1,12 +1,35 @@
 import { EsError, type EsCause } from '@acme/common';
-import { checkFieldValue, preview } from './check-field-value';
+import {
+  checkFieldValue,
+  needsRawLongText,
+  preview,
+  previewNumber,
+  type RawNumber,
+} from './check-field-value';
 import { inferDynamicField, type DynamicField } from './infer-dynamic-field';
+import {
+  checkMappingLimits,
+  checkObjectDepth,
+  countFieldMappers,
+  countTotalFields,
+  DEFAULT_MAPPING_LIMITS,
+  totalFieldsExceeded,
+  type MappingLimits,
+} from './mapping-limits';
 import type { DynamicSetting, FieldMapping, IndexMapping } from './mapping-types';
 
 /** A path into the JSON source (object keys as written, array positions) used to locate errors. */
 export type JsonPath = (string | number)[];
 /** Returns the `[line:col] ` prefix Elasticsearch puts on document errors, or '' when unknown. */
 export type Locate = (path: JsonPath) => string;
+/** The raw text of the JSON number at `path`, when the source text is known. */
+export type RawNumberAt = (path: JsonPath) => RawNumber | undefined;
+
+export interface MapDocumentOptions {
+  /** The index's `index.mapping.*.limit` settings (defaults: ES's). */
+  limits?: MappingLimits;
+  rawNumber?: RawNumberAt;
+}
 
 export interface MappedDocument {
   mapping: IndexMapping;
@@ -39,8 +62,10 @@ export function mapDocument(
   source: Record<string, unknown>,
   id: string,
   locate: Locate,
+  options: MapDocumentOptions = {},
 ): MappedDocument {
-  const walker = new DocumentWalker(mapping, id, locate);
+  const limits = options.limits ?? DEFAULT_MAPPING_LIMITS;
+  const walker = new DocumentWalker(mapping, id, locate, limits, options.rawNumber);
   for (const key of Object.keys(source)) {
     if (METADATA_FIELDS.has(key)) {
       throw new EsError(
@@ -50,6 +75,9 @@ export function mapDocument(
     }
   }
   walker.walkObject([], source, [], dynamicOf(mapping.dynamic) ?? 'true');
+  // The dynamic update is merged like any mapping change (MapperService preflight merge), which checks
+  // every limit again; only the field name length is not checked while parsing.
+  if (walker.changed) checkMappingLimits(walker.mapping, limits);
   return { mapping: walker.mapping, changed: walker.changed };
 }
 
@@ -59,12 +87,51 @@ function dynamicOf(value: DynamicSetting | boolean | undefined): DynamicSetting 
 
 class DocumentWalker {
   changed = false;
+  /** Fields this document added so far (ES `DocumentParserContext.getNewFieldsSize`). */
+  private newFields = 0;
+  private existingFields: number | undefined;
 
   constructor(
     public mapping: IndexMapping,
     private readonly id: string,
     private readonly locate: Locate,
+    private readonly limits: MappingLimits,
+    private readonly rawNumber: RawNumberAt | undefined,
   ) {}
+
+  /**
+   * ES `DocumentParserContext.addDynamicMapper`: a new object's depth is checked first, then the total
+   * field count with this mapper's fields; either failure refuses the document as
+   * `document_parsing_exception` "failed to parse: …" (DocumentParser#wrapInDocumentParsingException).
+   */
+  /** Returns false when the field is over the limit and `ignore_dynamic_beyond_limit` leaves it unmapped. */
+  private checkDynamicAddition(
+    fullPath: string,
+    size: number,
+    isObject: boolean,
+    jsonPath: JsonPath,
+  ): boolean {
+    try {
+      if (isObject) checkObjectDepth(this.limits.depth, fullPath);
+    } catch (error) {
+      if (error instanceof EsError) throw this.failedToParse(error.reason, jsonPath);
+      throw error;
+    }
+    this.existingFields ??= countTotalFields(this.mapping);
+    const adding = this.newFields + size;
+    if (this.existingFields + adding > this.limits.totalFields) {
+      if (this.limits.ignoreDynamicBeyondLimit) return false;
+      throw this.failedToParse(totalFieldsExceeded(this.limits.totalFields, adding), jsonPath);
+    }
+    this.newFields = adding;
+    return true;
+  }
+
+  private failedToParse(reason: string, jsonPath: JsonPath): EsError {
+    return new EsError('document_parsing_exception', `${this.locate(jsonPath)}failed to parse: ${reason}`, {
+      causedBy: { type: 'illegal_argument_exception', reason },
+    });
+  }
 
   /** The properties of the object at `objectPath` (read only: never creates anything). */
   private properties(objectPath: string[]): Record<string, FieldMapping> {
@@ -134,7 +201,10 @@ class DocumentWalker {
       }
       return dynamicOf(existing.dynamic) ?? dynamic;
     }
+    // dynamic false: the unmapped object and everything under it stay out of the mapping.
+    if (dynamic === 'false') return 'false';
     this.checkDynamicAllowed(objectPath, name, jsonPath, dynamic);
+    if (!this.checkDynamicAddition([...objectPath, name].join('.'), 1, true, jsonPath)) return 'false';
     this.writableProperties(objectPath)[name] = { properties: {} };
     return dynamic;
   }
@@ -170,10 +240,19 @@ class DocumentWalker {
     if (dynamic === 'false') return;
     this.checkDynamicAllowed(objectPath, name, jsonPath, dynamic);
     if (isObject) {
+      if (!this.checkDynamicAddition([...objectPath, name].join('.'), 1, true, jsonPath)) return;
       this.writableProperties(objectPath)[name] = { properties: {} };
       return this.walkObject([...objectPath, name], value as Record<string, unknown>, jsonPath, dynamic);
     }
-    this.addDynamicLeaf(objectPath, name, inferDynamicField(value, this.mapping, dynamic === 'runtime'));
+    // ES maps by the token: `1.0` and `1e3` are floats although JS reads them as integers.
+    const raw = typeof value === 'number' && Number.isInteger(value) ? this.rawNumber?.(jsonPath) : undefined;
+    const integerLiteral = raw === undefined || /^-?\d+$/.test(raw.text);
+    const dynamicField = inferDynamicField(value, this.mapping, dynamic === 'runtime', integerLiteral);
+    if (dynamicField.runtime || dynamicField.field) {
+      const size = dynamicField.field ? countFieldMappers(dynamicField.field) : 1;
+      if (!this.checkDynamicAddition([...objectPath, name].join('.'), size, false, jsonPath)) return;
+    }
+    this.addDynamicLeaf(objectPath, name, dynamicField);
     if (dynamic !== 'runtime') this.checkLeaf(objectPath, name, value, jsonPath);
   }
 
@@ -209,21 +288,22 @@ class DocumentWalker {
     if (!field) return;
     const full = [...objectPath, name].join('.');
     checkImmenseTerm(field, value, full);
-    const cause = this.leafCause(field, value, full);
+    const raw = needsRawLongText(value) ? this.rawNumber?.(jsonPath) : undefined;
+    const cause = this.leafCause(field, value, full, raw);
     if (cause) throw this.parseFailure(full, field, value, jsonPath, cause);
     for (const [subName, sub] of Object.entries(field.fields ?? {})) {
-      const subCause = this.leafCause(sub, value, `${full}.${subName}`);
+      const subCause = this.leafCause(sub, value, `${full}.${subName}`, raw);
       if (subCause) throw this.parseFailure(`${full}.${subName}`, sub, value, jsonPath, subCause);
     }
   }
 
-  private leafCause(field: FieldMapping, value: unknown, full: string): EsCause | undefined {
+  private leafCause(field: FieldMapping, value: unknown, full: string, raw?: RawNumber): EsCause | undefined {
     if (field.type === 'dense_vector') return this.vectorCause(field, value, full);
     if (field.type === 'sparse_vector') return sparseVectorCause(value);
     if (typeof value === 'object' && value !== null) {
       return { type: 'illegal_state_exception', reason: `Can't get text on a START_OBJECT` };
     }
-    const check = checkFieldValue(field, value);
+    const check = checkFieldValue(field, value, raw);
     return check.ok ? undefined : check.cause;
   }
 
@@ -258,9 +338,11 @@ class DocumentWalker {
     jsonPath: JsonPath,
     cause: EsCause,
   ): EsError {
+    const raw = typeof value === 'number' ? this.rawNumber?.(jsonPath) : undefined;
+    const shown = raw ? previewNumber(raw.text) : preview(value);
     return new EsError(
       'document_parsing_exception',
-      `${this.locate(jsonPath)}failed to parse field [${full}] of type [${field.type ?? 'object'}] in document with id '${this.id}'. Preview of field's value: '${preview(value)}'`,
+      `${this.locate(jsonPath)}failed to parse field [${full}] of type [${field.type ?? 'object'}] in document with id '${this.id}'. Preview of field's value: '${shown}'`,
       { causedBy: cause },
     );
   }

@@ -4,10 +4,11 @@
  */
 import type { Pool } from 'pg';
 import { EsError } from '@acme/common';
-import { locatorFor } from '../../http/locate-json-path';
+import { locatorFor, rawNumberFor } from '../../http/locate-json-path';
 import type { RefreshPolicy } from '../../http/query-params';
 import type { IndexWriter } from '../../index/index-writer';
 import { mapDocument } from '../../mapping/map-document';
+import { mappingLimitsOf } from '../../mapping/mapping-limits';
 import type { IndexMapping } from '../../mapping/mapping-types';
 import type { ScriptRunner } from '../../script/script-runner';
 import type { StoredDocument } from '../../storage/documents.repo';
@@ -137,7 +138,10 @@ export function mapSource(
       `[1:1] failed to parse: the document source must be a JSON object`,
     );
   }
-  const mapped = mapDocument(state.mapping, source as Record<string, unknown>, id, locatorFor(text, base));
+  const mapped = mapDocument(state.mapping, source as Record<string, unknown>, id, locatorFor(text, base), {
+    limits: mappingLimitsOf(state.record.settings),
+    rawNumber: rawNumberFor(text, base),
+  });
   if (mapped.changed) {
     state.mapping = mapped.mapping;
     state.mappingChanged = true;
