@@ -12,6 +12,7 @@ import { aliasView } from './index-view';
 import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
+import { checkIndexBlocks } from './index-blocks';
 
 function names(one: unknown, many: unknown): string[] {
   const list = [
@@ -50,12 +51,14 @@ export function aliasesRouter(deps: StoreDeps): Router {
   router.get('/_aliases', checkParams(ROUTE_PARAMS.getAlias), async (_req, res) => {
     const catalog = await loadCatalog(deps.pool);
     const visible = catalog.indices.filter((i) => !i.name.startsWith('.'));
+    checkIndexBlocks(resolveIndexExpression(catalog, '_all'), 'metadata_read');
     res.json(Object.fromEntries(visible.map((i) => [i.name, { aliases: aliasView(catalog, i) }])));
   });
 
   const getAlias = async (req: Request, res: Response) => {
     const catalog = await loadCatalog(deps.pool);
     const indices = resolveIndexExpression(catalog, (req.params.index as string | undefined) ?? '_all');
+    checkIndexBlocks(indices, 'metadata_read');
     const requested = req.params.name === undefined ? undefined : String(req.params.name).split(',');
     const body: Record<string, unknown> = {};
     const found = new Set<string>();
@@ -92,6 +95,7 @@ export function aliasesRouter(deps: StoreDeps): Router {
     await inTransaction(deps.pool, async (client) => {
       const catalog = await loadCatalog(client);
       const targets = resolveIndexExpression(catalog, req.params.index as string);
+      checkIndexBlocks(targets, 'metadata_write');
       await addAlias(client, catalog, targets, String(req.params.name).split(','), body);
     });
     res.json({ acknowledged: true });
@@ -100,6 +104,7 @@ export function aliasesRouter(deps: StoreDeps): Router {
     await inTransaction(deps.pool, async (client) => {
       const catalog = await loadCatalog(client);
       const targets = resolveIndexExpression(catalog, req.params.index as string);
+      checkIndexBlocks(targets, 'metadata_write');
       const aliases = String(req.params.name).split(',');
       const result: ActionResult = { action: { type: 'remove', indices: [], aliases }, status: 200 };
       const outcome = await removeAlias(client, catalog, targets, aliases, { must_exist: true }, result);
@@ -119,6 +124,7 @@ export function aliasesRouter(deps: StoreDeps): Router {
       throw new EsError('action_request_validation_exception', 'Validation Failed: 1: No action specified;');
     }
     const results = await inTransaction(deps.pool, async (client) => {
+      checkActionBlocks(await loadCatalog(client), body.actions as unknown[]);
       const out: ActionResult[] = [];
       for (const entry of body.actions as unknown[]) out.push(await applyAction(client, deps, entry));
       return out;
@@ -135,6 +141,24 @@ export function aliasesRouter(deps: StoreDeps): Router {
   });
 
   return router;
+}
+
+/**
+ * `TransportIndicesAliasesAction#checkBlock`: METADATA_WRITE blocks on every index the actions name
+ * (as written), before any action runs.
+ */
+function checkActionBlocks(catalog: Catalog, actions: unknown[]): void {
+  const named = new Set<string>();
+  for (const entry of actions) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    for (const spec of Object.values(entry as Record<string, Record<string, unknown> | null>)) {
+      if (spec && typeof spec === 'object') for (const n of names(spec.index, spec.indices)) named.add(n);
+    }
+  }
+  checkIndexBlocks(
+    catalog.indices.filter((i) => named.has(i.name)),
+    'metadata_write',
+  );
 }
 
 async function applyAction(client: PoolClient, deps: StoreDeps, entry: unknown): Promise<ActionResult> {

@@ -12,6 +12,7 @@ import { indexView } from './index-view';
 import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
+import { checkIndexBlocks } from './index-blocks';
 
 /** `/_foo` paths that are not ours fall through to other routers (search, count) or the 404 handler. */
 export function skipUnderscore(req: Request, _res: Response, next: NextFunction): void {
@@ -77,6 +78,8 @@ export function indicesRouter(deps: StoreDeps): Router {
       // Wildcards delete indices only, never through aliases (ES expand_wildcards on delete).
       const indexOnly = { indices: catalog.indices, aliases: [] };
       const targets = resolveIndexExpression(indexOnly, expression, { ignoreUnavailable: true });
+      // ClusterBlocks#indicesAllowReleaseResources: read_only and metadata refuse, read_only_allow_delete not.
+      checkIndexBlocks(targets, 'metadata_write', { releasingResources: true });
       await deleteIndices(client, deps.indexWriter, targets);
     });
     res.json({ acknowledged: true });

@@ -11,6 +11,7 @@ import { loadCatalog, resolveIndexExpression } from './index-expression';
 import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
+import { checkIndexBlocks } from './index-blocks';
 
 /** GET and PUT mappings (ES "Get mapping API", "Update mapping API"). */
 export function mappingRouter(deps: StoreDeps): Router {
@@ -19,6 +20,7 @@ export function mappingRouter(deps: StoreDeps): Router {
   const getMapping = async (req: Request, res: Response) => {
     const catalog = await loadCatalog(deps.pool);
     const indices = resolveIndexExpression(catalog, (req.params.index as string | undefined) ?? '_all');
+    checkIndexBlocks(indices, 'metadata_read');
     res.json(Object.fromEntries(indices.map((i) => [i.name, { mappings: serializeMapping(i.mappings) }])));
   };
   const getParams = checkParams(ROUTE_PARAMS.getMapping);
@@ -38,6 +40,7 @@ export function mappingRouter(deps: StoreDeps): Router {
         client,
         targets.map((t) => t.indexId),
       );
+      checkIndexBlocks(locked, 'metadata_write');
       // Merge every target first: one conflict leaves all of them unchanged.
       const merged = locked.map((index) => {
         const mapping = mergeMappings(index.mappings, update);

@@ -26,12 +26,13 @@ import type { Query } from '../query/query-ast';
 import { parseSourceFilter } from '../query/search-request';
 import { checkIndexName } from './check-index-name';
 import { newIndexUuid } from './create-index';
-import { versionConflict, writeBlocked } from './es-errors';
+import { versionConflict } from './es-errors';
 import { loadCatalog, resolveIndexExpression, resolveWriteIndex } from './index-expression';
 import { buildIndexSettings } from './index-settings';
 import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
+import { checkIndexBlocks } from './index-blocks';
 
 interface ReindexRequest {
   sourceIndex: string;
@@ -140,7 +141,15 @@ export function reindexRouter(deps: StoreDeps): Router {
       if (!dest) throw new EsError('exception', 'reindex destination could not be created');
       const [locked] = await lockIndices(client, [dest.indexId]);
       if (!locked) throw new EsError('exception', 'reindex destination vanished');
-      if (locked.blocksWrite) throw writeBlocked(locked.name);
+      checkIndexBlocks(
+        [
+          {
+            name: locked.name,
+            settings: { ...locked.settings, ...(locked.blocksWrite ? { 'index.blocks.write': 'true' } : {}) },
+          },
+        ],
+        'write',
+      );
       const sourceIndices = sources.filter((s) => s.indexId !== locked.indexId);
       const sourceIds = sourceIndices.map((s) => s.indexId);
       const matched = request.query

@@ -9,6 +9,7 @@ import { checkSettingsUpdate, flattenSettingsWithNulls } from './index-settings'
 import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
+import { checkIndexBlocks, isUnblockingSettingsRequest } from './index-blocks';
 
 /** Defaults a setting returns to when it is reset with null. */
 const SETTING_DEFAULTS: Record<string, string> = { 'index.number_of_replicas': '1' };
@@ -20,6 +21,7 @@ export function settingsRouter(deps: StoreDeps): Router {
   const getSettings = async (req: Request, res: Response) => {
     const catalog = await loadCatalog(deps.pool);
     const indices = resolveIndexExpression(catalog, (req.params.index as string | undefined) ?? '_all');
+    checkIndexBlocks(indices, 'metadata_read');
     const flat = isTruthyParam(req.query.flat_settings);
     const name = req.params.name as string | undefined;
     const pick = (index: (typeof indices)[number]) => {
@@ -50,10 +52,13 @@ export function settingsRouter(deps: StoreDeps): Router {
       const targets = resolveIndexExpression(catalog, (req.params.index as string | undefined) ?? '_all', {
         allowNoIndices: false,
       });
-      for (const index of await lockIndices(
+      const locked = await lockIndices(
         client,
         targets.map((t) => t.indexId),
-      )) {
+      );
+      // Metadata blocks refuse settings changes, except the ones that lift a block.
+      if (!isUnblockingSettingsRequest(changes)) checkIndexBlocks(locked, 'metadata_write');
+      for (const index of locked) {
         checkSettingsUpdate(index, changes);
         const settings = { ...index.settings };
         for (const [key, value] of Object.entries(changes)) {

@@ -14,13 +14,14 @@ import {
 import { inRetriedTransaction } from '../../storage/queryable';
 import { checkIndexName } from '../check-index-name';
 import { newIndexUuid } from '../create-index';
-import { indexNotFound, readOnlyBlocked, writeBlocked } from '../es-errors';
+import { indexNotFound } from '../es-errors';
 import { loadCatalogFor, resolveWriteIndex, type Catalog } from '../index-expression';
 import { buildIndexSettings } from '../index-settings';
 import { applyDelete, applyIndex } from './apply-index';
 import { applyUpdate } from './apply-update';
 import type { DocState, IndexState, WriteDeps, WriteOptions } from './index-state';
 import type { WriteOp, WriteResult } from './write-op';
+import { checkIndexBlocks } from '../index-blocks';
 
 export type { DocState, IndexState, WriteDeps, WriteOptions } from './index-state';
 
@@ -172,8 +173,10 @@ async function applyOp(
 ): Promise<WriteResult> {
   const name = state.record.name;
   try {
-    if (state.record.blocksWrite) throw writeBlocked(name);
-    if (state.record.settings['index.blocks.read_only'] === 'true') throw readOnlyBlocked(name);
+    // WRITE-level blocks: write, read_only, read_only_allow_delete (403/429 per item).
+    const blocks = { ...state.record.settings };
+    if (state.record.blocksWrite) blocks['index.blocks.write'] = 'true';
+    checkIndexBlocks([{ name, settings: blocks }], 'write');
     if (op.kind === 'update') return await applyUpdate(deps, state, op, options);
     if (op.kind === 'delete') return applyDelete(state, op, options);
     return applyIndex(state, op, options);
