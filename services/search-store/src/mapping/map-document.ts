@@ -1,11 +1,5 @@
 import { EsError, type EsCause } from '@acme/common';
-import {
-  checkFieldValue,
-  needsRawLongText,
-  preview,
-  previewNumber,
-  type RawNumber,
-} from './check-field-value';
+import { checkFieldValue, preview } from './check-field-value';
 import { inferDynamicField, type DynamicField } from './infer-dynamic-field';
 import {
   checkMappingLimits,
@@ -17,6 +11,7 @@ import {
   type MappingLimits,
 } from './mapping-limits';
 import type { DynamicSetting, FieldMapping, IndexMapping } from './mapping-types';
+import { needsRawLongText, previewNumber, type RawNumber } from './raw-number';
 
 /** A path into the JSON source (object keys as written, array positions) used to locate errors. */
 export type JsonPath = (string | number)[];
@@ -289,12 +284,26 @@ class DocumentWalker {
     const full = [...objectPath, name].join('.');
     checkImmenseTerm(field, value, full);
     const raw = needsRawLongText(value) ? this.rawNumber?.(jsonPath) : undefined;
-    const cause = this.leafCause(field, value, full, raw);
+    const cause = this.numberAwareCause(field, value, full, jsonPath, raw);
     if (cause) throw this.parseFailure(full, field, value, jsonPath, cause);
     for (const [subName, sub] of Object.entries(field.fields ?? {})) {
-      const subCause = this.leafCause(sub, value, `${full}.${subName}`, raw);
+      const subCause = this.numberAwareCause(sub, value, `${full}.${subName}`, jsonPath, raw);
       if (subCause) throw this.parseFailure(`${full}.${subName}`, sub, value, jsonPath, subCause);
     }
+  }
+
+  /** A failing number is checked again on its text, which decides ES's exact cause. */
+  private numberAwareCause(
+    field: FieldMapping,
+    value: unknown,
+    full: string,
+    jsonPath: JsonPath,
+    raw: RawNumber | undefined,
+  ): EsCause | undefined {
+    const cause = this.leafCause(field, value, full, raw);
+    if (!cause || raw !== undefined || typeof value !== 'number') return cause;
+    const text = this.rawNumber?.(jsonPath);
+    return text ? this.leafCause(field, value, full, text) : cause;
   }
 
   private leafCause(field: FieldMapping, value: unknown, full: string, raw?: RawNumber): EsCause | undefined {

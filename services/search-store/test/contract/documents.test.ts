@@ -305,9 +305,11 @@ describe('document APIs', () => {
         type: 'document_parsing_exception',
         reason:
           "[1:7] failed to parse field [n] of type [integer] in document with id 'bad1'. Preview of field's value: '2147483648'",
+        // A JSON number goes through Jackson's getIntValue (ES NumberFieldMapperTests#testOutOfRangeValues).
         caused_by: {
-          type: 'illegal_argument_exception',
-          reason: 'Value [2147483648] is out of range for an integer',
+          type: 'x_content_parse_exception',
+          reason:
+            '[1:17] Numeric value (2147483648) out of range of int (-2147483648 - 2147483647)\n at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 17]',
         },
       },
       status: 400,

@@ -1,6 +1,7 @@
 import { EsError } from '@acme/common';
 import { locatorFor, rawNumberFor } from '../../src/http/locate-json-path';
-import { checkFieldValue, isDecimalOutsideLong, previewNumber } from '../../src/mapping/check-field-value';
+import { checkFieldValue } from '../../src/mapping/check-field-value';
+import { isDecimalOutsideLong, previewNumber } from '../../src/mapping/raw-number';
 import { mapDocument } from '../../src/mapping/map-document';
 import type { IndexMapping } from '../../src/mapping/mapping-types';
 
@@ -96,5 +97,47 @@ describe('long range on the number as written (ES LONG → Jackson getLongValue)
       b: { type: 'float' },
       c: { type: 'long' },
     });
+  });
+});
+
+describe('integer, short and byte on the number as written (ES NumberFieldMapperTests out-of-range specs)', () => {
+  const SOURCE = (col: number) =>
+    `\n at [Source: REDACTED (\`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION\` disabled); line: 1, column: ${col}]`;
+  const causeOf = (type: 'integer' | 'short' | 'byte', n: string) => {
+    try {
+      run({ properties: { n: { type } } }, `{"n":${n}}`);
+    } catch (error) {
+      if (error instanceof EsError) return error.causedBy;
+      throw error;
+    }
+    return undefined;
+  };
+
+  it('integer: Jackson "out of range of int" for literals past 2^31, fractions truncated inside', () => {
+    expect(causeOf('integer', '2147483648')).toEqual({
+      type: 'x_content_parse_exception',
+      reason: `[1:16] Numeric value (2147483648) out of range of int (-2147483648 - 2147483647)${SOURCE(16)}`,
+    });
+    expect(causeOf('integer', '-2147483649')?.reason).toMatch(
+      /^\[1:17\] Numeric value \(-2147483649\) out of range of int/,
+    );
+    expect(causeOf('integer', '2147483647.9')).toBeUndefined();
+  });
+
+  it('short: Jackson "out of range of Java short"; byte: ES "Value [n] is out of range for a byte" on the truncated int', () => {
+    expect(causeOf('short', '32768')).toEqual({
+      type: 'x_content_parse_exception',
+      reason: `[1:11] Numeric value (32768) out of range of Java short${SOURCE(11)}`,
+    });
+    expect(causeOf('short', '3000000000')?.reason).toMatch(/out of range of int \(/);
+    expect(causeOf('byte', '128.7')).toEqual({
+      type: 'illegal_argument_exception',
+      reason: 'Value [128] is out of range for a byte',
+    });
+    expect(causeOf('byte', '-129')).toEqual({
+      type: 'illegal_argument_exception',
+      reason: 'Value [-129] is out of range for a byte',
+    });
+    expect(causeOf('byte', '127.9')).toBeUndefined();
   });
 });
