@@ -48,6 +48,8 @@ export function indicesRouter(deps: StoreDeps): Router {
     const indices = resolveIndexExpression(catalog, req.params.index as string, {
       ignoreUnavailable: parseBooleanParam(req.query.ignore_unavailable, 'ignore_unavailable', false),
     });
+    // TransportGetIndexAction (GET and HEAD): METADATA_READ blocks.
+    checkIndexBlocks(indices, 'metadata_read');
     const flat = isTruthyParam(req.query.flat_settings);
     res.json(Object.fromEntries(indices.map((index) => [index.name, indexView(catalog, index, flat)])));
   });

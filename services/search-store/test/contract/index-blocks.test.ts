@@ -45,6 +45,8 @@ describe('index blocks (metadata, read_only, read_only_allow_delete)', () => {
     ).toEqual(blocked(reason));
     expect(await failure(es().indices.putAlias({ index: 'meta', name: 'meta-b' }))).toEqual(blocked(reason));
     expect(await failure(es().indices.getAlias())).toEqual(blocked(reason));
+    expect(await failure(es().indices.get({ index: 'meta' }))).toEqual(blocked(reason));
+    expect((await call(server.url, 'HEAD', '/meta')).status).toBe(403);
     expect(await failure(es().indices.delete({ index: 'meta' }))).toEqual(blocked(reason));
     // Documents are data, not metadata: writes and searches go on.
     await es().index({ index: 'meta', id: '1', document: { a: 'x' }, refresh: true });
