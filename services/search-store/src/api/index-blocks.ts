@@ -59,7 +59,8 @@ const INDEX_BLOCKS: readonly IndexBlock[] = [
     id: 12,
     description:
       'disk usage exceeded flood-stage watermark, index has read-only-allow-delete block; for more information, see https://www.elastic.co/guide/en/elasticsearch/reference/8.17/fix-watermark-errors.html',
-    levels: ['metadata_write', 'write'],
+    // WRITE only since 8.0 (elastic/elasticsearch#81781: metadata updates are allowed, to free disk).
+    levels: ['write'],
     allowReleaseResources: true,
   },
 ];

@@ -87,7 +87,7 @@ describe('index blocks (metadata, read_only, read_only_allow_delete)', () => {
     await es().index({ index: 'ro', id: '2', document: { a: 2 } });
   });
 
-  it('index.blocks.read_only_allow_delete answers 429 for writes and metadata changes, and still lets the index go', async () => {
+  it('index.blocks.read_only_allow_delete answers 429 for writes only, and still lets the index go', async () => {
     await es().index({ index: 'flood', id: '1', document: { a: 1 } });
     await es().indices.putSettings({
       index: 'flood',
@@ -96,9 +96,10 @@ describe('index blocks (metadata, read_only, read_only_allow_delete)', () => {
     const reason = `index [flood] blocked by: [TOO_MANY_REQUESTS/12/${FLOOD}];`;
     const write = await call(server.url, 'PUT', '/flood/_doc/2', { a: 2 });
     expect({ status: write.status, body: write.json }).toEqual(blocked(reason, 429));
-    const mapping = await call(server.url, 'PUT', '/flood/_mapping', { properties: { b: { type: 'long' } } });
-    expect({ status: mapping.status, body: mapping.json }).toEqual(blocked(reason, 429));
     expect(await es().exists({ index: 'flood', id: '2' })).toBe(false);
+    // Metadata stays writable so that replicas or allocation can be changed to free disk (ES #81781).
+    await es().indices.putMapping({ index: 'flood', properties: { b: { type: 'keyword' } } });
+    await es().indices.putSettings({ index: 'flood', settings: { number_of_replicas: 0 } });
     await es().indices.delete({ index: 'flood' });
     expect(await es().indices.exists({ index: 'flood' })).toBe(false);
   });
@@ -110,22 +111,29 @@ describe('index blocks (metadata, read_only, read_only_allow_delete)', () => {
       index: 'two-a',
       settings: { 'index.blocks.read_only': true, 'index.blocks.metadata': true },
     });
-    await es().indices.putSettings({
-      index: 'two-b',
-      settings: { 'index.blocks.read_only_allow_delete': true },
-    });
+    await es().indices.putSettings({ index: 'two-b', settings: { 'index.blocks.metadata': true } });
     const refused = await call(server.url, 'PUT', '/two-a,two-b/_mapping', {
       properties: { c: { type: 'long' } },
     });
     expect({ status: refused.status, body: refused.json }).toEqual(
       blocked(
         'index [two-a] blocked by: [FORBIDDEN/5/index read-only (api), FORBIDDEN/9/index metadata (api)];' +
-          `index [two-b] blocked by: [TOO_MANY_REQUESTS/12/${FLOOD}];`,
-        403,
+          'index [two-b] blocked by: [FORBIDDEN/9/index metadata (api)];',
       ),
     );
     // Setting only index.blocks.metadata passes the metadata blocks (TransportUpdateSettingsAction).
-    await es().indices.putSettings({ index: 'two-a', settings: { 'index.blocks.metadata': false } });
+    await es().indices.putSettings({ index: 'two-b', settings: { 'index.blocks.metadata': false } });
     expect(await mappingOf('two-b')).toEqual({});
+    await es().indices.putSettings({
+      index: 'two-b',
+      settings: { 'index.blocks.write': true, 'index.blocks.read_only_allow_delete': true },
+    });
+    const write = await call(server.url, 'PUT', '/two-b/_doc/1', { a: 1 });
+    expect({ status: write.status, body: write.json }).toEqual(
+      blocked(
+        `index [two-b] blocked by: [FORBIDDEN/8/index write (api), TOO_MANY_REQUESTS/12/${FLOOD}];`,
+        403,
+      ),
+    );
   });
 });
