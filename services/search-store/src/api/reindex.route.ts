@@ -11,7 +11,7 @@ import {
   type ReindexCopy,
 } from '../storage/documents.repo';
 import { filterSource } from '../source/filter-source';
-import { locatorFor, rawNumberFor } from '../http/locate-json-path';
+import { locatorFor } from '../http/locate-json-path';
 import {
   lockIndices,
   saveMappings,
@@ -203,11 +203,16 @@ export function reindexRouter(deps: StoreDeps): Router {
         const before = rejected.size;
         for (const copy of copies) {
           try {
-            const text = JSON.stringify(copy.source);
-            const mapped = mapDocument(mapping, copy.source, copy.id, locatorFor(text), {
-              limits: mappingLimitsOf(locked.settings),
-              rawNumber: rawNumberFor(text),
-            });
+            // The copies are re-serialised: their numbers are doubles, so no raw-number check here.
+            const mapped = mapDocument(
+              mapping,
+              copy.source,
+              copy.id,
+              locatorFor(JSON.stringify(copy.source)),
+              {
+                limits: mappingLimitsOf(locked.settings),
+              },
+            );
             if (mapped.changed) {
               mapping = mapped.mapping;
               changed = true;

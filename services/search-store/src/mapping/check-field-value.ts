@@ -67,8 +67,10 @@ function checkInteger(type: keyof typeof INTEGER_RANGES, value: unknown): ValueC
   const range = INTEGER_RANGES[type];
   // Fractions are truncated before the range check (coerce; XContentParser#intValue), so 127.9 is a byte.
   n = Math.trunc(n);
-  // The long bound is compared on doubles: 2^63 is the first double outside the long range.
-  const tooBig = type === 'long' ? n >= range.max : n > range.max;
+  // Without the number's text (a source we re-serialised: merged updates, script results, reindex
+  // copies) a long is only a double, and 2^63 is also the double of Long.MAX_VALUE: accept it, so a
+  // stored 9223372036854775807 can be updated. The client's own text is checked exactly (raw-number.ts).
+  const tooBig = n > range.max;
   if (!Number.isFinite(n) || tooBig || n < range.min) {
     return fail(
       'illegal_argument_exception',

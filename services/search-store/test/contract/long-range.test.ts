@@ -72,6 +72,25 @@ describe('long values at the edges of the range', () => {
     expect(await es().exists({ index: 'longs', id: 'b1' })).toBe(false);
   });
 
+  it('keeps documents holding the extreme longs updatable and reindexable', async () => {
+    await es().index(
+      {
+        index: 'longs',
+        id: 'edges',
+        document: '{"n":[-9223372036854775808,9223372036854775807]}',
+        refresh: true,
+      },
+      JSON_TEXT,
+    );
+    const updated = await es().update({ index: 'longs', id: 'edges', doc: { tag: 'x' } });
+    expect(updated.result).toBe('updated');
+    const copied = await es().reindex({
+      source: { index: 'longs', query: { ids: { values: ['edges'] } } },
+      dest: { index: 'longs-copy' },
+    });
+    expect({ created: copied.created, failures: copied.failures }).toEqual({ created: 1, failures: [] });
+  });
+
   it('compares numeric strings exactly and refuses the first one past the range', async () => {
     await es().index({ index: 'longs', id: 's1', document: { n: '9223372036854775807' } });
     const refused = await failure(

@@ -147,7 +147,7 @@ async function applyUpdateOnly(
     else if (update.docAsUpsert && update.doc) source = update.doc;
     if (!source) throw documentMissing(target, op.id);
     // Elasticsearch indexes the upsert as a new compact source, so [line:col] refer to that text.
-    const mapped = mapSource(state, op.id, source, JSON.stringify(source));
+    const mapped = mapSource(state, op.id, source, JSON.stringify(source), undefined, false);
     const doc = putDoc(state, op.id, mapped, 1);
     return { ok: true, status: 201, body: successBody(state, op.id, doc, 'created', options.refresh) };
   }
@@ -173,7 +173,7 @@ async function applyUpdateOnly(
     if (update.detectNoop && jsonEquals(merged, current.source)) return noop(state, op.id, current);
   }
   // The merged source is re-serialised before indexing (ES UpdateHelper); locate errors in it.
-  const mapped = mapSource(state, op.id, merged, JSON.stringify(merged));
+  const mapped = mapSource(state, op.id, merged, JSON.stringify(merged), undefined, false);
   const doc = putDoc(state, op.id, mapped, current.version + 1);
   return { ok: true, status: 200, body: successBody(state, op.id, doc, 'updated', options.refresh) };
 }

@@ -131,6 +131,8 @@ export function mapSource(
   source: unknown,
   text?: string,
   base?: (string | number)[],
+  /** False when `text` is our re-serialisation, whose numbers are doubles, not the client's digits. */
+  verbatim = true,
 ): Record<string, unknown> {
   if (typeof source !== 'object' || source === null || Array.isArray(source)) {
     throw new EsError(
@@ -140,7 +142,7 @@ export function mapSource(
   }
   const mapped = mapDocument(state.mapping, source as Record<string, unknown>, id, locatorFor(text, base), {
     limits: mappingLimitsOf(state.record.settings),
-    rawNumber: rawNumberFor(text, base),
+    rawNumber: verbatim ? rawNumberFor(text, base) : undefined,
   });
   if (mapped.changed) {
     state.mapping = mapped.mapping;
