@@ -122,6 +122,42 @@ describe('mapping limits (index.mapping.total_fields/depth/field_name_length.lim
     expect((await es().count({ index: 'lim-bulk' })).count).toBe(2);
   });
 
+  it('reindex reports the copies the destination limit refuses and keeps the rest', async () => {
+    await es().bulk({
+      refresh: true,
+      operations: [
+        { index: { _index: 'lim-src', _id: '1' } },
+        { a: 1 },
+        { index: { _index: 'lim-src', _id: '2' } },
+        { a: 2, b: 3 },
+      ],
+    });
+    await es().indices.create({ index: 'lim-dst', settings: { 'index.mapping.total_fields.limit': 1 } });
+    const result = await failure(es().reindex({ source: { index: 'lim-src' }, dest: { index: 'lim-dst' } }));
+    expect(result.status).toBe(400);
+    expect(result.body).toMatchObject({
+      created: 1,
+      failures: [
+        {
+          index: 'lim-dst',
+          id: '2',
+          status: 400,
+          cause: {
+            type: 'document_parsing_exception',
+            caused_by: {
+              type: 'illegal_argument_exception',
+              reason: 'Limit of total fields [1] has been exceeded while adding new fields [1]',
+            },
+          },
+        },
+      ],
+    });
+    expect(await es().exists({ index: 'lim-dst', id: '2' })).toBe(false);
+    expect((await es().indices.getMapping({ index: 'lim-dst' }))['lim-dst']?.mappings).toEqual({
+      properties: { a: { type: 'long' } },
+    });
+  });
+
   it('refuses a document nested past the default depth of 20 and accepts one at 20', async () => {
     await es().index({ index: 'lim-depth', id: 'ok', document: nested(20) });
     const refused = await failure(es().index({ index: 'lim-depth', id: 'deep', document: nested(21, 'b') }));
