@@ -15,6 +15,7 @@ import type { AuthorizationFlow } from './domain/authorize/authorization-flow';
 import type { GrantRevoker } from './domain/consent/grant-revoker';
 import { revokeGrants } from './domain/revocation/revoke';
 import { createAuthCore, type AuthCore } from './http/auth-core';
+import { introspectionFastPath } from './http/introspection-fast-path';
 import { createPagesRouter } from './http/pages.router';
 
 export interface AuthDeps {
@@ -61,8 +62,22 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
       return result.grants;
     },
   };
-  app.use(requestId());
-  app.use(accessLog(deps.logger));
+  const requestIds = requestId();
+  const accessLines = accessLog(deps.logger);
+  // POST /token_info, the hot path, is answered here before the stack below when the request is the
+  // usual small form post (introspection-fast-path.ts); anything else reaches the express route.
+  app.use(
+    introspectionFastPath({
+      handle: core.introspect,
+      ready: core.ready,
+      logger: deps.logger,
+      requestId: requestIds,
+      accessLog: accessLines,
+      metrics: metrics.middleware,
+    }),
+  );
+  app.use(requestIds);
+  app.use(accessLines);
   app.use(metrics.middleware);
   app.use(
     healthRouter({
