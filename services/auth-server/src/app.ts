@@ -15,7 +15,7 @@ import type { AuthorizationFlow } from './domain/authorize/authorization-flow';
 import type { GrantRevoker } from './domain/consent/grant-revoker';
 import { revokeGrants } from './domain/revocation/revoke';
 import { createAuthCore, type AuthCore } from './http/auth-core';
-import { introspectionFastPath } from './http/introspection-fast-path';
+import { introspectionFastPath, serveBeforeRouter } from './http/introspection-fast-path';
 import { createPagesRouter } from './http/pages.router';
 
 export interface AuthDeps {
@@ -64,9 +64,11 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
   };
   const requestIds = requestId();
   const accessLines = accessLog(deps.logger);
-  // POST /token_info, the hot path, is answered here before the stack below when the request is the
-  // usual small form post (introspection-fast-path.ts); anything else reaches the express route.
-  app.use(
+  const errors = oauthErrorHandler(deps.logger);
+  // POST /token_info, the hot path, is answered before express's router when the request is the usual
+  // small form post (introspection-fast-path.ts); anything else reaches the express route.
+  serveBeforeRouter(
+    app,
     introspectionFastPath({
       handle: core.introspect,
       ready: core.ready,
@@ -75,6 +77,7 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
       accessLog: accessLines,
       metrics: metrics.middleware,
     }),
+    errors,
   );
   app.use(requestIds);
   app.use(accessLines);
@@ -98,6 +101,6 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
       grantRevoker: deps.grantRevoker ?? coreRevoker,
     }),
   );
-  app.use(oauthErrorHandler(deps.logger));
+  app.use(errors);
   return Object.assign(app, { core });
 }

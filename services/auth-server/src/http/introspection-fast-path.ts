@@ -1,4 +1,5 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '@acme/common';
 import { INTROSPECTION_HEADERS, type IntrospectionHandler } from './introspection.route';
 import { parseParams } from './parse-params';
@@ -19,6 +20,7 @@ const ROUTE = { path: '/token_info' };
  * metrics, Basic check through passport-http's BasicStrategy, throttle, duplicate parameters refused;
  * errors go to next(error), so the app's OAuth error handler writes the same envelope. Anything else
  * goes on untouched to the express route (JSON, chunked, compressed, other charsets, over the limit).
+ * serveBeforeRouter mounts it ahead of express's router; it also works as an ordinary middleware.
  */
 export function introspectionFastPath(deps: {
   handle: IntrospectionHandler;
@@ -32,13 +34,14 @@ export function introspectionFastPath(deps: {
 }): RequestHandler {
   const { handle, logger } = deps;
   return (req, res, next) => {
-    if (req.method !== 'POST' || req.url !== '/token_info' || !isPlainForm(req)) return next();
+    if (!isLeanIntrospection(req)) return next();
     const length = Number(req.headers['content-length']);
     const skip = () => undefined;
     deps.requestId(req, res, skip);
     // winston formats a line before its level filter drops it: skip the work when info is off.
     if (logger.isLevelEnabled('info')) deps.accessLog(req, res, skip);
     deps.metrics(req, res, skip);
+    req.baseUrl = '';
     (req as Request & { route: typeof ROUTE }).route = ROUTE;
     readBody(req, length)
       .then(async (text) => {
@@ -54,7 +57,34 @@ export function introspectionFastPath(deps: {
   };
 }
 
-function isPlainForm(req: Request): boolean {
+/**
+ * Serves the lean path before express's router: app(req, res) calls app.handle, so the lean request
+ * gets what app.handle gives every request (express's req/res prototypes: req.ip with trust proxy,
+ * res.set) and skips the router's dispatch; its errors go straight to the app's error handler.
+ */
+export function serveBeforeRouter(
+  app: Express,
+  lean: RequestHandler,
+  errorHandler: ErrorRequestHandler,
+): void {
+  const routed = app as unknown as { handle: (req: Request, res: Response, callback?: unknown) => void };
+  const handle = routed.handle.bind(app);
+  routed.handle = (req, res, callback) => {
+    if (!isLeanIntrospection(req)) return handle(req, res, callback);
+    req.res = res;
+    res.req = req;
+    Object.setPrototypeOf(req, app.request);
+    Object.setPrototypeOf(res, app.response);
+    lean(req, res, (error?: unknown) => {
+      if (error) errorHandler(error, req, res, () => undefined);
+      else handle(req, res, callback);
+    });
+  };
+}
+
+/** POST /token_info with a urlencoded utf-8 body of known length ≤ 16 kB, no content encoding. */
+function isLeanIntrospection(req: IncomingMessage): boolean {
+  if (req.method !== 'POST' || req.url !== '/token_info') return false;
   const { headers } = req;
   const type = headers['content-type'];
   const length = headers['content-length'];
