@@ -118,3 +118,36 @@ describe('POST /token_info in front of express (the lean path) and through the e
     expect(metrics).not.toMatch(/route="unmatched"[^}]*status="200"/);
   });
 });
+
+describe('POST /token_info behind a proxy (TRUST_PROXY) with INTROSPECTION_ALLOW_CIDRS', () => {
+  let server: RunningAuthServer;
+  let rs: { id: string; secret: string; audience: string };
+  beforeAll(async () => {
+    server = await startAuthServer({ TRUST_PROXY: 'true', INTROSPECTION_ALLOW_CIDRS: '10.0.0.0/8' });
+    rs = await createResourceServer(server, ['search.read']);
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it.each([
+    ['allows a forwarded address inside the list', '10.1.2.3', 200],
+    ['refuses a forwarded address outside it with access_denied', '192.0.2.1', 403],
+  ])('%s', async (_what, forwarded, status) => {
+    const response = await fetch(`${server.url}/token_info`, {
+      method: 'POST',
+      headers: {
+        authorization: basic(rs.id, rs.secret),
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-forwarded-for': forwarded,
+      },
+      body: 'token=unknown',
+    });
+    expect(response.status).toBe(status);
+    expect(await response.json()).toEqual(
+      status === 200
+        ? { active: false }
+        : { error: 'access_denied', error_description: 'introspection is not allowed from this address' },
+    );
+  });
+});

@@ -1,5 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import { BlockList, isIPv6 } from 'node:net';
-import express, { type Request, type Router } from 'express';
+import express, { type Router } from 'express';
 import { OAuthError, type IntrospectionResponse } from '@acme/common';
 import type { AuthContext } from '../domain/auth-context';
 import { introspectToken } from '../domain/introspection/introspect-token';
@@ -16,7 +17,9 @@ export const INTROSPECTION_HEADERS = { 'Cache-Control': 'no-store', Pragma: 'no-
  * path in front of express (introspection-fast-path.ts) share it, so both answer alike.
  */
 export type IntrospectionHandler = (
-  req: Request,
+  req: IncomingMessage,
+  /** The caller's address (req.ip: the socket's, or the forwarded one under TRUST_PROXY). */
+  ip: string,
   readParams: () => Record<string, string>,
 ) => Promise<IntrospectionResponse>;
 
@@ -27,10 +30,9 @@ export type IntrospectionHandler = (
 export function createIntrospectionHandler(ctx: AuthContext, limiter: FailureLimiter): IntrospectionHandler {
   const authenticate = createResourceServerAuth(ctx);
   const allowed = buildAllowList(ctx.config.INTROSPECTION_ALLOW_CIDRS);
-  return async (req, readParams) => {
-    if (allowed && !isAllowed(allowed, req))
+  return async (req, ip, readParams) => {
+    if (allowed && !isAllowed(allowed, ip))
       throw new OAuthError('access_denied', 'introspection is not allowed from this address');
-    const ip = req.ip ?? 'unknown';
     const rsId = parseBasicAuth(req.headers.authorization)?.id;
     const keys = rsId ? [`ip:${ip}`, `rs:${rsId}`] : [`ip:${ip}`];
     limiter.check(...keys);
@@ -62,7 +64,7 @@ export function introspectionRouter(handle: IntrospectionHandler): Router {
     express.text({ type: 'application/json', limit: '16kb' }),
     async (req, res) => {
       res.set(INTROSPECTION_HEADERS);
-      res.json(await handle(req, () => parseFormBody(req, true)));
+      res.json(await handle(req, req.ip ?? 'unknown', () => parseFormBody(req, true)));
     },
   );
   return router;
@@ -79,7 +81,7 @@ function buildAllowList(cidrs: string[] | undefined): BlockList | undefined {
   return list;
 }
 
-function isAllowed(list: BlockList, req: Request): boolean {
-  const ip = (req.ip ?? '').replace(/^::ffff:/, '');
+function isAllowed(list: BlockList, address: string): boolean {
+  const ip = address.replace(/^::ffff:/, '');
   return list.check(ip, isIPv6(ip) ? 'ipv6' : 'ipv4');
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Request } from 'express';
 import { BasicStrategy } from 'passport-http';
 import { OAuthError } from '@acme/common';
@@ -47,7 +48,7 @@ export function createResourceServerAuth(ctx: AuthContext) {
   });
   // The strategy is driven the way passport.authenticate drives it (a per-request instance with the
   // action functions attached), without passport's middleware wrapper around a single strategy.
-  return (req: Request): Promise<ResourceServer> =>
+  return (req: IncomingMessage): Promise<ResourceServer> =>
     new Promise((resolve, reject) => {
       const attempt = Object.create(strategy) as StrategyAttempt;
       attempt.success = (rs) => resolve(rs as ResourceServer);
@@ -55,7 +56,7 @@ export function createResourceServerAuth(ctx: AuthContext) {
       attempt.error = (error) => reject(error instanceof Error ? error : new Error(String(error)));
       attempt.pass = () => reject(unauthorized);
       attempt.redirect = () => reject(unauthorized);
-      attempt.authenticate(req);
+      attempt.authenticate(req as Request); // the strategy reads req.headers only
     });
 }
 
