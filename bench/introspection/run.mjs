@@ -4,7 +4,7 @@
 // autocannon (CONNECTIONS connections, DURATION s each, after a WARMUP s warm-up):
 //   (a)      a bare express endpoint with /token_info's body and Basic parsing and no lookup
 //   (b)      auth-server's /token_info with a warm cache
-//   (c)      auth-server's /token_info with the cache off (INTROSPECTION_CACHE_MAX_SECONDS=0)
+//   (c)      auth-server's /token_info with the cache off (INTROSPECTION_CACHE_MAX_SECONDS=0), Redis emptied
 //   (d-mem)  node-oidc-provider's introspection, in-memory store
 //   (d-pg)   node-oidc-provider's introspection, the minimal Postgres adapter in postgres-adapter.mjs
 // Prints req/s, p50, p99 and the ratios, and appends a dated section to bench/RESULTS.md.
@@ -29,6 +29,8 @@ const WARMUP = Number(process.env.WARMUP ?? 3);
 const TOKENS = Number(process.env.TOKENS ?? 200);
 const ONLY = process.env.ONLY?.split(',');
 // ONLY=a,d-mem runs a subset; NO_RECORD=1 prints without appending to bench/RESULTS.md.
+// PROFILE_DIR=/tmp/prof writes a V8 CPU profile (node --cpu-prof) of every target process there.
+const PROFILE_DIR = process.env.PROFILE_DIR;
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);
 const basic = (id, secret) =>
@@ -46,7 +48,8 @@ const children = new Set();
 
 /** Starts `node <script>` with env and waits until `ready()` resolves. */
 async function startProcess(name, script, env, ready) {
-  const child = spawn(process.execPath, [script], {
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, script], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -250,6 +253,16 @@ async function authServerTarget(name, port, env, setup) {
   };
 }
 
+async function flushRedis(url) {
+  const Redis = require(join(root, 'node_modules/ioredis'));
+  const client = new Redis(url);
+  try {
+    await client.flushall();
+  } finally {
+    client.disconnect();
+  }
+}
+
 const ratio = (x, y) => (x && y ? (x.rps / y.rps).toFixed(2) : 'n/a');
 const ms = (value) => (value === undefined ? 'n/a' : `${value} ms`);
 
@@ -337,6 +350,9 @@ async function main() {
       const setup = {};
       const port = await testkit.findFreePort();
       await run('b', async () => authServerTarget('b /token_info warm cache', port, env, setup));
+      // (c) must not read what (b) left in Redis: empty it first (auth-server with the cache off does not
+      // read Redis either, but the figure must not depend on that).
+      if (!ONLY || ONLY.includes('c')) await flushRedis(redis.url);
       await run('c', async () =>
         authServerTarget(
           'c /token_info cache off',

@@ -15,6 +15,7 @@ import type { AuthorizationFlow } from './domain/authorize/authorization-flow';
 import type { GrantRevoker } from './domain/consent/grant-revoker';
 import { revokeGrants } from './domain/revocation/revoke';
 import { createAuthCore, type AuthCore } from './http/auth-core';
+import { serveBeforeRouter } from './http/introspection-fast-path';
 import { createPagesRouter } from './http/pages.router';
 
 export interface AuthDeps {
@@ -61,8 +62,21 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
       return result.grants;
     },
   };
-  app.use(requestId());
-  app.use(accessLog(deps.logger));
+  const requestIds = requestId();
+  const accessLines = accessLog(deps.logger);
+  const errors = oauthErrorHandler(deps.logger);
+  // POST /token_info, the hot path, is answered before express when the request is the usual small
+  // form post (introspection-fast-path.ts); anything else reaches the express route.
+  serveBeforeRouter(app, {
+    handle: core.introspect,
+    ready: core.ready,
+    logger: deps.logger,
+    accessLog: accessLines,
+    metrics: metrics.middleware,
+    errorHandler: errors,
+  });
+  app.use(requestIds);
+  app.use(accessLines);
   app.use(metrics.middleware);
   app.use(
     healthRouter({
@@ -83,6 +97,6 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
       grantRevoker: deps.grantRevoker ?? coreRevoker,
     }),
   );
-  app.use(oauthErrorHandler(deps.logger));
+  app.use(errors);
   return Object.assign(app, { core });
 }

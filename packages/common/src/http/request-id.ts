@@ -11,10 +11,14 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** The inbound x-request-id when well formed, else a new UUID (for handlers outside express's stack). */
+export function resolveRequestId(inbound: string | undefined): string {
+  return inbound && WELL_FORMED.test(inbound) ? inbound : randomUUID();
+}
+
 export function requestId(): RequestHandler {
   return (req, res, next) => {
-    const inbound = req.get('x-request-id');
-    req.id = inbound && WELL_FORMED.test(inbound) ? inbound : randomUUID();
+    req.id = resolveRequestId(req.get('x-request-id'));
     res.setHeader('x-request-id', req.id);
     next();
   };

@@ -10,7 +10,11 @@ import { buildAuthContext } from '../domain/tokens/build-auth-context';
 import { createIntrospectionCache } from '../storage/introspection-cache.store';
 import { adminRouter } from './admin.route';
 import { discoveryRouter } from './discovery.route';
-import { introspectionRouter } from './introspection.route';
+import {
+  createIntrospectionHandler,
+  introspectionRouter,
+  type IntrospectionHandler,
+} from './introspection.route';
 import { createFailureLimiter } from './rate-limit';
 import { revokeRouter } from './revoke.route';
 import { tokenRouter } from './token.route';
@@ -22,6 +26,8 @@ export interface AuthCore {
   flow: AuthorizationFlow;
   /** /token, /token_info, /revoke, /userinfo, discovery, /jwks and /admin. */
   router: Router;
+  /** POST /token_info after the body is read; shared by the route and the lean path in front of express. */
+  introspect: IntrospectionHandler;
   /** Loads (on first start: creates) the signing keys; main.ts awaits it before listening. */
   ready(): Promise<void>;
 }
@@ -77,12 +83,13 @@ export function createAuthCore(deps: {
     if (keysLoaded) return next(); // the hot path pays no promise once the keys are loaded
     ready().then(() => next(), next);
   });
+  const introspect = createIntrospectionHandler(ctx, introspectionLimiter);
   // /token_info first: it is the hot path (issue 4).
-  router.use(introspectionRouter(ctx, introspectionLimiter));
+  router.use(introspectionRouter(introspect));
   router.use(discoveryRouter(ctx));
   router.use(tokenRouter(ctx, tokenLimiter));
   router.use(revokeRouter(ctx, tokenLimiter));
   router.use(userinfoRouter(ctx));
   router.use(adminRouter(ctx));
-  return { ctx, flow: createAuthorizationFlow(ctx), router, ready };
+  return { ctx, flow: createAuthorizationFlow(ctx), router, introspect, ready };
 }

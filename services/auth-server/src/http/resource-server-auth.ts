@@ -1,5 +1,5 @@
-import type { Request, Response } from 'express';
-import { Passport } from 'passport';
+import type { IncomingMessage } from 'node:http';
+import type { Request } from 'express';
 import { BasicStrategy } from 'passport-http';
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../domain/auth-context';
@@ -16,49 +16,55 @@ const RS_CACHE_MS = 5000;
  * and the row lookup is cached for a few seconds (no slow hash, one query per few seconds per RS).
  */
 export function createResourceServerAuth(ctx: AuthContext) {
-  const rows = new Map<string, { rs: ResourceServer | undefined; until: number }>();
-  const findRs = async (id: string) => {
+  const rows = new Map<string, { rs: Promise<ResourceServer | undefined>; until: number }>();
+  // One lookup per id in flight: when the entry expires under load, the waiting calls share it.
+  const findRs = (id: string) => {
     const hit = rows.get(id);
     if (hit && hit.until > Date.now()) return hit.rs;
-    const rs = await ctx.repos.resourceServers.findById(id);
+    const rs = ctx.repos.resourceServers.findById(id);
     if (rows.size > 10_000) rows.clear();
     rows.set(id, { rs, until: Date.now() + RS_CACHE_MS });
+    rs.catch(() => rows.get(id)?.rs === rs && rows.delete(id)); // a failed lookup is not cached
     return rs;
   };
-  const passport = new Passport();
-  passport.use(
-    'rs-basic',
-    new BasicStrategy({ realm: RS_REALM }, (rawId, rawSecret, done) => {
-      let id: string;
-      let secret: string;
-      try {
-        id = formDecode(rawId);
-        secret = formDecode(rawSecret);
-      } catch {
-        return done(null, false);
-      }
-      // Postgres text cannot hold NUL (a 500 from the lookup); no resource server id or secret contains one.
-      if (id.includes('\u0000') || secret.includes('\u0000')) return done(null, false);
-      findRs(id).then(
-        (rs) => done(null, ctx.hasher.verify(secret, rs?.secretHash) && rs ? rs : false),
-        (error: unknown) => done(error),
-      );
-    }),
-  );
+  const strategy = new BasicStrategy({ realm: RS_REALM }, (rawId, rawSecret, done) => {
+    let id: string;
+    let secret: string;
+    try {
+      id = formDecode(rawId);
+      secret = formDecode(rawSecret);
+    } catch {
+      return done(null, false);
+    }
+    // Postgres text cannot hold NUL (a 500 from the lookup); no resource server id or secret contains one.
+    if (id.includes('\u0000') || secret.includes('\u0000')) return done(null, false);
+    findRs(id).then(
+      (rs) => done(null, ctx.hasher.verify(secret, rs?.secretHash) && rs ? rs : false),
+      (error: unknown) => done(error),
+    );
+  });
   const unauthorized = new OAuthError('invalid_client', 'resource server authentication failed', {
     'WWW-Authenticate': `Basic realm="${RS_REALM}", charset="UTF-8"`,
   });
-  return (req: Request, res: Response): Promise<ResourceServer> =>
+  // The strategy is driven the way passport.authenticate drives it (a per-request instance with the
+  // action functions attached), without passport's middleware wrapper around a single strategy.
+  return (req: IncomingMessage): Promise<ResourceServer> =>
     new Promise((resolve, reject) => {
-      const handler = passport.authenticate(
-        'rs-basic',
-        { session: false },
-        (error: unknown, rs: ResourceServer | false) => {
-          if (error) reject(error instanceof Error ? error : new Error(String(error)));
-          else if (!rs) reject(unauthorized);
-          else resolve(rs);
-        },
-      ) as (req: Request, res: Response, next: (error?: unknown) => void) => void;
-      handler(req, res, (error) => reject(error instanceof Error ? error : unauthorized));
+      const attempt = Object.create(strategy) as StrategyAttempt;
+      attempt.success = (rs) => resolve(rs as ResourceServer);
+      attempt.fail = () => reject(unauthorized);
+      attempt.error = (error) => reject(error instanceof Error ? error : new Error(String(error)));
+      attempt.pass = () => reject(unauthorized);
+      attempt.redirect = () => reject(unauthorized);
+      attempt.authenticate(req as Request); // the strategy reads req.headers only
     });
 }
+
+/** The action functions passport attaches to a strategy instance before calling authenticate(). */
+type StrategyAttempt = BasicStrategy & {
+  success(user: unknown): void;
+  fail(): void;
+  error(error: unknown): void;
+  pass(): void;
+  redirect(): void;
+};

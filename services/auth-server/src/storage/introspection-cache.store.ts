@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import type { ClientContext, Result } from 'ioredis';
 import type { IntrospectionResponse, Logger } from '@acme/common';
 import { LocalIntrospectionCache } from './local-introspection-cache';
 
@@ -6,7 +7,11 @@ export const REVOCATION_CHANNEL = 'auth:introspection:revoked';
 const PREFIX = 'auth:ti:';
 const TOMBSTONE = '__revoked';
 
-/** Writes a result unless the hash carries a revocation tombstone: atomic, so no stale write can land after. */
+/**
+ * Writes a result unless the hash carries a revocation tombstone: atomic, so no stale write can land
+ * after. A fixed Lua script that Redis runs (defineCommand: sent once per connection, then called by
+ * its SHA1 digest), never JavaScript built from strings.
+ */
 const SET_UNLESS_REVOKED = `
 if redis.call('HEXISTS', KEYS[1], ARGV[3]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
@@ -14,6 +19,19 @@ if redis.call('TTL', KEYS[1]) < 0 or redis.call('TTL', KEYS[1]) > tonumber(ARGV[
   redis.call('EXPIRE', KEYS[1], ARGV[4])
 end
 return 1`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context extends ClientContext> {
+    /** SET_UNLESS_REVOKED: 1 when written, 0 when the hash carries a tombstone. */
+    introspectionSetUnlessRevoked(
+      key: string,
+      field: string,
+      value: string,
+      tombstone: string,
+      ttlSeconds: number,
+    ): Result<number, Context>;
+  }
+}
 
 export interface IntrospectionCache {
   get(hash: Buffer, rsId: string): Promise<IntrospectionResponse | undefined>;
@@ -48,6 +66,7 @@ export function createIntrospectionCache(options: CacheOptions): IntrospectionCa
     lastWarn = Date.now();
     logger.warn('introspection cache degraded: redis unavailable', { what, error: String(error) });
   };
+  redis?.defineCommand('introspectionSetUnlessRevoked', { numberOfKeys: 1, lua: SET_UNLESS_REVOKED });
   const localTtlMs = (ttlSeconds: number) =>
     redis ? Math.min(options.localMs, ttlSeconds * 1000) : ttlSeconds * 1000;
 
@@ -126,10 +145,7 @@ export function createIntrospectionCache(options: CacheOptions): IntrospectionCa
       if (localEnabled) local.set(key, rsId, value, localTtlMs(ttlSeconds));
       if (!redis || dirty) return;
       try {
-        // A fixed Lua script run by Redis (atomic check-and-set), not JavaScript evaluation.
-        await redis.eval(
-          SET_UNLESS_REVOKED,
-          1,
+        await redis.introspectionSetUnlessRevoked(
           PREFIX + key,
           rsId,
           JSON.stringify(value),

@@ -83,12 +83,18 @@ export function createTokensRepo(db: Queryable) {
     },
     /** One indexed lookup joining the grant (a revoked or deleted grant makes every token inactive). */
     async findByHash(tokenHash: Buffer): Promise<TokenRecord | undefined> {
-      const { rows } = await db.query(
-        `SELECT t.*, g.revoked_at AS grant_revoked_at, g.auth_time AS grant_auth_time, u.username
+      // Named: prepared once per connection, so Postgres does not parse and plan this join on every
+      // introspection that misses the cache (issue 4). Columns listed, not t.*: a column added by a
+      // later migration must not change the result type of statements running instances prepared.
+      const { rows } = await db.query({
+        name: 'tokens-find-by-hash',
+        text: `SELECT t.token_hash, t.kind, t.format, t.jti, t.grant_id, t.client_id, t.user_id, t.scopes,
+           t.audience, t.family_id, t.code_hash, t.issued_at, t.expires_at, t.revoked_at, t.rotated_at,
+           t.last_used_at, g.revoked_at AS grant_revoked_at, g.auth_time AS grant_auth_time, u.username
          FROM tokens t JOIN grants g ON g.grant_id = t.grant_id LEFT JOIN users u ON u.user_id = t.user_id
          WHERE t.token_hash = $1`,
-        [tokenHash],
-      );
+        values: [tokenHash],
+      });
       return rows[0] ? toRecord(rows[0]) : undefined;
     },
     /** Rotation (RFC 9700 §4.14.2): true only for the first caller; a second caller is a reuse. */

@@ -20,12 +20,14 @@ export async function introspectToken(
 ): Promise<IntrospectionResponse> {
   const hash = await findTokenHash(ctx, token);
   if (!hash) return INACTIVE;
-  const cached = await ctx.cache.get(hash, rs.id);
+  const maxTtl = ctx.config.INTROSPECTION_CACHE_MAX_SECONDS;
+  // 0 turns the cache off: Postgres answers every call, and entries another instance (or an earlier
+  // configuration) left in Redis are not read either.
+  const cached = maxTtl > 0 ? await ctx.cache.get(hash, rs.id) : undefined;
   if (cached) return cached;
   const record = await ctx.repos.tokens.findByHash(hash);
   const now = Date.now();
   const view = record && isTokenActive(record, new Date(now)) ? viewFor(ctx, record, rs) : INACTIVE;
-  const maxTtl = ctx.config.INTROSPECTION_CACHE_MAX_SECONDS;
   const ttl = view.active
     ? Math.min(maxTtl, record?.expiresAt ? Math.floor((record.expiresAt.getTime() - now) / 1000) : maxTtl)
     : Math.min(maxTtl, INACTIVE_TTL_SECONDS);
