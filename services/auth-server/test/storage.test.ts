@@ -120,6 +120,7 @@ describe('storage on real Postgres and Redis', () => {
     expect(await repos.grants.revokeWhere({ user_id: user.userId }, 'again')).toEqual({
       grantIds: [],
       tokenHashes: [],
+      tokens: [],
     });
   });
 

@@ -3,6 +3,8 @@ import type { Logger } from '@acme/common';
 export type AuditEvent =
   | 'token_issued'
   | 'refresh_reuse'
+  | 'refresh_race_lost'
+  | 'refresh_replayed'
   | 'code_replay'
   | 'revocation'
   | 'client_auth_failure'

@@ -5,6 +5,7 @@ import type { SecretHasher } from './crypto/secret-hasher';
 import type { JwtCodec } from './tokens/jwt-codec';
 import type { SigningKeyStore } from './tokens/signing-key-store';
 import type { Audit } from './audit';
+import type { RevocationFeed } from './revocation/revocation-feed';
 import type { IntrospectionCache } from '../storage/introspection-cache.store';
 import { createClientsRepo } from '../storage/clients.repo';
 import { createResourceServersRepo } from '../storage/resource-servers.repo';
@@ -12,6 +13,7 @@ import { createUsersRepo } from '../storage/users.repo';
 import { createGrantsRepo } from '../storage/grants.repo';
 import { createAuthorizationCodesRepo } from '../storage/authorization-codes.repo';
 import { createTokensRepo } from '../storage/tokens.repo';
+import { createRefreshReplaysRepo } from '../storage/refresh-replays.repo';
 import type { Queryable } from '../storage/db';
 
 export function createRepos(db: Queryable) {
@@ -22,6 +24,7 @@ export function createRepos(db: Queryable) {
     grants: createGrantsRepo(db),
     codes: createAuthorizationCodesRepo(db),
     tokens: createTokensRepo(db),
+    refreshReplays: createRefreshReplaysRepo(db),
   };
 }
 export type Repos = ReturnType<typeof createRepos>;
@@ -36,5 +39,7 @@ export interface AuthContext {
   jwt: JwtCodec;
   keys: SigningKeyStore;
   cache: IntrospectionCache;
+  /** Revocation events for /revocations/stream, fanned out to every instance. */
+  revocations: RevocationFeed;
   audit: Audit;
 }

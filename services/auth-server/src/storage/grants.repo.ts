@@ -1,4 +1,5 @@
 import type { Queryable } from './db';
+import type { RevokedToken } from './tokens.repo';
 
 export interface Grant {
   grantId: string;
@@ -73,7 +74,7 @@ export function createGrantsRepo(db: Queryable) {
     async revokeWhere(
       filter: GrantFilter,
       reason: string,
-    ): Promise<{ grantIds: string[]; tokenHashes: Buffer[] }> {
+    ): Promise<{ grantIds: string[]; tokenHashes: Buffer[]; tokens: RevokedToken[] }> {
       const columns = (['grant_id', 'user_id', 'client_id'] as const).filter((c) => filter[c] !== undefined);
       if (columns.length === 0) throw new Error('revokeWhere needs at least one column');
       const where = columns
@@ -85,13 +86,22 @@ export function createGrantsRepo(db: Queryable) {
            WHERE ${where} AND revoked_at IS NULL RETURNING grant_id
          ), t AS (
            UPDATE tokens SET revoked_at = now()
-           WHERE grant_id IN (SELECT grant_id FROM g) AND revoked_at IS NULL RETURNING token_hash
+           WHERE grant_id IN (SELECT grant_id FROM g) AND revoked_at IS NULL RETURNING token_hash, kind, jti
          )
          SELECT (SELECT array_agg(grant_id::text) FROM g) AS grant_ids,
-                (SELECT array_agg(token_hash) FROM t) AS token_hashes`,
+                (SELECT array_agg(token_hash ORDER BY token_hash) FROM t) AS token_hashes,
+                (SELECT array_agg(kind ORDER BY token_hash) FROM t) AS kinds,
+                (SELECT array_agg(jti ORDER BY token_hash) FROM t) AS jtis`,
         [reason, ...columns.map((c) => filter[c])],
       );
-      return { grantIds: rows[0].grant_ids ?? [], tokenHashes: rows[0].token_hashes ?? [] };
+      const tokenHashes: Buffer[] = rows[0].token_hashes ?? [];
+      const kinds: RevokedToken['kind'][] = rows[0].kinds ?? [];
+      const jtis: (string | null)[] = rows[0].jtis ?? [];
+      return {
+        grantIds: rows[0].grant_ids ?? [],
+        tokenHashes,
+        tokens: tokenHashes.map((tokenHash, i) => ({ tokenHash, kind: kinds[i]!, jti: jtis[i] ?? null })),
+      };
     },
   };
 }

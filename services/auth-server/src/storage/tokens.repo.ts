@@ -16,6 +16,19 @@ export interface StoredToken {
   expiresAt: Date | null;
 }
 
+/** What a revocation touched: enough to clear caches and to tell resource servers (jti). */
+export interface RevokedToken {
+  tokenHash: Buffer;
+  kind: StoredToken['kind'];
+  jti: string | null;
+}
+
+const toRevoked = (row: { token_hash: Buffer; kind: StoredToken['kind']; jti: string | null }) => ({
+  tokenHash: row.token_hash,
+  kind: row.kind,
+  jti: row.jti,
+});
+
 /** A token with what introspection needs: its grant's state and the user's name. */
 export interface TokenRecord extends StoredToken {
   revokedAt: Date | null;
@@ -97,28 +110,34 @@ export function createTokensRepo(db: Queryable) {
       });
       return rows[0] ? toRecord(rows[0]) : undefined;
     },
-    /** Rotation (RFC 9700 §4.14.2): true only for the first caller; a second caller is a reuse. */
+    /**
+     * Rotation (RFC 9700 §4.14.2): true only for the first caller. Inside a transaction the row stays
+     * locked until commit, so a concurrent caller waits here and then finds it rotated (or revoked).
+     */
     async markRotated(tokenHash: Buffer): Promise<boolean> {
       const { rowCount } = await db.query(
-        'UPDATE tokens SET rotated_at = now(), last_used_at = now() WHERE token_hash = $1 AND rotated_at IS NULL',
+        `UPDATE tokens SET rotated_at = now(), last_used_at = now()
+         WHERE token_hash = $1 AND rotated_at IS NULL AND revoked_at IS NULL`,
         [tokenHash],
       );
       return (rowCount ?? 0) > 0;
     },
-    async revokeByHash(tokenHash: Buffer): Promise<Buffer[]> {
+    async revokeByHash(tokenHash: Buffer): Promise<RevokedToken[]> {
       const { rows } = await db.query(
-        'UPDATE tokens SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL RETURNING token_hash',
+        `UPDATE tokens SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL
+         RETURNING token_hash, kind, jti`,
         [tokenHash],
       );
-      return rows.map((r: { token_hash: Buffer }) => r.token_hash);
+      return rows.map(toRevoked);
     },
     /** Every token of a refresh family: the refresh tokens and the access tokens issued with them. */
-    async revokeFamily(familyId: string): Promise<Buffer[]> {
+    async revokeFamily(familyId: string): Promise<RevokedToken[]> {
       const { rows } = await db.query(
-        'UPDATE tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL RETURNING token_hash',
+        `UPDATE tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL
+         RETURNING token_hash, kind, jti`,
         [familyId],
       );
-      return rows.map((r: { token_hash: Buffer }) => r.token_hash);
+      return rows.map(toRevoked);
     },
     /** Removes tokens past their expiry (B3 #1: tables must not grow without bound). */
     async deleteExpired(before: Date, limit = 10_000): Promise<number> {

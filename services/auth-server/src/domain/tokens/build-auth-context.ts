@@ -4,6 +4,7 @@ import type { AuthConfig } from '../../config';
 import type { IntrospectionCache } from '../../storage/introspection-cache.store';
 import { createSigningKeysRepo } from '../../storage/signing-keys.repo';
 import { createAudit } from '../audit';
+import { createLocalRevocationFeed, type RevocationFeed } from '../revocation/revocation-feed';
 import { createRepos, type AuthContext } from '../auth-context';
 import { createKeyEncryption } from '../crypto/key-encryption';
 import { createSecretHasher, deriveHs256Key } from '../crypto/secret-hasher';
@@ -16,6 +17,8 @@ export function buildAuthContext(deps: {
   pool: Pool;
   logger: Logger;
   cache: IntrospectionCache;
+  /** Default: this process only (no fan-out). */
+  revocations?: RevocationFeed;
 }): AuthContext {
   const { config, pool, logger, cache } = deps;
   const keys = createSigningKeyStore(
@@ -31,6 +34,7 @@ export function buildAuthContext(deps: {
     jwt: createJwtCodec({ issuer: config.ISSUER, hsKey: deriveHs256Key(config.TOKEN_SIGNING_SECRET), keys }),
     keys,
     cache,
+    revocations: deps.revocations ?? createLocalRevocationFeed(),
     audit: createAudit(logger),
   };
 }
