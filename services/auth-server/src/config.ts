@@ -39,6 +39,8 @@ export const authConfigSchema = z.object({
   /** RFC 9700 §4.14.2 reuse detection with a grace window for a client's network retry. */
   REFRESH_REUSE_GRACE_SECONDS: envInt(0, 300).default(10),
   ID_TOKEN_TTL_SECONDS: envInt(60, 86_400).default(3600),
+  /** Comment line sent this often on GET /revocations/stream, so idle streams stay open and dead ones show. */
+  REVOCATION_STREAM_HEARTBEAT_SECONDS: envInt(1, 300).default(15),
 });
 
 function isCidr(value: string): boolean {

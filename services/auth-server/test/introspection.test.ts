@@ -53,7 +53,10 @@ describe('POST /token_info (RFC 7662) for resource servers', () => {
       sub: user.userId,
       aud: [search.audience],
       iss: server.config.ISSUER,
+      // An id derived from the stored hash (128 bits), never the token itself.
+      jti: expect.stringMatching(/^[\w-]{22}$/),
     });
+    expect(response.body.jti).not.toBe(token.body.access_token);
     expect(response.body.exp).toBe((response.body.iat as number) + 7200);
     expect(Math.abs((response.body.iat as number) - now)).toBeLessThanOrEqual(2);
   });

@@ -59,6 +59,7 @@ describe('self-encoded (JWT) access tokens (RFC 9068, RFC 8725)', () => {
       expect((await introspect(server, rs, token)).body).toMatchObject({
         active: true,
         scope: 'search.read',
+        jti: claims.jti, // RFC 7662 §2.2: the JWT's own jti
       });
     },
   );

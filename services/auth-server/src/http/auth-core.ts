@@ -8,6 +8,7 @@ import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
 import { createAuthorizationFlow } from '../domain/authorize/create-authorization-flow';
 import { buildAuthContext } from '../domain/tokens/build-auth-context';
 import { createIntrospectionCache } from '../storage/introspection-cache.store';
+import { createRevocationBus } from '../storage/revocation-bus.store';
 import { adminRouter } from './admin.route';
 import { discoveryRouter } from './discovery.route';
 import {
@@ -16,6 +17,7 @@ import {
   type IntrospectionHandler,
 } from './introspection.route';
 import { createFailureLimiter } from './rate-limit';
+import { revocationStreamRouter } from './revocation-stream.route';
 import { revokeRouter } from './revoke.route';
 import { tokenRouter } from './token.route';
 import { userinfoRouter } from './userinfo.route';
@@ -62,7 +64,8 @@ export function createAuthCore(deps: {
       return found;
     };
   }
-  const ctx = buildAuthContext({ config, pool: deps.pool, logger: deps.logger, cache });
+  const revocations = createRevocationBus({ redis, subscriber: deps.redisSubscriber, logger: deps.logger });
+  const ctx = buildAuthContext({ config, pool: deps.pool, logger: deps.logger, cache, revocations });
   const points = config.AUTH_FAILURES_PER_MINUTE;
   const tokenLimiter = createFailureLimiter({ redis, points, prefix: 'auth:rl:client' });
   const introspectionLimiter = createFailureLimiter({ redis, points, prefix: 'auth:rl:rs' });
@@ -86,6 +89,7 @@ export function createAuthCore(deps: {
   const introspect = createIntrospectionHandler(ctx, introspectionLimiter);
   // /token_info first: it is the hot path (issue 4).
   router.use(introspectionRouter(introspect));
+  router.use(revocationStreamRouter(ctx, introspectionLimiter));
   router.use(discoveryRouter(ctx));
   router.use(tokenRouter(ctx, tokenLimiter));
   router.use(revokeRouter(ctx, tokenLimiter));

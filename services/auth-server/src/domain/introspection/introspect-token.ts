@@ -3,6 +3,7 @@ import type { AuthContext } from '../auth-context';
 import type { ResourceServer } from '../../storage/resource-servers.repo';
 import type { TokenRecord } from '../../storage/tokens.repo';
 import { findTokenHash, isTokenActive } from '../tokens/find-token';
+import { publicTokenId } from '../tokens/public-token-id';
 
 const INACTIVE: IntrospectionResponse = Object.freeze({ active: false });
 /** Inactive results never turn active (a revoked or unknown token stays so): cache them briefly. */
@@ -51,5 +52,7 @@ function viewFor(ctx: AuthContext, record: TokenRecord, rs: ResourceServer): Int
     ...(record.userId ? { sub: record.userId } : {}),
     aud: record.audience,
     iss: ctx.config.ISSUER,
+    // RFC 7662 §2.2: the id revocation events name (public-token-id.ts), never the token or its hash.
+    jti: publicTokenId(ctx.hasher, record),
   };
 }
