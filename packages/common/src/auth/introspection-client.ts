@@ -16,6 +16,10 @@ import { IntrospectionError } from './introspection-error';
  * - Fail closed: an unreachable server, a timeout, a 5xx, our credentials refused (401) or an answer that
  *   does not match the RFC 7662 schema throw IntrospectionError; errors are never cached.
  * - Cache keys are SHA-256 digests of the token, so a heap dump does not hold usable tokens as keys.
+ * - Revocation push (issue 7): `dropRevoked` forgets the answers a revocation event names (by the `jti`
+ *   the answers carry, or by `sub`/`client_id`) and `clear` forgets everything; an answer in flight when
+ *   either happens is returned but not cached, and an active answer naming a jti revoked within the
+ *   cache bound is answered inactive (an auth-server instance may not have dropped its own cache yet).
  */
 export interface IntrospectionClientOptions {
   /** auth-server's base URL, without the trailing slash. */
@@ -35,10 +39,24 @@ export interface IntrospectionClientOptions {
   fetch?: typeof fetch;
 }
 
+/** What a revocation event names (auth-server's /revocations/stream). */
+export interface RevokedTokens {
+  /** The `jti` of each revoked access token, as introspection answers carry it. */
+  jti?: readonly string[];
+  /** With client_id: that user's tokens at that client; alone: every token of that user. */
+  sub?: string;
+  /** Alone: every token of that client. */
+  client_id?: string;
+}
+
 export interface IntrospectionClient {
   introspect(token: string): Promise<IntrospectionResponse>;
   /** How many answers are cached (for tests and metrics). */
   readonly cachedCount: number;
+  /** Forgets the cached answers a revocation names; returns how many. */
+  dropRevoked(revoked: RevokedTokens): number;
+  /** Forgets every cached answer (a revocation stream (re)connected: events may have been missed). */
+  clear(): void;
 }
 
 interface CachedAnswer {
@@ -54,14 +72,40 @@ export function createIntrospectionClient(options: IntrospectionClientOptions): 
   const timeoutMs = options.timeoutMs ?? 2000;
   const cacheMaxMs = options.cacheMaxSeconds * 1000;
   const inactiveMs = Math.min((options.inactiveCacheSeconds ?? 5) * 1000, cacheMaxMs);
+  const maxEntries = options.maxEntries ?? 10_000;
+  /** jti → cache key, so an event drops an answer without scanning. */
+  const byJti = new Map<string, string>();
   const cache = new LRUCache<string, CachedAnswer>({
-    max: options.maxEntries ?? 10_000,
+    max: maxEntries,
     // lru-cache drops entries by its own clock too; ttlResolution 0 makes it read ours on every check.
     ttlAutopurge: false,
     ttlResolution: 0,
     perf: { now },
+    dispose: (answer, key) => {
+      const jti = answer.response.active ? answer.response.jti : undefined;
+      if (jti !== undefined && byJti.get(jti) === key) byJti.delete(jti);
+    },
   });
-  const inFlight = new Map<string, Promise<IntrospectionResponse>>();
+  /** One request per token; a revocation or clear forgets them, so later callers ask afresh. */
+  const inFlight = new Map<string, { request: Promise<IntrospectionResponse>; startedIn: number }>();
+  /** Revoked jti → until when (ms): answers naming them are inactive for the cache bound. */
+  const revokedJti = new Map<string, number>();
+  /** Bumped by every revocation and clear: an answer fetched across a bump is not cached. */
+  let generation = 0;
+
+  function isRevoked(response: IntrospectionResponse): boolean {
+    if (!response.active || response.jti === undefined) return false;
+    const until = revokedJti.get(response.jti);
+    return until !== undefined && until > now();
+  }
+
+  function matches(response: IntrospectionResponse, revoked: RevokedTokens): boolean {
+    if (!response.active || (revoked.sub === undefined && revoked.client_id === undefined)) return false;
+    return (
+      (revoked.sub === undefined || response.sub === revoked.sub) &&
+      (revoked.client_id === undefined || response.client_id === revoked.client_id)
+    );
+  }
 
   function cacheTimeMs(response: IntrospectionResponse): number {
     if (!response.active) return inactiveMs;
@@ -111,13 +155,19 @@ export function createIntrospectionClient(options: IntrospectionClientOptions): 
   }
 
   async function introspectAndCache(key: string, token: string): Promise<IntrospectionResponse> {
+    const startedIn = generation;
     try {
       const response = await callServer(token);
+      if (isRevoked(response)) return { active: false };
       const ttl = cacheTimeMs(response);
-      if (ttl > 0) cache.set(key, { response, expiresAtMs: now() + ttl }, { ttl });
+      if (ttl > 0 && startedIn === generation) {
+        cache.set(key, { response, expiresAtMs: now() + ttl }, { ttl });
+        if (response.active && response.jti !== undefined) byJti.set(response.jti, key);
+      }
       return response;
     } finally {
-      inFlight.delete(key);
+      // Only our own entry: a revocation may have replaced it with a newer request meanwhile.
+      if (inFlight.get(key)?.startedIn === startedIn) inFlight.delete(key);
     }
   }
 
@@ -128,13 +178,40 @@ export function createIntrospectionClient(options: IntrospectionClientOptions): 
       // Checked against our clock as well: the exp bound is the security property, not an optimisation.
       if (cached && cached.expiresAtMs > now()) return cached.response;
       const pending = inFlight.get(key);
-      if (pending) return pending;
+      if (pending) return pending.request;
+      const startedIn = generation;
       const request = introspectAndCache(key, token);
-      inFlight.set(key, request);
+      inFlight.set(key, { request, startedIn });
       return request;
     },
     get cachedCount() {
       return cache.size;
+    },
+    dropRevoked(revoked) {
+      generation += 1;
+      inFlight.clear();
+      let dropped = 0;
+      const until = now() + Math.max(cacheMaxMs, 1000);
+      for (const jti of revoked.jti ?? []) {
+        revokedJti.set(jti, until);
+        const key = byJti.get(jti);
+        if (key !== undefined && cache.delete(key)) dropped += 1;
+      }
+      if (revoked.sub !== undefined || revoked.client_id !== undefined) {
+        const keys = [...cache.entries()].filter(([, a]) => matches(a.response, revoked)).map(([k]) => k);
+        for (const key of keys) if (cache.delete(key)) dropped += 1;
+      }
+      if (revokedJti.size > maxEntries) {
+        const at = now();
+        for (const [jti, expiry] of revokedJti) if (expiry <= at) revokedJti.delete(jti);
+      }
+      return dropped;
+    },
+    clear() {
+      generation += 1;
+      inFlight.clear();
+      cache.clear();
+      byJti.clear();
     },
   };
 }
