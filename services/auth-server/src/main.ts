@@ -48,6 +48,7 @@ async function main(): Promise<void> {
   answerMalformedHttp(server, 'oauth');
   const stop = (signal: string) => {
     logger.info('stopping', { signal });
+    app.core.ctx.revocations.close(); // open revocation streams would hold server.close() open
     connections?.redis.disconnect();
     connections?.subscriber.disconnect();
     server.close(() => void pool.end().then(() => process.exit(0)));

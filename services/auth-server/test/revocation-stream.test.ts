@@ -238,3 +238,20 @@ describe('GET /revocations/stream without Redis (one instance)', () => {
     stream.close();
   });
 });
+
+describe('GET /revocations/stream on shutdown', () => {
+  it('ends every open stream when the feed closes, so subscribers reconnect elsewhere', async () => {
+    const server = await startAuthServer();
+    const rs = await createResourceServer(server, ['search.read']);
+    const response = await fetch(`${server.url}/revocations/stream`, {
+      headers: { authorization: basic(rs.id, rs.secret) },
+    });
+    expect(response.status).toBe(200);
+    const body = response.text(); // resolves only when the server ends the stream
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    server.core.ctx.revocations.close();
+    expect(await body).toMatch(/^retry: 2000\n: subscribed /);
+    expect(server.core.ctx.revocations.subscribers).toBe(0);
+    await server.stop();
+  });
+});

@@ -14,6 +14,7 @@ import { createResourceServerAuth } from './resource-server-auth';
  * - `event: revocation`, `id:` increasing on this instance, `data:` {"jti":[…],"sub"?,"client_id"?,"reason"}
  *   with the jti values /token_info exposes;
  * - `event: resync`: events may have been missed (this instance's fan-out was down): clear everything;
+ * - the stream ends when the instance stops, so the subscriber reconnects (to another instance) at once;
  * - a comment line every REVOCATION_STREAM_HEARTBEAT_SECONDS keeps proxies from closing an idle stream
  *   and lets the subscriber notice a dead connection.
  * Nothing is replayed on reconnect (no Last-Event-ID): a subscriber clears its cache on every (re)connect.
@@ -46,7 +47,8 @@ export function revocationStreamRouter(ctx: AuthContext, limiter: FailureLimiter
     req.socket.setTimeout(0);
     res.write(`retry: 2000\n: subscribed ${rs.id}\n\n`);
     const send = (message: RevocationMessage) => {
-      if (message.type === 'resync') res.write(`id: ${++lastId}\nevent: resync\ndata: {}\n\n`);
+      if (message.type === 'shutdown') res.end();
+      else if (message.type === 'resync') res.write(`id: ${++lastId}\nevent: resync\ndata: {}\n\n`);
       else res.write(`id: ${++lastId}\nevent: revocation\ndata: ${JSON.stringify(message.event)}\n\n`);
     };
     const unsubscribe = ctx.revocations.subscribe(send);

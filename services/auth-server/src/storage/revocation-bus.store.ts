@@ -54,6 +54,7 @@ export function createRevocationBus(options: {
       return local.subscribers;
     },
     subscribe: local.subscribe,
+    close: local.close,
     publish(event) {
       local.deliver({ type: 'revocation', event });
       redis.publish(REVOCATION_EVENTS_CHANNEL, JSON.stringify({ origin, event })).catch((error: unknown) => {

@@ -13,7 +13,9 @@ export interface RevocationEvent {
 export type RevocationMessage =
   | { type: 'revocation'; event: RevocationEvent }
   /** Events may have been missed (this instance lost its fan-out): subscribers must start over. */
-  | { type: 'resync' };
+  | { type: 'resync' }
+  /** This instance is stopping: streams end so subscribers reconnect elsewhere at once. */
+  | { type: 'shutdown' };
 
 /**
  * The fan-out of revocation events to every instance's stream subscribers. `publish` never throws and
@@ -23,6 +25,8 @@ export interface RevocationFeed {
   publish(event: RevocationEvent): void;
   subscribe(listener: (message: RevocationMessage) => void): () => void;
   readonly subscribers: number;
+  /** Ends every subscriber's stream (graceful shutdown: open streams would hold server.close()). */
+  close(): void;
 }
 
 /** One process, no fan-out (no Redis): every subscriber of this instance hears every event. */
@@ -42,6 +46,10 @@ export function createLocalRevocationFeed(): RevocationFeed & {
     },
     get subscribers() {
       return listeners.size;
+    },
+    close() {
+      deliver({ type: 'shutdown' });
+      listeners.clear();
     },
   };
 }
