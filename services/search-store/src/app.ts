@@ -27,6 +27,8 @@ export interface SearchDeps {
   authenticate: RequestHandler;
   /** Aggregations and runtime fields (helper script-aggs); absent → such requests answer 400. */
   searchSeams?: SearchSeams;
+  /** auth-server's revocation push, when subscribed: reported as a gauge, never a readiness check. */
+  revocationStream?: { readonly connected: boolean };
 }
 
 /** Builds the express app without listening: tests start it on port 0 against a real Postgres. */
@@ -36,6 +38,12 @@ export function createApp(deps: SearchDeps): Express {
   app.set('etag', false);
   const metrics = createMetrics('search-store');
   metrics.poolGauges(deps.pool);
+  const stream = deps.revocationStream;
+  if (stream) {
+    metrics.gauge('revocation_stream_connected', '1 while subscribed to auth-server revocations', () =>
+      stream.connected ? 1 : 0,
+    );
+  }
   // Elasticsearch clients refuse any response without this header (ProductNotSupportedError).
   app.use((_req, res, next) => {
     res.setHeader('X-Elastic-Product', 'Elasticsearch');

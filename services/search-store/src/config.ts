@@ -14,6 +14,11 @@ export const searchConfigSchema = z.object({
   INTROSPECTION_CLIENT_SECRET: z.string().min(16),
   /** Upper bound for caching an introspection result; never past the token's exp. */
   INTROSPECTION_CACHE_MAX_SECONDS: envInt(0, 3600).default(30),
+  /**
+   * Subscribe to auth-server's GET /revocations/stream so a revoked token's cached introspection answer is
+   * dropped at once (issue 7); off: revocation takes effect within INTROSPECTION_CACHE_MAX_SECONDS.
+   */
+  REVOCATION_STREAM: z.enum(['on', 'off']).default('on'),
   /** Deadline for each call to auth-server (introspection, client_credentials); past it we answer 503. */
   AUTH_SERVER_TIMEOUT_MS: envInt(50, 60_000).default(2000),
   /** Largest request body accepted (Elasticsearch's http.max_content_length is 100mb). */

@@ -7,6 +7,7 @@ import {
   isOAuthError,
   parseAuthorization,
   principalName,
+  type IntrospectionClient,
   type IntrospectionError,
   type Logger,
   type Principal,
@@ -42,6 +43,8 @@ export interface AuthenticateRequestOptions {
     | 'AUTH_SERVER_TIMEOUT_MS'
   >;
   logger: Logger;
+  /** The introspection client to use (main.ts shares it with the revocation subscription); default: a new one. */
+  introspection?: IntrospectionClient;
   now?: () => number;
   fetch?: typeof fetch;
 }
@@ -51,15 +54,17 @@ const OPEN_PATHS = new Set(['/health', '/ready', '/metrics']);
 
 export function authenticateRequest(options: AuthenticateRequestOptions): RequestHandler {
   const { config, logger } = options;
-  const introspection = createIntrospectionClient({
-    authServerUrl: config.AUTH_SERVER_URL,
-    clientId: config.INTROSPECTION_CLIENT_ID,
-    clientSecret: config.INTROSPECTION_CLIENT_SECRET,
-    cacheMaxSeconds: config.INTROSPECTION_CACHE_MAX_SECONDS,
-    timeoutMs: config.AUTH_SERVER_TIMEOUT_MS,
-    now: options.now,
-    fetch: options.fetch,
-  });
+  const introspection =
+    options.introspection ??
+    createIntrospectionClient({
+      authServerUrl: config.AUTH_SERVER_URL,
+      clientId: config.INTROSPECTION_CLIENT_ID,
+      clientSecret: config.INTROSPECTION_CLIENT_SECRET,
+      cacheMaxSeconds: config.INTROSPECTION_CACHE_MAX_SECONDS,
+      timeoutMs: config.AUTH_SERVER_TIMEOUT_MS,
+      now: options.now,
+      fetch: options.fetch,
+    });
   const verifyBearer: TokenVerifier = introspectionVerifier(introspection, options.now);
   const serviceAccounts = createServiceAccountTokens({
     authServerUrl: config.AUTH_SERVER_URL,
