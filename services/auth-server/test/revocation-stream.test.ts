@@ -1,4 +1,4 @@
-import { testRedisUrl } from '@acme/testkit';
+import { startLocalRedis, testRedisUrl, type LocalRedis } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import {
   admin,
@@ -254,4 +254,40 @@ describe('GET /revocations/stream on shutdown', () => {
     expect(server.core.ctx.revocations.subscribers).toBe(0);
     await server.stop();
   });
+});
+
+describe('GET /revocations/stream while Redis is down', () => {
+  let redis: LocalRedis;
+  let a: RunningAuthServer;
+  let b: RunningAuthServer;
+  beforeAll(async () => {
+    redis = await startLocalRedis();
+    a = await startAuthServer({ REDIS_URL: redis.url });
+    b = await startAuthServer({ REDIS_URL: redis.url }, { databaseUrl: a.config.DATABASE_URL });
+  });
+  afterAll(async () => {
+    await a.stop();
+    await b.stop();
+    await redis.stop().catch(() => undefined);
+  });
+
+  it("streams an instance's own revocations, misses the other's (the documented gap) and tells its subscribers to resync when Redis is back", async () => {
+    const client = await createClient(a);
+    const rs = await createResourceServer(a, ['search.read']);
+    const onA = await subscribe(a, rs);
+    const onB = await subscribe(b, rs);
+    const token = await issue(a, client);
+    const jti = await jtiOf(a, rs, token);
+    await redis.stop();
+    await postForm(`${a.url}/revoke`, { token }, { authorization: basic(client.clientId, client.secret!) });
+    expect(JSON.parse((await onA.waitFor(naming(jti))).data)).toEqual({
+      jti: [jti],
+      reason: 'client_revocation',
+    });
+    await expect(onB.waitFor(naming(jti), 300)).rejects.toThrow('no matching event');
+    redis = await startLocalRedis({ port: Number(new URL(redis.url).port) });
+    await onB.waitFor((event) => event.event === 'resync', 8000);
+    onA.close();
+    onB.close();
+  }, 20_000);
 });
