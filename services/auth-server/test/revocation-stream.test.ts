@@ -291,3 +291,52 @@ describe('GET /revocations/stream while Redis is down', () => {
     onB.close();
   }, 20_000);
 });
+
+describe('GET /revocations/stream limits', () => {
+  let server: RunningAuthServer;
+  const opened: SseReader[] = [];
+  beforeAll(async () => {
+    server = await startAuthServer();
+  });
+  afterAll(async () => {
+    for (const stream of opened) stream.close();
+    await server.stop();
+  });
+
+  const probe = async (rs: Rs) => {
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}/revocations/stream`, {
+      headers: { authorization: basic(rs.id, rs.secret) },
+      signal: controller.signal,
+    });
+    const body = response.status === 200 ? undefined : await response.json();
+    controller.abort();
+    return { status: response.status, headers: response.headers, body };
+  };
+  const settle = async (count: number) => {
+    const deadline = Date.now() + 3000;
+    while (server.core.ctx.revocations.subscribers !== count && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.core.ctx.revocations.subscribers).toBe(count);
+  };
+
+  it('refuses a 33rd open stream of one resource server on one instance with 429, and frees slots on hang-up', async () => {
+    const rs = await createResourceServer(server, ['search.read']);
+    const open = await Promise.all(Array.from({ length: 32 }, () => subscribe(server, rs)));
+    opened.push(...open);
+    const refused = await probe(rs);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('30');
+    expect(refused.body).toEqual({
+      error: 'too_many_requests',
+      error_description: 'too many open revocation streams for this resource server',
+    });
+    const other = await createResourceServer(server, ['search.read']);
+    expect((await probe(other)).status).toBe(200); // the limit is per resource server
+    open.pop()!.close();
+    await settle(31);
+    expect((await probe(rs)).status).toBe(200);
+    for (const stream of open) stream.close();
+    await settle(0);
+  });
+});

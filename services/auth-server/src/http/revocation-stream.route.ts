@@ -14,16 +14,24 @@ import { createResourceServerAuth } from './resource-server-auth';
  * - `event: revocation`, `id:` increasing on this instance, `data:` {"jti":[…],"sub"?,"client_id"?,"reason"}
  *   with the jti values /token_info exposes;
  * - `event: resync`: events may have been missed (this instance's fan-out was down): clear everything;
+ * - at most MAX_STREAMS_PER_RS open streams per resource server on an instance (then 429), and a
+ *   subscriber that stops reading is cut off once its backlog passes MAX_BACKLOG_BYTES;
  * - the stream ends when the instance stops, so the subscriber reconnects (to another instance) at once;
  * - a comment line every REVOCATION_STREAM_HEARTBEAT_SECONDS keeps proxies from closing an idle stream
  *   and lets the subscriber notice a dead connection.
  * Nothing is replayed on reconnect (no Last-Event-ID): a subscriber clears its cache on every (re)connect.
  */
+/** Open streams per resource server on one instance: enough for every replica of a resource server. */
+const MAX_STREAMS_PER_RS = 32;
+/** A subscriber that stops reading is cut off past this backlog; it reconnects and clears its cache. */
+const MAX_BACKLOG_BYTES = 1 << 20;
+
 export function revocationStreamRouter(ctx: AuthContext, limiter: FailureLimiter): Router {
   const router = express.Router();
   const authenticate = createResourceServerAuth(ctx);
   const heartbeatMs = ctx.config.REVOCATION_STREAM_HEARTBEAT_SECONDS * 1000;
   let lastId = 0;
+  const open = new Map<string, number>();
   router.get('/revocations/stream', async (req, res) => {
     res.set('Cache-Control', 'no-store');
     const ip = req.ip ?? 'unknown';
@@ -37,6 +45,13 @@ export function revocationStreamRouter(ctx: AuthContext, limiter: FailureLimiter
       }
       throw error;
     });
+    if (req.socket.destroyed) return; // hung up while we authenticated: 'close' has fired already
+    const streams = open.get(rs.id) ?? 0;
+    if (streams >= MAX_STREAMS_PER_RS)
+      throw new OAuthError('too_many_requests', 'too many open revocation streams for this resource server', {
+        'Retry-After': '30',
+      });
+    open.set(rs.id, streams + 1);
     res.status(200).set({
       'Content-Type': 'text/event-stream; charset=utf-8',
       Connection: 'keep-alive',
@@ -47,7 +62,8 @@ export function revocationStreamRouter(ctx: AuthContext, limiter: FailureLimiter
     req.socket.setTimeout(0);
     res.write(`retry: 2000\n: subscribed ${rs.id}\n\n`);
     const send = (message: RevocationMessage) => {
-      if (message.type === 'shutdown') res.end();
+      if (res.writableLength > MAX_BACKLOG_BYTES) res.destroy();
+      else if (message.type === 'shutdown') res.end();
       else if (message.type === 'resync') res.write(`id: ${++lastId}\nevent: resync\ndata: {}\n\n`);
       else res.write(`id: ${++lastId}\nevent: revocation\ndata: ${JSON.stringify(message.event)}\n\n`);
     };
@@ -59,6 +75,9 @@ export function revocationStreamRouter(ctx: AuthContext, limiter: FailureLimiter
     });
     clearInterval(heartbeat);
     unsubscribe();
+    const left = (open.get(rs.id) ?? 1) - 1;
+    if (left > 0) open.set(rs.id, left);
+    else open.delete(rs.id);
   });
   return router;
 }
