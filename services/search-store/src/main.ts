@@ -1,16 +1,10 @@
 import { createSearchSeams } from './api/search-seams';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import {
-  answerMalformedHttp,
-  createIntrospectionClient,
-  createLogger,
-  loadConfigOrExit,
-  runMigrations,
-  subscribeRevocations,
-} from '@acme/common';
+import { answerMalformedHttp, createLogger, loadConfigOrExit, runMigrations } from '@acme/common';
 import { createApp } from './app';
 import { authenticateRequest } from './auth/authenticate-request';
+import { createIntrospectionWithPush } from './auth/revocation-push';
 import { createScriptRunner } from './script/script-runner';
 import { searchConfigSchema } from './config';
 import { createIndexWriter } from './index/index-writer';
@@ -34,32 +28,7 @@ async function main(): Promise<void> {
   pool.on('connect', (client) => {
     client.on('error', (error) => logger.warn('Postgres connection lost', { error: error.message }));
   });
-  const introspection = createIntrospectionClient({
-    authServerUrl: config.AUTH_SERVER_URL,
-    clientId: config.INTROSPECTION_CLIENT_ID,
-    clientSecret: config.INTROSPECTION_CLIENT_SECRET,
-    cacheMaxSeconds: config.INTROSPECTION_CACHE_MAX_SECONDS,
-    timeoutMs: config.AUTH_SERVER_TIMEOUT_MS,
-  });
-  // Revocation push: cached answers of revoked tokens go at once. While the stream is down the cache
-  // bound (exp and INTROSPECTION_CACHE_MAX_SECONDS) still holds, so /ready does not depend on it.
-  const revocations =
-    config.REVOCATION_STREAM === 'on'
-      ? subscribeRevocations({
-          authServerUrl: config.AUTH_SERVER_URL,
-          clientId: config.INTROSPECTION_CLIENT_ID,
-          clientSecret: config.INTROSPECTION_CLIENT_SECRET,
-          client: introspection,
-          onStateChange: (state) => {
-            if (state.connected) logger.info('revocation stream connected; introspection cache cleared');
-            else
-              logger.warn('revocation stream disconnected; revocations reach us within the cache bound', {
-                reason: state.reason,
-                retry_in_ms: state.retryInMs,
-              });
-          },
-        })
-      : undefined;
+  const { introspection, revocations } = createIntrospectionWithPush(config, logger);
   const app = createApp({
     config,
     pool,

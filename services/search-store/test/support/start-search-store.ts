@@ -6,6 +6,7 @@ import { createLogger, runMigrations, type Logger } from '@acme/common';
 import { createTestDatabase } from '@acme/testkit';
 import { createApp } from '../../src/app';
 import { authenticateRequest } from '../../src/auth/authenticate-request';
+import { createIntrospectionWithPush } from '../../src/auth/revocation-push';
 import { createScriptRunner } from '../../src/script/script-runner';
 import { fullAccessPrincipal } from './full-access-principal';
 import { searchConfigSchema, type SearchConfig } from '../../src/config';
@@ -27,8 +28,11 @@ export const MIGRATIONS_DIR = join(__dirname, '..', '..', 'src', 'storage', 'mig
 export async function startSearchStore(
   overrides: Partial<Record<string, string>> = {},
   options: {
-    /** 'real': the production middleware (auth suites); default: a fixed principal with every scope. */
-    auth?: 'real' | 'full-access';
+    /**
+     * 'real': the production middleware (auth suites); 'real-with-push': that plus the revocation stream
+     * as main.ts wires it (REVOCATION_STREAM decides); default: a fixed principal with every scope.
+     */
+    auth?: 'real' | 'real-with-push' | 'full-access';
     /** Most documents a runtime field is evaluated over per index (default: the production default). */
     maxRuntimeDocs?: number;
   } = {},
@@ -46,8 +50,11 @@ export async function startSearchStore(
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
   const logger = createLogger({ service: 'search-store', silent: true });
   const indexWriter = createRecordingIndexWriter();
+  const push = options.auth === 'real-with-push' ? createIntrospectionWithPush(config, logger) : undefined;
   const authenticate =
-    options.auth === 'real' ? authenticateRequest({ config, logger }) : fullAccessPrincipal;
+    options.auth === 'real' || push
+      ? authenticateRequest({ config, logger, introspection: push?.introspection })
+      : fullAccessPrincipal;
   const app = createApp({
     config,
     pool,
@@ -58,6 +65,7 @@ export async function startSearchStore(
       options.maxRuntimeDocs === undefined ? undefined : { maxRuntimeDocs: options.maxRuntimeDocs },
     ),
     authenticate,
+    revocationStream: push?.revocations,
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -69,6 +77,7 @@ export async function startSearchStore(
     logger,
     indexWriterCalls: indexWriter.calls,
     async stop() {
+      push?.revocations?.close();
       await new Promise((resolve) => server.close(resolve));
       await pool.end();
     },
