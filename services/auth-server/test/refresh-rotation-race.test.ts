@@ -1,4 +1,5 @@
 import { Pool, type PoolClient } from 'pg';
+import { purgeExpired } from '../src/domain/tokens/purge-expired';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import {
   basic,
@@ -138,6 +139,28 @@ describe('refresh rotation race with the default grace window (idempotent replay
       expect(sealed.includes(Buffer.from(value))).toBe(false);
     }
     expect(sealed.includes(Buffer.from('refresh_token'))).toBe(false);
+  });
+
+  it('deletes a sealed replay once its window has passed (hourly purge)', async () => {
+    const { client, user } = await setup(a);
+    const { token } = await codeFlowTokens(a, client, user, 'search.read offline_access');
+    const old = token.body.refresh_token as string;
+    await refresh(a, client, old);
+    const hash = a.core.ctx.hasher.hash(old);
+    const count = async () =>
+      (
+        await pool.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM refresh_replays WHERE token_hash = $1',
+          [hash],
+        )
+      ).rows[0]!.n;
+    expect(await count()).toBe(1);
+    await pool.query(
+      `UPDATE refresh_replays SET expires_at = now() - interval '1 second' WHERE token_hash = $1`,
+      [hash],
+    );
+    await purgeExpired(a.core.ctx);
+    expect(await count()).toBe(0);
   });
 
   it('revokes the family when the rotated token is used after the grace window', async () => {

@@ -15,6 +15,11 @@ export function createRefreshReplaysRepo(db: Queryable) {
         [tokenHash, sealed, ttlSeconds],
       );
     },
+    /** Expired rows (the hourly purge; saves purge too, but a quiet deployment may not save for long). */
+    async deleteExpired(): Promise<number> {
+      const { rowCount } = await db.query('DELETE FROM refresh_replays WHERE expires_at < now()');
+      return rowCount ?? 0;
+    },
     /** The sealed response while it is within its window (database time, like rotated_at). */
     async find(tokenHash: Buffer): Promise<Buffer | undefined> {
       const { rows } = await db.query(

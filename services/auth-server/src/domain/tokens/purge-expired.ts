@@ -19,5 +19,7 @@ export async function purgeExpired(
   }
   const codes = await ctx.repos.codes.deleteExpired(before);
   const grants = await ctx.repos.grants.deleteOrphans(before);
+  // Sealed refresh replays outlive their window only until here (they are tiny and few).
+  await ctx.repos.refreshReplays.deleteExpired();
   return { tokens, codes, grants };
 }
