@@ -38,7 +38,7 @@ export function revocationStreamRouter(ctx: AuthContext, limiter: FailureLimiter
     const rsId = parseBasicAuth(req.headers.authorization)?.id;
     const keys = rsId ? [`ip:${ip}`, `rs:${rsId}`] : [`ip:${ip}`];
     limiter.check(...keys);
-    const rs = await authenticate(req, res).catch(async (error: unknown) => {
+    const rs = await authenticate(req).catch(async (error: unknown) => {
       if (error instanceof OAuthError && error.code === 'invalid_client') {
         ctx.audit('resource_server_auth_failure', { ip, resource_server: rsId });
         await limiter.fail(...keys);
