@@ -2,7 +2,7 @@ import { analyze } from '../analysis/analyzer';
 import { NOTHING, type CompileContext } from './compile-context';
 import { analyzerFor, compileTermClauses, loadTerms } from './compile-term-clauses';
 import { phraseFrequency } from './phrase-frequency';
-import { joinPosting, joinTokens, toPositions } from './probe-posting';
+import { conjunctionCandidates, joinTokens, toPositions } from './probe-posting';
 import { avgFieldLength, idfSum, normInverseCache, termScore, termWeight } from './score/bm25';
 import { SqlParams } from './sql-params';
 
@@ -46,33 +46,23 @@ export async function compilePhrasePrefix(
   const head = tokens.slice(0, -1);
   const stats = await loadTerms(ctx, field, [...new Set(head.map((t) => t.term))]);
   if (head.some((t) => !stats.has(t.term))) return NOTHING;
-  // Candidates: the first term's postings joined with the other head terms' (probed when much longer); then the
-  // positions of the head terms and of any expansion from the candidates' token streams.
+  // Candidates: the documents holding every head term; then the positions of the head terms and of
+  // any expansion from the candidates' token streams.
   const q = new SqlParams();
   const idx = `${q.add(ctx.reader.indexId)}::bigint`;
-  const termId = (term: string): string => `${q.add(stats.get(term)!.termId)}::bigint`;
-  const probes = [...new Set(head.slice(1).map((t) => t.term))]
-    .filter((term) => term !== head[0]!.term)
-    .map((term, j) =>
-      joinPosting(
-        `p${j + 1}`,
-        idx,
-        termId(term),
-        'p0',
-        stats.get(head[0]!.term)!.docFreq,
-        stats.get(term)!.docFreq,
-      ),
-    )
-    .join(' ');
+  const ids = new Map([...stats].map(([term, stat]) => [term, `${q.add(stat.termId)}::bigint`]));
+  const candidates = conjunctionCandidates(
+    idx,
+    [...stats].map(([term, stat]) => ({ id: ids.get(term)!, docFreq: stat.docFreq })),
+  );
   const { rows } = await ctx.db.query<
     Record<string, unknown> & { doc_key: string; norm: number; last: number[] | null }
   >(
     `SELECT * FROM (
-       SELECT p0.doc_key, p0.norm, ${head.map((t, i) => `array_positions(dt.tokens, ${termId(t.term)}) AS pos${i}`).join(', ')},
+       SELECT p0.doc_key, p0.norm, ${head.map((t, i) => `array_positions(dt.tokens, ${ids.get(t.term)!}) AS pos${i}`).join(', ')},
          (SELECT array_agg((x.pos - 1)::int4 ORDER BY x.pos) FROM unnest(dt.tokens) WITH ORDINALITY AS x(term_id, pos)
           WHERE x.term_id = ANY(${q.add(expansions.map((e) => e.term_id))}::bigint[])) AS last
-       FROM postings p0 ${probes} ${joinTokens('dt', idx, `${q.add(field.fieldId)}::int`, 'p0.doc_key')}
-       WHERE p0.index_id = ${idx} AND p0.term_id = ${termId(head[0]!.term)}) c
+       FROM (${candidates}) p0 ${joinTokens('dt', idx, `${q.add(field.fieldId)}::int`, 'p0.doc_key')}) c
      WHERE last IS NOT NULL`,
     q.values,
   );

@@ -3,7 +3,7 @@ import { NOTHING, type CompileContext } from './compile-context';
 import { analyzerFor, compileTermClauses, loadTerms } from './compile-term-clauses';
 import { compileTerms } from './compile-term-level';
 import { phraseFrequency } from './phrase-frequency';
-import { joinPosting, joinTokens, toPositions } from './probe-posting';
+import { conjunctionCandidates, joinTokens, toPositions } from './probe-posting';
 import { avgFieldLength, idfSum, normInverseCache, termScore, termWeight } from './score/bm25';
 import { SqlParams } from './sql-params';
 
@@ -28,32 +28,17 @@ export async function compilePhrase(
   if (tokens.length === 1) return compileTermClauses(ctx, field, [tokens[0]!.term], 1, boost, scoring);
   const stats = await loadTerms(ctx, field, [...new Set(tokens.map((t) => t.term))]);
   if (tokens.some((t) => !stats.has(t.term))) return NOTHING;
-  const order = tokens
-    .map((_, i) => i)
-    .sort((a, b) => stats.get(tokens[a]!.term)!.docFreq - stats.get(tokens[b]!.term)!.docFreq);
-  // Candidates: the rarest term's postings joined with the others' (probed in their blocks when much
-  // longer); then positions from the candidates' token streams.
+  // Candidates: the documents holding every term; then positions from their token streams.
   const q = new SqlParams();
   const idx = `${q.add(ctx.reader.indexId)}::bigint`;
-  const termId = (i: number): string => `${q.add(stats.get(tokens[i]!.term)!.termId)}::bigint`;
-  const unique = [...new Set(order.map((i) => tokens[i]!.term))];
-  const probes = unique
-    .slice(1)
-    .map((term, j) =>
-      joinPosting(
-        `p${j + 1}`,
-        idx,
-        `${q.add(stats.get(term)!.termId)}::bigint`,
-        'p0',
-        stats.get(unique[0]!)!.docFreq,
-        stats.get(term)!.docFreq,
-      ),
-    )
-    .join(' ');
+  const ids = new Map([...stats].map(([term, stat]) => [term, `${q.add(stat.termId)}::bigint`]));
+  const candidates = conjunctionCandidates(
+    idx,
+    [...stats].map(([term, stat]) => ({ id: ids.get(term)!, docFreq: stat.docFreq })),
+  );
   const { rows } = await ctx.db.query<Record<string, unknown> & { doc_key: string; norm: number }>(
-    `SELECT p0.doc_key, p0.norm, ${tokens.map((_, i) => `array_positions(dt.tokens, ${termId(i)}) AS pos${i}`).join(', ')}
-     FROM postings p0 ${probes} ${joinTokens('dt', idx, `${q.add(field.fieldId)}::int`, 'p0.doc_key')}
-     WHERE p0.index_id = ${idx} AND p0.term_id = ${termId(order[0]!)}`,
+    `SELECT p0.doc_key, p0.norm, ${tokens.map((t, i) => `array_positions(dt.tokens, ${ids.get(t.term)!}) AS pos${i}`).join(', ')}
+     FROM (${candidates}) p0 ${joinTokens('dt', idx, `${q.add(field.fieldId)}::int`, 'p0.doc_key')}`,
     q.values,
   );
   const offsets = tokens.map((t) => t.position - tokens[0]!.position);

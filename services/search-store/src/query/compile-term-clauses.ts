@@ -3,7 +3,7 @@ import { findAnalyzer } from '../analysis/analyzer';
 import { searchAnalyzerFor } from '../index/analyze-document';
 import { NOTHING, type CompileContext } from './compile-context';
 import type { ReaderField } from './index-reader';
-import { joinPosting } from './probe-posting';
+import { isSkewed, probePosting } from './probe-posting';
 import { avgFieldLength, idf, normInverseCache, termWeight } from './score/bm25';
 
 export interface TermStat {
@@ -42,7 +42,12 @@ export async function compileTermClauses(
   const { params } = ctx;
   const avgdl = avgFieldLength({ docCount: field.docCount, sumTotalTermFreq: field.sumTotalTermFreq });
   const unique = [...new Set(present)];
-  if (required === terms.length && unique.length > 1 && unique.length <= MAX_JOINED_TERMS) {
+  if (
+    required === terms.length &&
+    unique.length > 1 &&
+    unique.length <= MAX_JOINED_TERMS &&
+    isSkewed(unique.map((t) => stats.get(t)!.docFreq))
+  ) {
     return compileConjunction(ctx, field, present, unique, stats, avgdl, boost, scoring);
   }
   const termIds = params.add(present.map((t) => stats.get(t)!.termId));
@@ -61,8 +66,8 @@ export async function compileTermClauses(
 const MAX_JOINED_TERMS = 8;
 
 /**
- * Every clause required (operator and): intersect the posting lists driven by the rarest term,
- * probing a much longer list's blocks by doc key, joining a list of similar length whole, so a rare term limits the work however common the others are. A term
+ * Every clause required (operator and) and lists of very different lengths: the rarest list drives,
+ * each other list is probed in the one block that may hold the doc, so a rare term limits the work however common the others are. A term
  * repeated in the query still counts (and scores) once per clause, as Lucene's duplicate clauses do.
  */
 function compileConjunction(
@@ -83,13 +88,11 @@ function compileConjunction(
   const joins = order
     .slice(1)
     .map((term) =>
-      joinPosting(
+      probePosting(
         alias.get(term)!,
         `${idx}::bigint`,
         `${params.add(stats.get(term)!.termId)}::bigint`,
-        'p0',
-        stats.get(order[0]!)!.docFreq,
-        stats.get(term)!.docFreq,
+        'p0.doc_key',
       ),
     )
     .join(' ');
