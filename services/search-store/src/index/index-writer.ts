@@ -2,26 +2,26 @@ import type { PoolClient } from 'pg';
 import type { IndexMapping } from '../mapping/mapping-types';
 import { analyzeDocument } from './analyze-document';
 import { listIndexedFields } from './indexed-fields';
+import type { Posting } from './build-blocks';
 import {
   deleteDocValues,
   deleteFieldLengths,
-  deletePostings,
   deleteUnusedTerms,
   copyInvertedIndex,
   deleteInvertedIndex,
-  insertDocTerms,
+  insertDocTokens,
   insertDocValues,
   insertFieldLengths,
-  insertPostings,
   saveFieldStatDeltas,
   saveFields,
   saveTermDeltas,
+  type DocTokensRow,
   type DocValueRow,
   type FieldLengthRow,
   type FieldStatDelta,
-  type PostingRow,
   type TermDelta,
 } from './inverted-index.repo';
+import { appendPostings, removePostings } from './posting-blocks.repo';
 
 /** What the writer needs to know about the index a batch goes to. */
 export interface IndexContext {
@@ -77,20 +77,31 @@ export function createIndexWriter(): DroppingIndexWriter {
         [...used].map(([path, type]) => ({ path, type })),
       );
 
-      const termDeltas = new Map<string, TermDelta>();
+      // One delta per (field, term), collecting the term's postings as documents go by in doc_key order
+      // (so each list is ascending, as blocks need); each field value keeps its deltas by position.
+      const termDeltas = new Map<number, Map<string, TermDelta & { postings: Posting[] }>>();
       const statDeltas = new Map<number, FieldStatDelta>();
       const lengths: FieldLengthRow[] = [];
       const docValues: DocValueRow[] = [];
+      const streams: { docKey: string; fieldId: number; tokens: TermDelta[] }[] = [];
       for (const doc of analyzed) {
+        const docKey = Number(doc.docKey);
         for (const c of doc.contributions) {
           const fieldId = fieldIds.get(c.path)!;
-          for (const [term, { freq }] of c.terms) {
-            const key = `${fieldId}\u0000${term}`;
-            const delta = termDeltas.get(key) ?? { fieldId, term, docFreq: 0, totalTermFreq: 0 };
+          let byTerm = termDeltas.get(fieldId);
+          if (!byTerm) termDeltas.set(fieldId, (byTerm = new Map()));
+          const tokens: TermDelta[] = [];
+          for (const [term, { freq, positions }] of c.terms) {
+            let delta = byTerm.get(term);
+            if (!delta)
+              byTerm.set(term, (delta = { fieldId, term, docFreq: 0, totalTermFreq: 0, postings: [] }));
             delta.docFreq += 1;
             delta.totalTermFreq += freq;
-            termDeltas.set(key, delta);
+            delta.postings.push({ docKey, freq, norm: c.norm });
+            if (positions) for (const p of positions) tokens[p] = delta;
+            else tokens.push(delta);
           }
+          if (tokens.length > 0) streams.push({ docKey: doc.docKey, fieldId, tokens });
           const stat = statDeltas.get(fieldId) ?? { fieldId, docCount: 0, sumTotalTermFreq: 0 };
           stat.docCount += 1;
           stat.sumTotalTermFreq += c.length;
@@ -100,23 +111,18 @@ export function createIndexWriter(): DroppingIndexWriter {
           for (const kw of c.keywords) docValues.push({ fieldId, docKey: doc.docKey, num: null, kw });
         }
       }
-      const termIds = await saveTermDeltas(client, index.indexId, [...termDeltas.values()]);
-      const postings: PostingRow[] = [];
-      const docTerms: { docKey: string; termIds: string[] }[] = [];
-      for (const doc of analyzed) {
-        const ids: string[] = [];
-        for (const c of doc.contributions) {
-          const fieldId = fieldIds.get(c.path)!;
-          for (const [term, { freq, positions }] of c.terms) {
-            const termId = termIds.get(`${fieldId}\u0000${term}`)!;
-            ids.push(termId);
-            postings.push({ termId, docKey: doc.docKey, freq, norm: c.norm, positions });
-          }
-        }
-        if (ids.length > 0) docTerms.push({ docKey: doc.docKey, termIds: ids });
-      }
-      await insertPostings(client, index.indexId, postings);
-      await insertDocTerms(client, index.indexId, docTerms);
+      const deltas = [...termDeltas.values()].flatMap((m) => [...m.values()]);
+      const existing = await saveTermDeltas(client, index.indexId, deltas);
+      const byTerm = new Map(deltas.map((d) => [d.termId!, d.postings]));
+      // Token streams: the term id at each position; gaps (removed stop words, the gap between the
+      // values of an array) hold 0.
+      const tokens: DocTokensRow[] = streams.map((s) => {
+        const termIds = new Array<string>(s.tokens.length);
+        for (let i = 0; i < s.tokens.length; i++) termIds[i] = s.tokens[i]?.termId ?? '0';
+        return { docKey: s.docKey, fieldId: s.fieldId, termIds };
+      });
+      await appendPostings(client, index.indexId, byTerm, existing);
+      await insertDocTokens(client, index.indexId, tokens);
       await insertFieldLengths(client, index.indexId, lengths);
       await saveFieldStatDeltas(client, index.indexId, [...statDeltas.values()]);
       await insertDocValues(client, index.indexId, docValues);
@@ -124,9 +130,8 @@ export function createIndexWriter(): DroppingIndexWriter {
 
     async remove(client, index, docKeys) {
       if (docKeys.length === 0) return;
-      const termDeltas = await deletePostings(client, index.indexId, docKeys);
-      const termIds = await saveTermDeltas(client, index.indexId, termDeltas);
-      await deleteUnusedTerms(client, index.indexId, [...termIds.values()]);
+      const unused = await removePostings(client, index.indexId, docKeys);
+      await deleteUnusedTerms(client, index.indexId, unused);
       const statDeltas = await deleteFieldLengths(client, index.indexId, docKeys);
       await saveFieldStatDeltas(client, index.indexId, statDeltas);
       await deleteDocValues(client, index.indexId, docKeys);

@@ -3,6 +3,7 @@ import { NOTHING, type CompileContext } from './compile-context';
 import { analyzerFor, compileTermClauses, loadTerms } from './compile-term-clauses';
 import { compileTerms } from './compile-term-level';
 import { phraseFrequency } from './phrase-frequency';
+import { conjunctionCandidates, joinTokens, toPositions } from './probe-posting';
 import { avgFieldLength, idfSum, normInverseCache, termScore, termWeight } from './score/bm25';
 import { SqlParams } from './sql-params';
 
@@ -27,21 +28,17 @@ export async function compilePhrase(
   if (tokens.length === 1) return compileTermClauses(ctx, field, [tokens[0]!.term], 1, boost, scoring);
   const stats = await loadTerms(ctx, field, [...new Set(tokens.map((t) => t.term))]);
   if (tokens.some((t) => !stats.has(t.term))) return NOTHING;
-  const order = tokens
-    .map((_, i) => i)
-    .sort((a, b) => stats.get(tokens[a]!.term)!.docFreq - stats.get(tokens[b]!.term)!.docFreq);
+  // Candidates: the documents holding every term; then positions from their token streams.
   const q = new SqlParams();
-  const joins = order
-    .slice(1)
-    .map(
-      (i) =>
-        `JOIN postings p${i} ON p${i}.index_id = p${order[0]}.index_id AND p${i}.doc_key = p${order[0]}.doc_key AND p${i}.term_id = ${q.add(stats.get(tokens[i]!.term)!.termId)}`,
-    )
-    .join(' ');
+  const idx = `${q.add(ctx.reader.indexId)}::bigint`;
+  const ids = new Map([...stats].map(([term, stat]) => [term, `${q.add(stat.termId)}::bigint`]));
+  const candidates = conjunctionCandidates(
+    idx,
+    [...stats].map(([term, stat]) => ({ id: ids.get(term)!, docFreq: stat.docFreq })),
+  );
   const { rows } = await ctx.db.query<Record<string, unknown> & { doc_key: string; norm: number }>(
-    `SELECT p${order[0]}.doc_key, p${order[0]}.norm, ${tokens.map((_, i) => `p${i}.positions AS pos${i}`).join(', ')}
-     FROM postings p${order[0]} ${joins}
-     WHERE p${order[0]}.index_id = ${q.add(ctx.reader.indexId)} AND p${order[0]}.term_id = ${q.add(stats.get(tokens[order[0]!]!.term)!.termId)}`,
+    `SELECT p0.doc_key, p0.norm, ${tokens.map((t, i) => `array_positions(dt.tokens, ${ids.get(t.term)!}) AS pos${i}`).join(', ')}
+     FROM (${candidates}) p0 ${joinTokens('dt', idx, `${q.add(field.fieldId)}::int`, 'p0.doc_key')}`,
     q.values,
   );
   const offsets = tokens.map((t) => t.position - tokens[0]!.position);
@@ -57,7 +54,7 @@ export async function compilePhrase(
   const keys: string[] = [];
   const scores: number[] = [];
   for (const row of rows) {
-    const positions = tokens.map((_, i) => row[`pos${i}`] as number[]);
+    const positions = tokens.map((_, i) => toPositions(row[`pos${i}`] as number[] | null));
     const freq = phraseFrequency(positions, offsets, slop);
     if (freq > 0) {
       keys.push(row.doc_key);
