@@ -1,0 +1,107 @@
+import type { CustomTypesConfig, Pool, PoolClient, QueryArrayConfig } from 'pg';
+import { parseByteArray, parseInt4Array } from './parse-pg-int-array';
+import type { FastMatchPlan } from './plan-fast-match';
+import type { MatchPostings, TermPostings } from './score-match-plan';
+
+/**
+ * One statement reads everything a plan scores with: the fields' statistics (field_stats), the query
+ * terms' document frequencies (terms) and their postings. One statement is one snapshot, so the
+ * statistics always describe the postings read, without a REPEATABLE READ transaction around them.
+ * Every column comes back as its raw text; integer arrays are parsed straight into typed arrays.
+ * Row kinds: 0 = field (path, doc_count, sum_total_term_freq); 1 = term (path, term, term_id,
+ * doc_freq); 2 = a run of postings (term_id, base doc_key, doc_key offsets, freqs, norms).
+ */
+const SQL = `WITH f AS (
+    SELECT f.path, f.field_id, s.doc_count, s.sum_total_term_freq
+    FROM fields f JOIN field_stats s ON s.index_id = f.index_id AND s.field_id = f.field_id
+    WHERE f.index_id = $1 AND f.path = ANY($2::text[])
+  ), t AS MATERIALIZED (
+    SELECT f.path, t.term, t.term_id, t.doc_freq
+    FROM unnest($3::text[], $4::text[]) q(path, term)
+    JOIN f ON f.path = q.path
+    JOIN terms t ON t.index_id = $1 AND t.field_id = f.field_id AND t.term = q.term
+  )
+  SELECT 0 AS kind, f.path, NULL::text AS term, f.doc_count AS a, f.sum_total_term_freq AS b,
+         NULL::int4[] AS offsets, NULL::int4[] AS freqs, NULL::int2[] AS norms
+  FROM f
+  UNION ALL
+  SELECT 1, t.path, t.term, t.term_id, t.doc_freq::int8, NULL, NULL, NULL FROM t
+  UNION ALL
+  SELECT 2, NULL, NULL, p.term_id, min(p.doc_key),
+         array_agg((p.doc_key - m.base)::int4 ORDER BY p.doc_key), array_agg(p.freq ORDER BY p.doc_key),
+         array_agg(p.norm ORDER BY p.doc_key)
+  FROM t
+  CROSS JOIN LATERAL (SELECT min(doc_key) AS base FROM postings WHERE index_id = $1 AND term_id = t.term_id) m
+  JOIN postings p ON p.index_id = $1 AND p.term_id = t.term_id
+  GROUP BY p.term_id`;
+
+/** Every column as its raw text, parsed below. */
+const RAW = { getTypeParser: () => (value: string) => value } as unknown as CustomTypesConfig;
+
+type RawRow = (string | null)[];
+
+export async function loadMatchPostings(db: Pool | PoolClient, plan: FastMatchPlan): Promise<MatchPostings> {
+  const query: QueryArrayConfig = {
+    name: 'fast-match-postings',
+    text: SQL,
+    values: [plan.reader.indexId, plan.fields, plan.terms.map((t) => t.path), plan.terms.map((t) => t.term)],
+    rowMode: 'array',
+    types: RAW,
+  };
+  const { rows } = await db.query<RawRow>(query);
+  const fields: MatchPostings['fields'] = new Map();
+  const termKeys = new Map<number, { key: string; docFreq: number }>();
+  const runs = new Map<
+    number,
+    { base: number; offsets: Int32Array; freqs: Int32Array; norms: Uint8Array }[]
+  >();
+  for (const row of rows) {
+    const kind = Number(row[0]);
+    if (kind === 0) {
+      fields.set(row[1]!, {
+        docCount: Number(row[3]),
+        sumTotalTermFreq: Number(row[4]),
+      });
+    } else if (kind === 1) {
+      termKeys.set(Number(row[3]), {
+        key: `${row[1]!}\u0000${row[2]!}`,
+        docFreq: Number(row[4]),
+      });
+    } else {
+      const termId = Number(row[3]);
+      const list = runs.get(termId) ?? [];
+      list.push({
+        base: Number(row[4]),
+        offsets: parseInt4Array(row[5]!),
+        freqs: parseInt4Array(row[6]!),
+        norms: parseByteArray(row[7]!),
+      });
+      runs.set(termId, list);
+    }
+  }
+  const terms: MatchPostings['terms'] = new Map();
+  for (const [termId, { key, docFreq }] of termKeys) {
+    const list = (runs.get(termId) ?? []).sort((a, b) => a.base - b.base);
+    terms.set(key, concatRuns(docFreq, list));
+  }
+  return { fields, terms };
+}
+
+function concatRuns(
+  docFreq: number,
+  runs: { base: number; offsets: Int32Array; freqs: Int32Array; norms: Uint8Array }[],
+): TermPostings {
+  let n = 0;
+  for (const r of runs) n += r.offsets.length;
+  const docs = new Float64Array(n);
+  const freqs = new Int32Array(n);
+  const norms = new Uint8Array(n);
+  let at = 0;
+  for (const r of runs) {
+    for (let i = 0; i < r.offsets.length; i++) docs[at + i] = r.base + r.offsets[i]!;
+    freqs.set(r.freqs, at);
+    norms.set(r.norms, at);
+    at += r.offsets.length;
+  }
+  return { docFreq, docs, freqs, norms };
+}
