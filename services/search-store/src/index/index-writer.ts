@@ -2,26 +2,26 @@ import type { PoolClient } from 'pg';
 import type { IndexMapping } from '../mapping/mapping-types';
 import { analyzeDocument } from './analyze-document';
 import { listIndexedFields } from './indexed-fields';
+import type { Posting } from './build-blocks';
 import {
   deleteDocValues,
   deleteFieldLengths,
-  deletePostings,
   deleteUnusedTerms,
   copyInvertedIndex,
   deleteInvertedIndex,
-  insertDocTerms,
+  insertDocTokens,
   insertDocValues,
   insertFieldLengths,
-  insertPostings,
   saveFieldStatDeltas,
   saveFields,
   saveTermDeltas,
+  type DocTokensRow,
   type DocValueRow,
   type FieldLengthRow,
   type FieldStatDelta,
-  type PostingRow,
   type TermDelta,
 } from './inverted-index.repo';
+import { appendPostings, removePostings } from './posting-blocks.repo';
 
 /** What the writer needs to know about the index a batch goes to. */
 export interface IndexContext {
@@ -100,23 +100,32 @@ export function createIndexWriter(): DroppingIndexWriter {
           for (const kw of c.keywords) docValues.push({ fieldId, docKey: doc.docKey, num: null, kw });
         }
       }
-      const termIds = await saveTermDeltas(client, index.indexId, [...termDeltas.values()]);
-      const postings: PostingRow[] = [];
-      const docTerms: { docKey: string; termIds: string[] }[] = [];
+      const terms = await saveTermDeltas(client, index.indexId, [...termDeltas.values()]);
+      // Documents are in doc_key order, so each term's postings come out ascending for its blocks.
+      const byTerm = new Map<string, Posting[]>();
+      const tokens: DocTokensRow[] = [];
       for (const doc of analyzed) {
-        const ids: string[] = [];
+        const docKey = Number(doc.docKey);
         for (const c of doc.contributions) {
+          if (c.terms.size === 0) continue;
           const fieldId = fieldIds.get(c.path)!;
+          const stream: string[] = [];
           for (const [term, { freq, positions }] of c.terms) {
-            const termId = termIds.get(`${fieldId}\u0000${term}`)!;
-            ids.push(termId);
-            postings.push({ termId, docKey: doc.docKey, freq, norm: c.norm, positions });
+            const termId = terms.ids.get(`${fieldId}\u0000${term}`)!;
+            const posting = { docKey, freq, norm: c.norm };
+            const list = byTerm.get(termId);
+            if (list) list.push(posting);
+            else byTerm.set(termId, [posting]);
+            if (positions) for (const p of positions) stream[p] = termId;
+            else stream.push(termId);
           }
+          // Gaps (removed stop words, the gap between array values) hold 0.
+          for (let i = 0; i < stream.length; i++) stream[i] ??= '0';
+          tokens.push({ docKey: doc.docKey, fieldId, termIds: stream });
         }
-        if (ids.length > 0) docTerms.push({ docKey: doc.docKey, termIds: ids });
       }
-      await insertPostings(client, index.indexId, postings);
-      await insertDocTerms(client, index.indexId, docTerms);
+      await appendPostings(client, index.indexId, byTerm, terms.existing);
+      await insertDocTokens(client, index.indexId, tokens);
       await insertFieldLengths(client, index.indexId, lengths);
       await saveFieldStatDeltas(client, index.indexId, [...statDeltas.values()]);
       await insertDocValues(client, index.indexId, docValues);
@@ -124,9 +133,8 @@ export function createIndexWriter(): DroppingIndexWriter {
 
     async remove(client, index, docKeys) {
       if (docKeys.length === 0) return;
-      const termDeltas = await deletePostings(client, index.indexId, docKeys);
-      const termIds = await saveTermDeltas(client, index.indexId, termDeltas);
-      await deleteUnusedTerms(client, index.indexId, [...termIds.values()]);
+      const unused = await removePostings(client, index.indexId, docKeys);
+      await deleteUnusedTerms(client, index.indexId, unused);
       const statDeltas = await deleteFieldLengths(client, index.indexId, docKeys);
       await saveFieldStatDeltas(client, index.indexId, statDeltas);
       await deleteDocValues(client, index.indexId, docKeys);

@@ -1,7 +1,5 @@
-import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { copyLines } from './copy-lines';
 
 /**
  * The SQL of the inverted index writer: one round trip per table per batch (arrays through unnest),
@@ -46,16 +44,74 @@ export interface TermDelta {
   totalTermFreq: number;
 }
 
-/** Adds (or, with negative deltas, subtracts) term statistics; returns the term ids. */
+export interface SavedTerms {
+  /** `${fieldId}\u0000${term}` → term id. */
+  ids: Map<string, string>;
+  /** Ids of the terms the index had before this batch (the only ones that may have a tail block). */
+  existing: string[];
+}
+
+/**
+ * Adds a batch's term statistics in one statement: existing terms are updated by their primary key
+ * (no speculative insert, and HOT updates thanks to the dictionary's fillfactor, migration 0004), only
+ * new terms are inserted; term text travels back for new terms only. Writers to one index are
+ * serialised, so no other transaction inserts the same term meanwhile; if one ever did, the upsert
+ * below picks the row up.
+ */
 export async function saveTermDeltas(
   client: PoolClient,
   indexId: string,
   deltas: TermDelta[],
-): Promise<Map<string, string>> {
-  if (deltas.length === 0) return new Map();
+): Promise<SavedTerms> {
+  if (deltas.length === 0) return { ids: new Map(), existing: [] };
   const sorted = [...deltas].sort(
     (a, b) => a.fieldId - b.fieldId || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0),
   );
+  const { rows } = await client.query<{ i: string | null; field_id: number; term: string | null; term_id: string }>(
+    `WITH u AS (
+       SELECT * FROM unnest($2::int[], $3::text[], $4::int[], $5::bigint[]) WITH ORDINALITY AS u(f, t, df, ttf, i)),
+     old AS (
+       UPDATE terms SET doc_freq = terms.doc_freq + u.df, total_term_freq = terms.total_term_freq + u.ttf
+       FROM u WHERE terms.index_id = $1 AND terms.field_id = u.f AND terms.term = u.t
+       RETURNING u.i, terms.term_id),
+     new AS (
+       INSERT INTO terms (index_id, field_id, term, term_id, doc_freq, total_term_freq)
+       SELECT $1, f, t, nextval('term_id_seq'), df, ttf FROM u
+       WHERE NOT EXISTS (SELECT 1 FROM terms x WHERE x.index_id = $1 AND x.field_id = u.f AND x.term = u.t)
+       ORDER BY f, t COLLATE "C"
+       ON CONFLICT (index_id, field_id, term) DO NOTHING
+       RETURNING field_id, term, term_id)
+     SELECT i, NULL::int AS field_id, NULL AS term, term_id FROM old
+     UNION ALL SELECT NULL, field_id, term, term_id FROM new`,
+    [
+      indexId,
+      sorted.map((d) => d.fieldId),
+      sorted.map((d) => d.term),
+      sorted.map((d) => d.docFreq),
+      sorted.map((d) => d.totalTermFreq),
+    ],
+  );
+  const ids = new Map<string, string>();
+  const existing: string[] = [];
+  for (const r of rows) {
+    if (r.i !== null) {
+      const d = sorted[Number(r.i) - 1]!;
+      ids.set(`${d.fieldId}\u0000${d.term}`, r.term_id);
+      existing.push(r.term_id);
+    } else ids.set(`${r.field_id}\u0000${r.term}`, r.term_id);
+  }
+  if (ids.size < sorted.length) {
+    const missing = sorted.filter((d) => !ids.has(`${d.fieldId}\u0000${d.term}`));
+    for (const [key, id] of await upsertTerms(client, indexId, missing)) {
+      ids.set(key, id);
+      existing.push(id);
+    }
+  }
+  return { ids, existing };
+}
+
+/** The plain upsert, for terms a concurrent writer inserted after this statement's snapshot. */
+async function upsertTerms(client: PoolClient, indexId: string, deltas: TermDelta[]): Promise<Map<string, string>> {
   const { rows } = await client.query<{ field_id: number; term: string; term_id: string }>(
     `INSERT INTO terms (index_id, field_id, term, term_id, doc_freq, total_term_freq)
      SELECT $1, f, t, nextval('term_id_seq'), df, ttf
@@ -67,73 +123,13 @@ export async function saveTermDeltas(
      RETURNING field_id, term, term_id`,
     [
       indexId,
-      sorted.map((d) => d.fieldId),
-      sorted.map((d) => d.term),
-      sorted.map((d) => d.docFreq),
-      sorted.map((d) => d.totalTermFreq),
+      deltas.map((d) => d.fieldId),
+      deltas.map((d) => d.term),
+      deltas.map((d) => d.docFreq),
+      deltas.map((d) => d.totalTermFreq),
     ],
   );
   return new Map(rows.map((r) => [`${r.field_id}\u0000${r.term}`, r.term_id]));
-}
-
-export interface PostingRow {
-  termId: string;
-  docKey: string;
-  freq: number;
-  norm: number;
-  positions: number[] | null;
-}
-
-/**
- * Postings go in with COPY (text format): for a 5,000-document bulk that is ~10⁵–10⁶ rows, where COPY
- * is several times faster than INSERT … unnest (API-NOTES §A3.2 step 3). Sorted by (term_id, doc_key)
- * so the primary-key btree is filled in order.
- */
-export async function insertPostings(
-  client: PoolClient,
-  indexId: string,
-  postings: PostingRow[],
-): Promise<void> {
-  if (postings.length === 0) return;
-  // Group by term (postings arrive in document order, which is doc_key order), then order the terms:
-  // sorting ~10⁴ term ids instead of ~10⁵ postings. Ids are bigint strings; as numbers (exact below 2^53).
-  const byTerm = new Map<string, PostingRow[]>();
-  for (const p of postings) {
-    const list = byTerm.get(p.termId);
-    if (list) list.push(p);
-    else byTerm.set(p.termId, [p]);
-  }
-  const termIds = [...byTerm.keys()].sort((a, b) => Number(a) - Number(b));
-  // Lines are generated while Postgres parses the previous chunks (the server works on the other core).
-  function* lines(): Generator<string> {
-    for (const termId of termIds) {
-      for (const p of byTerm.get(termId)!) {
-        const positions = p.positions ? `{${p.positions.join(',')}}` : '\\N';
-        yield `${indexId}\t${termId}\t${p.docKey}\t${p.freq}\t${p.norm}\t${positions}\n`;
-      }
-    }
-  }
-  await copyLines(
-    client,
-    'COPY postings (index_id, term_id, doc_key, freq, norm, positions) FROM STDIN',
-    lines(),
-  );
-}
-
-async function copyLines(client: PoolClient, sql: string, lines: Iterable<string>): Promise<void> {
-  const stream = client.query(copyFrom(sql));
-  const done = finished(stream);
-  // Write in chunks of about 256 KB: no huge strings, and the server starts parsing early.
-  let chunk = '';
-  for (const line of lines) {
-    chunk += line;
-    if (chunk.length > 256_000) {
-      if (!stream.write(chunk)) await once(stream, 'drain');
-      chunk = '';
-    }
-  }
-  stream.end(chunk);
-  await done;
 }
 
 export interface FieldLengthRow {
@@ -209,47 +205,20 @@ export async function insertDocValues(
   );
 }
 
-/** Saves each document's term ids (the forward index that delete/replace use). */
-export async function insertDocTerms(
-  client: PoolClient,
-  indexId: string,
-  rows: { docKey: string; termIds: string[] }[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await client.query(
-    `INSERT INTO doc_terms (index_id, doc_key, term_ids)
-     SELECT $1, d, t::bigint[] FROM unnest($2::bigint[], $3::text[]) AS u(d, t)`,
-    [indexId, rows.map((r) => r.docKey), rows.map((r) => `{${r.termIds.join(',')}}`)],
-  );
+/** One document's token stream in one field (see migration 0004): term id per position, 0 for gaps. */
+export interface DocTokensRow {
+  docKey: string;
+  fieldId: number;
+  termIds: string[];
 }
 
-/**
- * Deletes the documents' postings, found through the forward index and the postings primary key,
- * and returns what they contributed to the term statistics.
- */
-export async function deletePostings(
-  client: PoolClient,
-  indexId: string,
-  docKeys: string[],
-): Promise<TermDelta[]> {
-  const { rows } = await client.query<{ field_id: number; term: string; df: string; ttf: string }>(
-    `WITH fwd AS (
-       DELETE FROM doc_terms WHERE index_id = $1 AND doc_key = ANY($2::bigint[]) RETURNING doc_key, term_ids),
-     gone AS (
-       DELETE FROM postings p USING (SELECT doc_key, unnest(term_ids) AS term_id FROM fwd) x
-       WHERE p.index_id = $1 AND p.term_id = x.term_id AND p.doc_key = x.doc_key
-       RETURNING p.term_id, p.freq)
-     SELECT t.field_id, t.term, count(*) AS df, sum(g.freq) AS ttf
-     FROM gone g JOIN terms t ON t.index_id = $1 AND t.term_id = g.term_id
-     GROUP BY t.field_id, t.term`,
-    [indexId, docKeys],
-  );
-  return rows.map((r) => ({
-    fieldId: r.field_id,
-    term: r.term,
-    docFreq: -Number(r.df),
-    totalTermFreq: -Number(r.ttf),
-  }));
+/** Saves the documents' token streams (positions and the forward index that delete/replace follow). */
+export async function insertDocTokens(client: PoolClient, indexId: string, rows: DocTokensRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  function* lines(): Generator<string> {
+    for (const r of rows) yield `${indexId}\t${r.docKey}\t${r.fieldId}\t{${r.termIds.join(',')}}\n`;
+  }
+  await copyLines(client, 'COPY doc_tokens (index_id, doc_key, field_id, term_ids) FROM STDIN', lines());
 }
 
 /** Terms no document uses any more leave the dictionary (prefix/wildcard expansion never sees them). */
@@ -288,8 +257,8 @@ export async function deleteDocValues(client: PoolClient, indexId: string, docKe
 const PER_INDEX_TABLES = [
   'fields',
   'terms',
-  'postings',
-  'doc_terms',
+  'posting_blocks',
+  'doc_tokens',
   'field_stats',
   'field_lengths',
   'doc_values',
@@ -304,8 +273,9 @@ export async function copyInvertedIndex(
   const columns: Record<(typeof PER_INDEX_TABLES)[number], string> = {
     fields: 'field_id, path, type',
     terms: 'field_id, term, term_id, doc_freq, total_term_freq',
-    postings: 'term_id, doc_key, freq, norm, positions',
-    doc_terms: 'doc_key, term_ids',
+    posting_blocks:
+      'term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm',
+    doc_tokens: 'doc_key, field_id, term_ids',
     field_stats: 'field_id, doc_count, sum_total_term_freq',
     field_lengths: 'field_id, doc_key, length',
     doc_values: 'field_id, doc_key, num, kw',

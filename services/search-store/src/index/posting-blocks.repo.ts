@@ -1,0 +1,232 @@
+import type { PoolClient } from 'pg';
+import { buildBlocks, tailRoom, BLOCK_SIZE, type Block, type Posting } from './build-blocks';
+import { copyLines } from './copy-lines';
+
+/**
+ * The SQL of block postings (migration 0004): a batch appends to each term's tail block and writes
+ * whole new blocks after it, in three round trips whatever the batch size: read the tails of the terms
+ * the index already had, extend them with one UPDATE, COPY the new blocks.
+ *
+ * Writers to one index are serialised (FOR UPDATE on its `indices` row, api/write/execute-writes.ts)
+ * and doc keys come from one sequence, so a batch's doc keys are above every key already indexed: the
+ * append path. A batch with a key at or below a term's last key (never in the API, but possible for a
+ * caller of the seam) takes the merge path: the term's blocks from that key on are read, merged and
+ * written again.
+ */
+export async function appendPostings(
+  client: PoolClient,
+  indexId: string,
+  byTerm: Map<string, Posting[]>,
+  existingTermIds: string[],
+): Promise<void> {
+  if (byTerm.size === 0) return;
+  const tails = await findTails(client, indexId, existingTermIds);
+  const blocks: { termId: string; block: Block }[] = [];
+  const extended: TailExtension[] = [];
+  const merging: string[] = [];
+  for (const [termId, postings] of byTerm) {
+    const tail = tails.get(termId);
+    if (!tail) {
+      for (const block of buildBlocks(postings)) blocks.push({ termId, block });
+      continue;
+    }
+    if (postings[0]!.docKey <= tail.lastDocKey) {
+      merging.push(termId);
+      continue;
+    }
+    const room = tail.size < BLOCK_SIZE ? tailRoom(tail.baseDocKey, tail.size, postings) : 0;
+    if (room > 0) {
+      const head = postings.slice(0, room);
+      extended.push({
+        termId,
+        oldLast: tail.lastDocKey,
+        last: head.at(-1)!.docKey,
+        offsets: head.map((p) => p.docKey - tail.baseDocKey),
+        freqs: head.map((p) => p.freq),
+        norms: head.map((p) => p.norm),
+      });
+    }
+    for (const block of buildBlocks(postings.slice(room))) blocks.push({ termId, block });
+  }
+  if (merging.length > 0) {
+    for (const [termId, block] of await mergeBlocks(client, indexId, merging, byTerm))
+      blocks.push({ termId, block });
+  }
+  await extendTails(client, indexId, extended);
+  await copyBlocks(client, indexId, blocks);
+}
+
+interface Tail {
+  baseDocKey: number;
+  lastDocKey: number;
+  size: number;
+}
+
+/** The last block of each term (one backward probe of the primary key per term). */
+async function findTails(client: PoolClient, indexId: string, termIds: string[]): Promise<Map<string, Tail>> {
+  if (termIds.length === 0) return new Map();
+  const { rows } = await client.query<{ term_id: string; base: string; last: string; size: number }>(
+    `SELECT u.term_id, t.base_doc_key AS base, t.last_doc_key AS last, t.size
+     FROM unnest($2::bigint[]) AS u(term_id)
+     CROSS JOIN LATERAL (
+       SELECT base_doc_key, last_doc_key, cardinality(doc_offsets) AS size FROM posting_blocks b
+       WHERE b.index_id = $1 AND b.term_id = u.term_id ORDER BY b.last_doc_key DESC LIMIT 1) t`,
+    [indexId, termIds],
+  );
+  return new Map(
+    rows.map((r) => [r.term_id, { baseDocKey: Number(r.base), lastDocKey: Number(r.last), size: r.size }]),
+  );
+}
+
+interface TailExtension {
+  termId: string;
+  oldLast: number;
+  last: number;
+  offsets: number[];
+  freqs: number[];
+  norms: number[];
+}
+
+const arrayText = (values: number[]): string => `{${values.join(',')}}`;
+
+async function extendTails(client: PoolClient, indexId: string, tails: TailExtension[]): Promise<void> {
+  if (tails.length === 0) return;
+  tails.sort((a, b) => Number(a.termId) - Number(b.termId));
+  await client.query(
+    `UPDATE posting_blocks b
+     SET last_doc_key = u.last, doc_offsets = b.doc_offsets || u.o::int4[], freqs = b.freqs || u.f::int4[],
+         norms = b.norms || u.n::int2[], max_freq = greatest(b.max_freq, u.mf), min_norm = least(b.min_norm, u.mn)
+     FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::int4[], $9::int2[])
+       AS u(term_id, old_last, last, o, f, n, mf, mn)
+     WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.last_doc_key = u.old_last`,
+    [
+      indexId,
+      tails.map((t) => t.termId),
+      tails.map((t) => t.oldLast),
+      tails.map((t) => t.last),
+      tails.map((t) => arrayText(t.offsets)),
+      tails.map((t) => arrayText(t.freqs)),
+      tails.map((t) => arrayText(t.norms)),
+      tails.map((t) => Math.max(...t.freqs)),
+      tails.map((t) => Math.min(...t.norms)),
+    ],
+  );
+}
+
+/** The merge path: takes out every block from the batch's first key on and returns the merged blocks. */
+async function mergeBlocks(
+  client: PoolClient,
+  indexId: string,
+  termIds: string[],
+  byTerm: Map<string, Posting[]>,
+): Promise<[string, Block][]> {
+  const { rows } = await client.query<{
+    term_id: string;
+    base_doc_key: string;
+    doc_offsets: number[];
+    freqs: number[];
+    norms: number[];
+  }>(
+    `DELETE FROM posting_blocks b USING unnest($2::bigint[], $3::bigint[]) AS u(term_id, first_key)
+     WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.last_doc_key >= u.first_key
+     RETURNING b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms`,
+    [indexId, termIds, termIds.map((t) => byTerm.get(t)![0]!.docKey)],
+  );
+  const merged = new Map<string, Posting[]>(termIds.map((t) => [t, [...byTerm.get(t)!]]));
+  for (const row of rows) {
+    const list = merged.get(row.term_id)!;
+    const base = Number(row.base_doc_key);
+    row.doc_offsets.forEach((offset, i) =>
+      list.push({ docKey: base + offset, freq: row.freqs[i]!, norm: row.norms[i]! }),
+    );
+  }
+  const out: [string, Block][] = [];
+  for (const [termId, list] of merged) {
+    list.sort((a, b) => a.docKey - b.docKey);
+    for (const block of buildBlocks(list)) out.push([termId, block]);
+  }
+  return out;
+}
+
+/** New blocks with COPY, in (term_id, last_doc_key) order so the primary-key btree fills in order. */
+async function copyBlocks(
+  client: PoolClient,
+  indexId: string,
+  blocks: { termId: string; block: Block }[],
+): Promise<void> {
+  if (blocks.length === 0) return;
+  blocks.sort(
+    (a, b) => Number(a.termId) - Number(b.termId) || a.block.lastDocKey - b.block.lastDocKey,
+  );
+  function* lines(): Generator<string> {
+    for (const { termId, block: b } of blocks) {
+      yield `${indexId}\t${termId}\t${b.baseDocKey}\t${b.lastDocKey}\t{${b.offsets.join(',')}}\t{${b.freqs.join(',')}}\t{${b.norms.join(',')}}\t${b.maxFreq}\t${b.minNorm}\n`;
+    }
+  }
+  await copyLines(
+    client,
+    `COPY posting_blocks (index_id, term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm)
+     FROM STDIN`,
+    lines(),
+  );
+}
+
+export interface RemovedTerm {
+  termId: string;
+  docFreq: number;
+  totalTermFreq: number;
+}
+
+/**
+ * Removes documents from the blocks, set-based in one statement: their token streams (doc_tokens, the
+ * forward index) give each removed (term, doc, freq); each such posting lives in the first block of
+ * its term with last_doc_key >= doc_key (one primary-key probe); every hit block is rewritten without
+ * the removed documents, or dropped when nothing is left. The term statistics go down in the same
+ * statement; returns the term ids no document uses any more.
+ */
+export async function removePostings(client: PoolClient, indexId: string, docKeys: string[]): Promise<string[]> {
+  const { rows } = await client.query<{ term_id: string }>(
+    `WITH fwd AS (
+       DELETE FROM doc_tokens WHERE index_id = $1 AND doc_key = ANY($2::bigint[]) RETURNING doc_key, term_ids),
+     gone AS (
+       SELECT x.term_id, f.doc_key, count(*) AS freq
+       FROM fwd f, unnest(f.term_ids) AS x(term_id) WHERE x.term_id <> 0
+       GROUP BY x.term_id, f.doc_key),
+     hit AS (
+       SELECT g.term_id, b.last_doc_key, array_agg(g.doc_key) AS keys
+       FROM gone g CROSS JOIN LATERAL (
+         SELECT last_doc_key FROM posting_blocks b
+         WHERE b.index_id = $1 AND b.term_id = g.term_id AND b.last_doc_key >= g.doc_key
+         ORDER BY b.last_doc_key LIMIT 1) b
+       GROUP BY g.term_id, b.last_doc_key),
+     kept AS (
+       SELECT h.term_id, h.last_doc_key AS old_last, k.*
+       FROM hit h
+       JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = h.term_id AND b.last_doc_key = h.last_doc_key
+       CROSS JOIN LATERAL (
+         SELECT min(b.base_doc_key + u.o) AS base, max(b.base_doc_key + u.o) AS last,
+                array_agg(b.base_doc_key + u.o ORDER BY u.o) AS keys, array_agg(u.f ORDER BY u.o) AS freqs,
+                array_agg(u.n ORDER BY u.o) AS norms, max(u.f) AS max_freq, min(u.n) AS min_norm
+         FROM unnest(b.doc_offsets, b.freqs, b.norms) AS u(o, f, n)
+         WHERE b.base_doc_key + u.o <> ALL (h.keys)) k),
+     dropped AS (
+       DELETE FROM posting_blocks b USING kept k
+       WHERE b.index_id = $1 AND b.term_id = k.term_id AND b.last_doc_key = k.old_last AND k.base IS NULL),
+     shrunk AS (
+       UPDATE posting_blocks b
+       SET base_doc_key = k.base, last_doc_key = k.last, freqs = k.freqs, norms = k.norms,
+           max_freq = k.max_freq, min_norm = k.min_norm,
+           doc_offsets = (SELECT array_agg((x - k.base)::int4 ORDER BY x) FROM unnest(k.keys) AS x)
+       FROM kept k
+       WHERE b.index_id = $1 AND b.term_id = k.term_id AND b.last_doc_key = k.old_last AND k.base IS NOT NULL),
+     counted AS (
+       SELECT term_id, count(*) AS df, sum(freq) AS ttf FROM gone GROUP BY term_id),
+     stats AS (
+       UPDATE terms t SET doc_freq = t.doc_freq - c.df, total_term_freq = t.total_term_freq - c.ttf
+       FROM counted c WHERE t.index_id = $1 AND t.term_id = c.term_id
+       RETURNING t.term_id, t.doc_freq)
+     SELECT term_id FROM stats WHERE doc_freq <= 0`,
+    [indexId, docKeys],
+  );
+  return rows.map((r) => r.term_id);
+}
