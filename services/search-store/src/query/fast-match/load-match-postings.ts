@@ -9,7 +9,7 @@ import type { MatchPostings, TermPostings } from './score-match-plan';
  * statistics always describe the postings read, without a REPEATABLE READ transaction around them.
  * Every column comes back as its raw text; integer arrays are parsed straight into typed arrays.
  * Row kinds: 0 = field (path, doc_count, sum_total_term_freq); 1 = term (path, term, term_id,
- * doc_freq); 2 = a run of postings (term_id, base doc_key, doc_key offsets, freqs, norms).
+ * doc_freq); 2 = a block of postings (term_id, base_doc_key, doc_offsets, freqs, norms: migration 0004).
  */
 const SQL = `WITH f AS (
     SELECT f.path, f.field_id, s.doc_count, s.sum_total_term_freq
@@ -27,13 +27,8 @@ const SQL = `WITH f AS (
   UNION ALL
   SELECT 1, t.path, t.term, t.term_id, t.doc_freq::int8, NULL, NULL, NULL FROM t
   UNION ALL
-  SELECT 2, NULL, NULL, p.term_id, min(p.doc_key),
-         array_agg((p.doc_key - m.base)::int4 ORDER BY p.doc_key), array_agg(p.freq ORDER BY p.doc_key),
-         array_agg(p.norm ORDER BY p.doc_key)
-  FROM t
-  CROSS JOIN LATERAL (SELECT min(doc_key) AS base FROM postings WHERE index_id = $1 AND term_id = t.term_id) m
-  JOIN postings p ON p.index_id = $1 AND p.term_id = t.term_id
-  GROUP BY p.term_id`;
+  SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms
+  FROM t JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = t.term_id`;
 
 /** Every column as its raw text, parsed below. */
 const RAW = { getTypeParser: () => (value: string) => value } as unknown as CustomTypesConfig;
