@@ -1,3 +1,4 @@
+import type { CustomTypesConfig } from 'pg';
 import type { AliasRecord } from '../storage/aliases.repo';
 import type { IndexRecord } from '../storage/indices.repo';
 import type { Queryable } from '../storage/queryable';
@@ -53,16 +54,46 @@ function concreteNames(expression: string): string[] | undefined {
   return parts.some((p) => p.includes('*') || p.startsWith('-') || p === '_all') ? undefined : parts;
 }
 
-export async function loadSearchCatalog(db: Queryable, expression: string): Promise<Catalog> {
+/** Both json columns as their text: the text is the catalog's identity (see SearchCatalog.key). */
+const RAW_TEXT = { getTypeParser: () => (value: string) => value } as unknown as CustomTypesConfig;
+
+export interface SearchCatalog extends Catalog {
+  /**
+   * The catalog's text as Postgres returned it: equal keys mean equal catalogs (same index ids,
+   * names, uuids, mappings, settings and alias links), which lets callers reuse what they derived.
+   */
+  key: string;
+}
+
+/** Parsed catalogs by key: a search on an unchanged catalog skips JSON.parse of every mapping. */
+const parsed = new Map<string, SearchCatalog>();
+const MAX_PARSED = 64;
+
+export async function loadSearchCatalog(db: Queryable, expression: string): Promise<SearchCatalog> {
   const names = concreteNames(expression);
-  const { rows } = await db.query<{ indices: IndexJson[]; aliases: AliasJson[] }>(
+  const { rows } = await db.query<{ indices: string; aliases: string }>(
     names
-      ? { name: 'search-catalog-by-name', text: BY_NAME, values: [names] }
-      : { name: 'search-catalog-all', text: ALL, values: [] },
+      ? { name: 'search-catalog-by-name', text: BY_NAME, values: [names], types: RAW_TEXT }
+      : { name: 'search-catalog-all', text: ALL, values: [], types: RAW_TEXT },
   );
   const row = rows[0]!;
+  const key = `${row.indices}\u0000${row.aliases}`;
+  const known = parsed.get(key);
+  if (known) return known;
+  const catalog = parseCatalog(
+    key,
+    JSON.parse(row.indices) as IndexJson[],
+    JSON.parse(row.aliases) as AliasJson[],
+  );
+  if (parsed.size >= MAX_PARSED) parsed.delete(parsed.keys().next().value!);
+  parsed.set(key, catalog);
+  return catalog;
+}
+
+function parseCatalog(key: string, indices: IndexJson[], aliases: AliasJson[]): SearchCatalog {
   return {
-    indices: row.indices.map((i): IndexRecord => ({
+    key,
+    indices: indices.map((i): IndexRecord => ({
       indexId: i.index_id,
       name: i.name,
       uuid: i.uuid,
@@ -72,7 +103,7 @@ export async function loadSearchCatalog(db: Queryable, expression: string): Prom
       maxSeqNo: Number(i.max_seq_no),
       createdAt: new Date(i.created_at),
     })),
-    aliases: row.aliases.map((a): AliasRecord => ({
+    aliases: aliases.map((a): AliasRecord => ({
       alias: a.alias,
       indexId: a.index_id,
       indexName: a.index_name,

@@ -14,7 +14,15 @@ export async function resolveSearchIndices(
   expression: string | undefined,
   options: { ignoreUnavailable?: boolean; allowNoIndices?: boolean } = {},
 ): Promise<IndexRow[]> {
-  const catalog = await loadSearchCatalog(db, expression ?? '_all');
+  return resolveFromCatalog(await loadSearchCatalog(db, expression ?? '_all'), expression, options);
+}
+
+/** resolveSearchIndices over a catalog already loaded (loadSearchCatalog). */
+export function resolveFromCatalog(
+  catalog: Catalog,
+  expression: string | undefined,
+  options: { ignoreUnavailable?: boolean; allowNoIndices?: boolean } = {},
+): IndexRow[] {
   const indices = resolveIndexExpression(catalog, expression ?? '_all', options);
   // index.blocks.read refuses searches as it refuses document reads (ES "Index blocks").
   const blocked = indices.find((index) => index.settings['index.blocks.read'] === 'true');

@@ -1,11 +1,9 @@
 import { Router, type Request, type Response } from 'express';
 import type { Pool, PoolClient } from 'pg';
-import { executeCount, executeSearch, type SearchResponse } from '../query/execute-search';
-import { executeFastSearch } from '../query/fast-match/execute-fast-search';
-import { openMappingReaders } from '../query/fast-match/open-mapping-readers';
-import { isFastMatchRequest } from '../query/fast-match/plan-fast-match';
+import { executeCount, executeSearch } from '../query/execute-search';
+import { fastSearch } from './fast-search';
 import { openIndexReaders, type IndexReader, type IndexRow } from '../query/index-reader';
-import { parseSearchRequest, type SearchRequest } from '../query/search-request';
+import { parseSearchRequest } from '../query/search-request';
 import type { SearchSeams } from '../query/search-seams';
 import { ShardQueryError, toSearchPhaseError } from '../query/shard-query-error';
 import { queryParams, searchBodyOf } from './search-body';
@@ -58,33 +56,6 @@ function resolveIndices(db: Pool | PoolClient, req: Request): Promise<IndexRow[]
   });
 }
 
-/**
- * The fast path (query/fast-match): no transaction, since each of its statements reads one snapshot
- * of what it scores with. Undefined when the request needs the SQL path; the indices resolved are
- * handed on so the catalog is read once.
- */
-async function fastSearch(
-  pool: Pool,
-  req: Request,
-  request: SearchRequest,
-  started: number,
-): Promise<{ body?: SearchResponse; indices?: IndexRow[] }> {
-  if (!isFastMatchRequest(request)) return {};
-  const indices = await resolveIndices(pool, req);
-  const readers = openMappingReaders(indices);
-  try {
-    return { body: await executeFastSearch(pool, readers, request, started), indices };
-  } catch (error) {
-    if (error instanceof ShardQueryError) {
-      throw toSearchPhaseError(
-        error,
-        readers.map((r) => r.name),
-      );
-    }
-    throw error;
-  }
-}
-
 /** GET|POST /_search, /<index>/_search, /_count, /<index>/_count (ES search and count APIs). */
 export function searchRouter(deps: SearchRouteDeps): Router {
   const router = Router();
@@ -92,7 +63,16 @@ export function searchRouter(deps: SearchRouteDeps): Router {
   const search = async (req: Request, res: Response): Promise<void> => {
     const started = Date.now();
     const request = parseSearchRequest(searchBodyOf(req, res), queryParams(req));
-    const fast = deps.seams?.fastMatch === false ? {} : await fastSearch(deps.pool, req, request, started);
+    const fast =
+      deps.seams?.fastMatch === false
+        ? {}
+        : await fastSearch(
+            deps.pool,
+            req.params.index as string | undefined,
+            { ignoreUnavailable: queryParams(req).ignore_unavailable === 'true' },
+            request,
+            started,
+          );
     if (fast.body) {
       res.json(fast.body);
       return;

@@ -238,3 +238,41 @@ describe('the fast match path agrees with the SQL plans', () => {
     expect(http.hits.hits[0]).toHaveProperty('highlight.body');
   });
 });
+
+describe('the fast path and catalog changes', () => {
+  const search = async (index: string, query: string): Promise<{ status: number; ids: string[] }> => {
+    const res = await fetch(`${store.url}/${index}/_search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: { match: { body: query } } }),
+    });
+    const body = (await res.json()) as { hits?: { hits: { _index: string; _id: string }[] } };
+    return { status: res.status, ids: (body.hits?.hits ?? []).map((h) => `${h._index}/${h._id}`) };
+  };
+
+  it('answers from the current catalog after an alias moves and an index is recreated', async () => {
+    const alias = `fm-alias-${suffix}`;
+    const one = `fm-one-${suffix}`;
+    const two = `fm-two-${suffix}`;
+    for (const [index, body] of [
+      [one, 'apple banana'],
+      [two, 'apple cherry'],
+    ]) {
+      await es.index({ index: index!, id: '1', document: { body }, refresh: true });
+    }
+    await es.indices.updateAliases({ actions: [{ add: { index: one, alias } }] });
+    expect(await search(alias, 'apple')).toEqual({ status: 200, ids: [`${one}/1`] });
+    expect(await search(alias, 'apple')).toEqual({ status: 200, ids: [`${one}/1`] });
+    await es.indices.updateAliases({
+      actions: [{ remove: { index: one, alias } }, { add: { index: two, alias } }],
+    });
+    expect(await search(alias, 'apple')).toEqual({ status: 200, ids: [`${two}/1`] });
+    expect(await search(one, 'banana')).toEqual({ status: 200, ids: [`${one}/1`] });
+    await es.indices.delete({ index: one });
+    expect((await search(one, 'banana')).status).toBe(404);
+    await es.indices.create({ index: one, mappings: { properties: { body: { type: 'keyword' } } } });
+    await es.index({ index: one, id: '2', document: { body: 'banana' }, refresh: true });
+    // Now a keyword field: the SQL path answers, and the exact value matches.
+    expect(await search(one, 'banana')).toEqual({ status: 200, ids: [`${one}/2`] });
+  });
+});
