@@ -3,10 +3,13 @@ import { Client } from 'pg';
 /**
  * The inverted index's statistics recounted from what is stored, compared with what the writer keeps:
  * every figure is a count of rows that disagree, so all zeros means the index is consistent.
- * - terms.doc_freq / total_term_freq against count(*) / sum(freq) of their postings;
+ * - terms.doc_freq / total_term_freq against the documents and summed freqs of their posting blocks;
  * - field_stats.doc_count / sum_total_term_freq against field_lengths;
- * - postings, doc_terms and field_lengths of documents that do not exist (orphans), postings without a term;
- * - documents of the index that have no doc_terms row (stored without their postings);
+ * - postings (in blocks), doc_tokens (orphanDocTerms: the token streams, which are the forward index)
+ *   and field_lengths of documents that do not exist (orphans), blocks without a term;
+ * - malformed blocks: empty, over 128 documents, arrays of different lengths, base/last not the first
+ *   and last doc key, max_freq/min_norm not the block's, or overlapping the term's previous block;
+ * - documents of the index that have no doc_tokens row (stored without their postings);
  * - field_stats of `field` against a recount of documents whose _source has it (when `field` is given).
  */
 export interface Recount {
@@ -16,6 +19,7 @@ export interface Recount {
   orphanDocTerms: number;
   orphanFieldLengths: number;
   postingsWithoutTerm: number;
+  malformedBlocks: number;
   documentsWithoutPostings: number;
   fieldDocCountWrong: number;
 }
@@ -35,7 +39,8 @@ export async function recountIndex(databaseUrl: string, indexName: string, field
     return {
       termStatsWrong: await one(
         `SELECT count(*) AS n FROM terms t
-           LEFT JOIN (SELECT term_id, count(*) AS df, sum(freq) AS ttf FROM postings WHERE index_id = $1 GROUP BY term_id) p
+           LEFT JOIN (SELECT term_id, sum(cardinality(doc_offsets)) AS df, sum((SELECT sum(f) FROM unnest(freqs) AS f)) AS ttf
+                        FROM posting_blocks WHERE index_id = $1 GROUP BY term_id) p
              USING (term_id)
           WHERE t.index_id = $1 AND (t.doc_freq <> coalesce(p.df, 0) OR t.total_term_freq <> coalesce(p.ttf, 0))`,
       ),
@@ -51,7 +56,7 @@ export async function recountIndex(databaseUrl: string, indexName: string, field
           WHERE p.index_id = $1 AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.index_id = $1 AND d.doc_key = p.doc_key)`,
       ),
       orphanDocTerms: await one(
-        `SELECT count(*) AS n FROM doc_terms t
+        `SELECT count(*) AS n FROM doc_tokens t
           WHERE t.index_id = $1 AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.index_id = $1 AND d.doc_key = t.doc_key)`,
       ),
       orphanFieldLengths: await one(
@@ -59,12 +64,22 @@ export async function recountIndex(databaseUrl: string, indexName: string, field
           WHERE f.index_id = $1 AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.index_id = $1 AND d.doc_key = f.doc_key)`,
       ),
       postingsWithoutTerm: await one(
-        `SELECT count(*) AS n FROM postings p
+        `SELECT count(*) AS n FROM posting_blocks p
           WHERE p.index_id = $1 AND NOT EXISTS (SELECT 1 FROM terms t WHERE t.index_id = $1 AND t.term_id = p.term_id)`,
+      ),
+      malformedBlocks: await one(
+        `SELECT count(*) AS n FROM (
+           SELECT b.*, lag(last_doc_key) OVER (PARTITION BY term_id ORDER BY last_doc_key) AS previous_last
+           FROM posting_blocks b WHERE index_id = $1) b
+          WHERE cardinality(doc_offsets) NOT BETWEEN 1 AND 128
+             OR cardinality(freqs) <> cardinality(doc_offsets) OR cardinality(norms) <> cardinality(doc_offsets)
+             OR doc_offsets[1] <> 0 OR base_doc_key + doc_offsets[cardinality(doc_offsets)] <> last_doc_key
+             OR max_freq <> (SELECT max(f) FROM unnest(freqs) AS f) OR min_norm <> (SELECT min(n) FROM unnest(norms) AS n)
+             OR base_doc_key <= previous_last`,
       ),
       documentsWithoutPostings: await one(
         `SELECT count(*) AS n FROM documents d
-          WHERE d.index_id = $1 AND NOT EXISTS (SELECT 1 FROM doc_terms t WHERE t.index_id = $1 AND t.doc_key = d.doc_key)`,
+          WHERE d.index_id = $1 AND NOT EXISTS (SELECT 1 FROM doc_tokens t WHERE t.index_id = $1 AND t.doc_key = d.doc_key)`,
       ),
       fieldDocCountWrong: field
         ? await one(
@@ -88,6 +103,7 @@ export const CONSISTENT: Recount = {
   orphanDocTerms: 0,
   orphanFieldLengths: 0,
   postingsWithoutTerm: 0,
+  malformedBlocks: 0,
   documentsWithoutPostings: 0,
   fieldDocCountWrong: 0,
 };

@@ -77,20 +77,31 @@ export function createIndexWriter(): DroppingIndexWriter {
         [...used].map(([path, type]) => ({ path, type })),
       );
 
-      const termDeltas = new Map<string, TermDelta>();
+      // One delta per (field, term), collecting the term's postings as documents go by in doc_key order
+      // (so each list is ascending, as blocks need); each field value keeps its deltas by position.
+      const termDeltas = new Map<number, Map<string, TermDelta & { postings: Posting[] }>>();
       const statDeltas = new Map<number, FieldStatDelta>();
       const lengths: FieldLengthRow[] = [];
       const docValues: DocValueRow[] = [];
+      const streams: { docKey: string; fieldId: number; tokens: TermDelta[] }[] = [];
       for (const doc of analyzed) {
+        const docKey = Number(doc.docKey);
         for (const c of doc.contributions) {
           const fieldId = fieldIds.get(c.path)!;
-          for (const [term, { freq }] of c.terms) {
-            const key = `${fieldId}\u0000${term}`;
-            const delta = termDeltas.get(key) ?? { fieldId, term, docFreq: 0, totalTermFreq: 0 };
+          let byTerm = termDeltas.get(fieldId);
+          if (!byTerm) termDeltas.set(fieldId, (byTerm = new Map()));
+          const tokens: TermDelta[] = [];
+          for (const [term, { freq, positions }] of c.terms) {
+            let delta = byTerm.get(term);
+            if (!delta)
+              byTerm.set(term, (delta = { fieldId, term, docFreq: 0, totalTermFreq: 0, postings: [] }));
             delta.docFreq += 1;
             delta.totalTermFreq += freq;
-            termDeltas.set(key, delta);
+            delta.postings.push({ docKey, freq, norm: c.norm });
+            if (positions) for (const p of positions) tokens[p] = delta;
+            else tokens.push(delta);
           }
+          if (tokens.length > 0) streams.push({ docKey: doc.docKey, fieldId, tokens });
           const stat = statDeltas.get(fieldId) ?? { fieldId, docCount: 0, sumTotalTermFreq: 0 };
           stat.docCount += 1;
           stat.sumTotalTermFreq += c.length;
@@ -100,31 +111,17 @@ export function createIndexWriter(): DroppingIndexWriter {
           for (const kw of c.keywords) docValues.push({ fieldId, docKey: doc.docKey, num: null, kw });
         }
       }
-      const terms = await saveTermDeltas(client, index.indexId, [...termDeltas.values()]);
-      // Documents are in doc_key order, so each term's postings come out ascending for its blocks.
-      const byTerm = new Map<string, Posting[]>();
-      const tokens: DocTokensRow[] = [];
-      for (const doc of analyzed) {
-        const docKey = Number(doc.docKey);
-        for (const c of doc.contributions) {
-          if (c.terms.size === 0) continue;
-          const fieldId = fieldIds.get(c.path)!;
-          const stream: string[] = [];
-          for (const [term, { freq, positions }] of c.terms) {
-            const termId = terms.ids.get(`${fieldId}\u0000${term}`)!;
-            const posting = { docKey, freq, norm: c.norm };
-            const list = byTerm.get(termId);
-            if (list) list.push(posting);
-            else byTerm.set(termId, [posting]);
-            if (positions) for (const p of positions) stream[p] = termId;
-            else stream.push(termId);
-          }
-          // Gaps (removed stop words, the gap between array values) hold 0.
-          for (let i = 0; i < stream.length; i++) stream[i] ??= '0';
-          tokens.push({ docKey: doc.docKey, fieldId, termIds: stream });
-        }
-      }
-      await appendPostings(client, index.indexId, byTerm, terms.existing);
+      const deltas = [...termDeltas.values()].flatMap((m) => [...m.values()]);
+      const existing = await saveTermDeltas(client, index.indexId, deltas);
+      const byTerm = new Map(deltas.map((d) => [d.termId!, d.postings]));
+      // Token streams: the term id at each position; gaps (removed stop words, the gap between the
+      // values of an array) hold 0.
+      const tokens: DocTokensRow[] = streams.map((s) => {
+        const termIds = new Array<string>(s.tokens.length);
+        for (let i = 0; i < s.tokens.length; i++) termIds[i] = s.tokens[i]?.termId ?? '0';
+        return { docKey: s.docKey, fieldId: s.fieldId, termIds };
+      });
+      await appendPostings(client, index.indexId, byTerm, existing);
       await insertDocTokens(client, index.indexId, tokens);
       await insertFieldLengths(client, index.indexId, lengths);
       await saveFieldStatDeltas(client, index.indexId, [...statDeltas.values()]);

@@ -42,32 +42,28 @@ export interface TermDelta {
   term: string;
   docFreq: number;
   totalTermFreq: number;
-}
-
-export interface SavedTerms {
-  /** `${fieldId}\u0000${term}` → term id. */
-  ids: Map<string, string>;
-  /** Ids of the terms the index had before this batch (the only ones that may have a tail block). */
-  existing: string[];
+  /** Set by saveTermDeltas. */
+  termId?: string;
 }
 
 /**
- * Adds a batch's term statistics in one statement: existing terms are updated by their primary key
- * (no speculative insert, and HOT updates thanks to the dictionary's fillfactor, migration 0004), only
- * new terms are inserted; term text travels back for new terms only. Writers to one index are
- * serialised, so no other transaction inserts the same term meanwhile; if one ever did, the upsert
- * below picks the row up.
+ * Adds a batch's term statistics in one statement and sets each delta's termId; returns the ids of
+ * the terms the index had before (the only ones that may have a tail block). Existing terms are
+ * updated through the primary key (no speculative insert; HOT updates thanks to the dictionary's
+ * fillfactor, migration 0004), only new terms are inserted, and rows come back by ordinal, without
+ * their text. Writers to one index are serialised, so no other transaction inserts the same term
+ * meanwhile; if one ever did, the upsert below picks the row up.
  */
 export async function saveTermDeltas(
   client: PoolClient,
   indexId: string,
   deltas: TermDelta[],
-): Promise<SavedTerms> {
-  if (deltas.length === 0) return { ids: new Map(), existing: [] };
+): Promise<string[]> {
+  if (deltas.length === 0) return [];
   const sorted = [...deltas].sort(
     (a, b) => a.fieldId - b.fieldId || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0),
   );
-  const { rows } = await client.query<{ i: string | null; field_id: number; term: string | null; term_id: string }>(
+  const { rows } = await client.query<{ i: string; term_id: string; existed: boolean }>(
     `WITH u AS (
        SELECT * FROM unnest($2::int[], $3::text[], $4::int[], $5::bigint[]) WITH ORDINALITY AS u(f, t, df, ttf, i)),
      old AS (
@@ -81,8 +77,8 @@ export async function saveTermDeltas(
        ORDER BY f, t COLLATE "C"
        ON CONFLICT (index_id, field_id, term) DO NOTHING
        RETURNING field_id, term, term_id)
-     SELECT i, NULL::int AS field_id, NULL AS term, term_id FROM old
-     UNION ALL SELECT NULL, field_id, term, term_id FROM new`,
+     SELECT i, term_id, true AS existed FROM old
+     UNION ALL SELECT u.i, new.term_id, false FROM new JOIN u ON u.f = new.field_id AND u.t = new.term`,
     [
       indexId,
       sorted.map((d) => d.fieldId),
@@ -91,27 +87,28 @@ export async function saveTermDeltas(
       sorted.map((d) => d.totalTermFreq),
     ],
   );
-  const ids = new Map<string, string>();
   const existing: string[] = [];
   for (const r of rows) {
-    if (r.i !== null) {
-      const d = sorted[Number(r.i) - 1]!;
-      ids.set(`${d.fieldId}\u0000${d.term}`, r.term_id);
-      existing.push(r.term_id);
-    } else ids.set(`${r.field_id}\u0000${r.term}`, r.term_id);
+    sorted[Number(r.i) - 1]!.termId = r.term_id;
+    if (r.existed) existing.push(r.term_id);
   }
-  if (ids.size < sorted.length) {
-    const missing = sorted.filter((d) => !ids.has(`${d.fieldId}\u0000${d.term}`));
-    for (const [key, id] of await upsertTerms(client, indexId, missing)) {
-      ids.set(key, id);
-      existing.push(id);
+  if (rows.length < sorted.length) {
+    const missing = sorted.filter((d) => d.termId === undefined);
+    const ids = await upsertTerms(client, indexId, missing);
+    for (const d of missing) {
+      d.termId = ids.get(`${d.fieldId}\u0000${d.term}`)!;
+      existing.push(d.termId);
     }
   }
-  return { ids, existing };
+  return existing;
 }
 
 /** The plain upsert, for terms a concurrent writer inserted after this statement's snapshot. */
-async function upsertTerms(client: PoolClient, indexId: string, deltas: TermDelta[]): Promise<Map<string, string>> {
+async function upsertTerms(
+  client: PoolClient,
+  indexId: string,
+  deltas: TermDelta[],
+): Promise<Map<string, string>> {
   const { rows } = await client.query<{ field_id: number; term: string; term_id: string }>(
     `INSERT INTO terms (index_id, field_id, term, term_id, doc_freq, total_term_freq)
      SELECT $1, f, t, nextval('term_id_seq'), df, ttf
@@ -213,7 +210,11 @@ export interface DocTokensRow {
 }
 
 /** Saves the documents' token streams (positions and the forward index that delete/replace follow). */
-export async function insertDocTokens(client: PoolClient, indexId: string, rows: DocTokensRow[]): Promise<void> {
+export async function insertDocTokens(
+  client: PoolClient,
+  indexId: string,
+  rows: DocTokensRow[],
+): Promise<void> {
   if (rows.length === 0) return;
   function* lines(): Generator<string> {
     for (const r of rows) yield `${indexId}\t${r.docKey}\t${r.fieldId}\t{${r.termIds.join(',')}}\n`;
@@ -273,8 +274,7 @@ export async function copyInvertedIndex(
   const columns: Record<(typeof PER_INDEX_TABLES)[number], string> = {
     fields: 'field_id, path, type',
     terms: 'field_id, term, term_id, doc_freq, total_term_freq',
-    posting_blocks:
-      'term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm',
+    posting_blocks: 'term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm',
     doc_tokens: 'doc_key, field_id, term_ids',
     field_stats: 'field_id, doc_count, sum_total_term_freq',
     field_lengths: 'field_id, doc_key, length',

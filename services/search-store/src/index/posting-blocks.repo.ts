@@ -155,9 +155,7 @@ async function copyBlocks(
   blocks: { termId: string; block: Block }[],
 ): Promise<void> {
   if (blocks.length === 0) return;
-  blocks.sort(
-    (a, b) => Number(a.termId) - Number(b.termId) || a.block.lastDocKey - b.block.lastDocKey,
-  );
+  blocks.sort((a, b) => Number(a.termId) - Number(b.termId) || a.block.lastDocKey - b.block.lastDocKey);
   function* lines(): Generator<string> {
     for (const { termId, block: b } of blocks) {
       yield `${indexId}\t${termId}\t${b.baseDocKey}\t${b.lastDocKey}\t{${b.offsets.join(',')}}\t{${b.freqs.join(',')}}\t{${b.norms.join(',')}}\t${b.maxFreq}\t${b.minNorm}\n`;
@@ -184,7 +182,11 @@ export interface RemovedTerm {
  * the removed documents, or dropped when nothing is left. The term statistics go down in the same
  * statement; returns the term ids no document uses any more.
  */
-export async function removePostings(client: PoolClient, indexId: string, docKeys: string[]): Promise<string[]> {
+export async function removePostings(
+  client: PoolClient,
+  indexId: string,
+  docKeys: string[],
+): Promise<string[]> {
   const { rows } = await client.query<{ term_id: string }>(
     `WITH fwd AS (
        DELETE FROM doc_tokens WHERE index_id = $1 AND doc_key = ANY($2::bigint[]) RETURNING doc_key, term_ids),

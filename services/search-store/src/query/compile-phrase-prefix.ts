@@ -2,6 +2,7 @@ import { analyze } from '../analysis/analyzer';
 import { NOTHING, type CompileContext } from './compile-context';
 import { analyzerFor, compileTermClauses, loadTerms } from './compile-term-clauses';
 import { phraseFrequency } from './phrase-frequency';
+import { joinTokens, probePosting, toPositions } from './probe-posting';
 import { avgFieldLength, idfSum, normInverseCache, termScore, termWeight } from './score/bm25';
 import { SqlParams } from './sql-params';
 
@@ -45,24 +46,24 @@ export async function compilePhrasePrefix(
   const head = tokens.slice(0, -1);
   const stats = await loadTerms(ctx, field, [...new Set(head.map((t) => t.term))]);
   if (head.some((t) => !stats.has(t.term))) return NOTHING;
+  // Candidates: the first term's postings with the other head terms probed in their blocks; then the
+  // positions of the head terms and of any expansion from the candidates' token streams.
   const q = new SqlParams();
-  const idx = q.add(ctx.reader.indexId);
-  const joins = head
-    .slice(1)
-    .map(
-      (t, i) =>
-        `JOIN postings p${i + 1} ON p${i + 1}.index_id = p0.index_id AND p${i + 1}.doc_key = p0.doc_key AND p${i + 1}.term_id = ${q.add(stats.get(t.term)!.termId)}`,
-    )
+  const idx = `${q.add(ctx.reader.indexId)}::bigint`;
+  const termId = (term: string): string => `${q.add(stats.get(term)!.termId)}::bigint`;
+  const probes = [...new Set(head.slice(1).map((t) => t.term))]
+    .filter((term) => term !== head[0]!.term)
+    .map((term, j) => probePosting(`p${j + 1}`, idx, termId(term), 'p0.doc_key'))
     .join(' ');
   const { rows } = await ctx.db.query<
     Record<string, unknown> & { doc_key: string; norm: number; last: number[] | null }
   >(
     `SELECT * FROM (
-       SELECT p0.doc_key, p0.norm, ${head.map((_, i) => `p${i}.positions AS pos${i}`).join(', ')},
-         (SELECT array_agg(x ORDER BY x) FROM postings pe, unnest(pe.positions) AS x
-          WHERE pe.index_id = p0.index_id AND pe.doc_key = p0.doc_key AND pe.term_id = ANY(${q.add(expansions.map((e) => e.term_id))}::bigint[])) AS last
-       FROM postings p0 ${joins}
-       WHERE p0.index_id = ${idx} AND p0.term_id = ${q.add(stats.get(head[0]!.term)!.termId)}) c
+       SELECT p0.doc_key, p0.norm, ${head.map((t, i) => `array_positions(dt.tokens, ${termId(t.term)}) AS pos${i}`).join(', ')},
+         (SELECT array_agg((x.pos - 1)::int4 ORDER BY x.pos) FROM unnest(dt.tokens) WITH ORDINALITY AS x(term_id, pos)
+          WHERE x.term_id = ANY(${q.add(expansions.map((e) => e.term_id))}::bigint[])) AS last
+       FROM postings p0 ${probes} ${joinTokens('dt', idx, `${q.add(field.fieldId)}::int`, 'p0.doc_key')}
+       WHERE p0.index_id = ${idx} AND p0.term_id = ${termId(head[0]!.term)}) c
      WHERE last IS NOT NULL`,
     q.values,
   );
@@ -75,7 +76,7 @@ export async function compilePhrasePrefix(
   const keys: string[] = [];
   const scores: number[] = [];
   for (const row of rows) {
-    const positions = [...head.map((_, i) => row[`pos${i}`] as number[]), row.last!];
+    const positions = [...head.map((_, i) => toPositions(row[`pos${i}`] as number[] | null)), row.last!];
     const freq = phraseFrequency(positions, offsets, slop);
     if (freq > 0) {
       keys.push(row.doc_key);

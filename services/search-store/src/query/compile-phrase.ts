@@ -3,6 +3,7 @@ import { NOTHING, type CompileContext } from './compile-context';
 import { analyzerFor, compileTermClauses, loadTerms } from './compile-term-clauses';
 import { compileTerms } from './compile-term-level';
 import { phraseFrequency } from './phrase-frequency';
+import { joinTokens, probePosting, toPositions } from './probe-posting';
 import { avgFieldLength, idfSum, normInverseCache, termScore, termWeight } from './score/bm25';
 import { SqlParams } from './sql-params';
 
@@ -30,18 +31,22 @@ export async function compilePhrase(
   const order = tokens
     .map((_, i) => i)
     .sort((a, b) => stats.get(tokens[a]!.term)!.docFreq - stats.get(tokens[b]!.term)!.docFreq);
+  // Candidates: the rarest term's postings, the other terms probed in their blocks; then positions
+  // from the candidates' token streams.
   const q = new SqlParams();
-  const joins = order
+  const idx = `${q.add(ctx.reader.indexId)}::bigint`;
+  const termId = (i: number): string => `${q.add(stats.get(tokens[i]!.term)!.termId)}::bigint`;
+  const unique = [...new Set(order.map((i) => tokens[i]!.term))];
+  const probes = unique
     .slice(1)
-    .map(
-      (i) =>
-        `JOIN postings p${i} ON p${i}.index_id = p${order[0]}.index_id AND p${i}.doc_key = p${order[0]}.doc_key AND p${i}.term_id = ${q.add(stats.get(tokens[i]!.term)!.termId)}`,
+    .map((term, j) =>
+      probePosting(`p${j + 1}`, idx, `${q.add(stats.get(term)!.termId)}::bigint`, 'p0.doc_key'),
     )
     .join(' ');
   const { rows } = await ctx.db.query<Record<string, unknown> & { doc_key: string; norm: number }>(
-    `SELECT p${order[0]}.doc_key, p${order[0]}.norm, ${tokens.map((_, i) => `p${i}.positions AS pos${i}`).join(', ')}
-     FROM postings p${order[0]} ${joins}
-     WHERE p${order[0]}.index_id = ${q.add(ctx.reader.indexId)} AND p${order[0]}.term_id = ${q.add(stats.get(tokens[order[0]!]!.term)!.termId)}`,
+    `SELECT p0.doc_key, p0.norm, ${tokens.map((_, i) => `array_positions(dt.tokens, ${termId(i)}) AS pos${i}`).join(', ')}
+     FROM postings p0 ${probes} ${joinTokens('dt', idx, `${q.add(field.fieldId)}::int`, 'p0.doc_key')}
+     WHERE p0.index_id = ${idx} AND p0.term_id = ${termId(order[0]!)}`,
     q.values,
   );
   const offsets = tokens.map((t) => t.position - tokens[0]!.position);
@@ -57,7 +62,7 @@ export async function compilePhrase(
   const keys: string[] = [];
   const scores: number[] = [];
   for (const row of rows) {
-    const positions = tokens.map((_, i) => row[`pos${i}`] as number[]);
+    const positions = tokens.map((_, i) => toPositions(row[`pos${i}`] as number[] | null));
     const freq = phraseFrequency(positions, offsets, slop);
     if (freq > 0) {
       keys.push(row.doc_key);

@@ -3,6 +3,7 @@ import { findAnalyzer } from '../analysis/analyzer';
 import { searchAnalyzerFor } from '../index/analyze-document';
 import { NOTHING, type CompileContext } from './compile-context';
 import type { ReaderField } from './index-reader';
+import { probePosting } from './probe-posting';
 import { avgFieldLength, idf, normInverseCache, termWeight } from './score/bm25';
 
 export interface TermStat {
@@ -60,8 +61,8 @@ export async function compileTermClauses(
 const MAX_JOINED_TERMS = 8;
 
 /**
- * Every clause required (operator and): intersect the posting lists by joining them on doc_key,
- * driven by the rarest term, so a rare term limits the work however common the others are. A term
+ * Every clause required (operator and): intersect the posting lists driven by the rarest term,
+ * probing the others' blocks by doc key, so a rare term limits the work however common the others are. A term
  * repeated in the query still counts (and scores) once per clause, as Lucene's duplicate clauses do.
  */
 function compileConjunction(
@@ -78,11 +79,16 @@ function compileConjunction(
   const order = [...unique].sort((a, b) => stats.get(a)!.docFreq - stats.get(b)!.docFreq);
   const alias = new Map(order.map((term, i) => [term, `p${i}`]));
   const idx = params.add(ctx.reader.indexId);
+  // The rarest term's postings drive; each other term is probed in the one block that may hold the doc.
   const joins = order
     .slice(1)
-    .map(
-      (term) =>
-        `JOIN postings ${alias.get(term)} ON ${alias.get(term)}.index_id = p0.index_id AND ${alias.get(term)}.term_id = ${params.add(stats.get(term)!.termId)}::bigint AND ${alias.get(term)}.doc_key = p0.doc_key`,
+    .map((term) =>
+      probePosting(
+        alias.get(term)!,
+        `${idx}::bigint`,
+        `${params.add(stats.get(term)!.termId)}::bigint`,
+        'p0.doc_key',
+      ),
     )
     .join(' ');
   let score = '0::float4';

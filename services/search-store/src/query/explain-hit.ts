@@ -4,6 +4,7 @@ import { searchAnalyzerFor } from '../index/analyze-document';
 import { compileQuery } from './compile-query';
 import type { IndexReader } from './index-reader';
 import { phraseFrequency } from './phrase-frequency';
+import { joinTokens, probePosting, toPositions } from './probe-posting';
 import type { Query } from './query-ast';
 import {
   avgFieldLength,
@@ -167,8 +168,8 @@ async function explainTerm(
   const field = ctx.reader.fields.get(fieldName);
   if (!field || field.fieldId === undefined) return undefined;
   const { rows } = await ctx.db.query<{ doc_freq: number; freq: number; norm: number }>(
-    `SELECT t.doc_freq, p.freq, p.norm FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id
-     WHERE t.index_id = $1 AND t.field_id = $2 AND t.term = $3 AND p.doc_key = $4`,
+    `SELECT t.doc_freq, p.freq, p.norm FROM terms t ${probePosting('p', '$1::bigint', 't.term_id', '$4::bigint')}
+     WHERE t.index_id = $1 AND t.field_id = $2 AND t.term = $3`,
     [ctx.reader.indexId, field.fieldId, term, ctx.docKey],
   );
   const row = rows[0];
@@ -230,14 +231,15 @@ async function explainPhrase(
   const tokens = analyze(analyzer, query.query);
   if (tokens.length < 2) return undefined;
   const { rows } = await ctx.db.query<{ term: string; doc_freq: number; positions: number[]; norm: number }>(
-    `SELECT t.term, t.doc_freq, p.positions, p.norm FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id
-     WHERE t.index_id = $1 AND t.field_id = $2 AND t.term = ANY($3::text[]) AND p.doc_key = $4`,
+    `SELECT t.term, t.doc_freq, array_positions(dt.tokens, t.term_id) AS positions, p.norm
+     FROM terms t ${probePosting('p', '$1::bigint', 't.term_id', '$4::bigint')} ${joinTokens('dt', '$1::bigint', '$2::int', '$4::bigint')}
+     WHERE t.index_id = $1 AND t.field_id = $2 AND t.term = ANY($3::text[])`,
     [ctx.reader.indexId, field.fieldId, tokens.map((t) => t.term), ctx.docKey],
   );
   const byTerm = new Map(rows.map((r) => [r.term, r]));
   if (tokens.some((t) => !byTerm.has(t.term))) return undefined;
   const freq = phraseFrequency(
-    tokens.map((t) => byTerm.get(t.term)!.positions),
+    tokens.map((t) => toPositions(byTerm.get(t.term)!.positions)),
     tokens.map((t) => t.position - tokens[0]!.position),
     query.slop,
   );

@@ -278,7 +278,7 @@ export async function findReindexConflicts(
 
 /**
  * Bytes each index occupies in Postgres: the stored size of its document rows plus its rows in every
- * inverted-index table (dictionary, postings, forward index, field lengths and stats, doc values;
+ * inverted-index table (dictionary, posting blocks, token streams, field lengths and stats, doc values;
  * pg_column_size of whole rows, so TOAST-compressed sources count compressed).
  */
 export async function findStoreSizes(db: Queryable, indexIds: string[]): Promise<Map<string, number>> {
@@ -286,13 +286,13 @@ export async function findStoreSizes(db: Queryable, indexIds: string[]): Promise
     `SELECT index_id, sum(bytes)::bigint AS bytes FROM (
        SELECT index_id, sum(pg_column_size(t.*)) AS bytes FROM documents t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
        UNION ALL
-       SELECT index_id, sum(pg_column_size(t.*)) FROM postings t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+       SELECT index_id, sum(pg_column_size(t.*)) FROM posting_blocks t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
        UNION ALL
        SELECT index_id, sum(pg_column_size(t.*)) FROM terms t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
        UNION ALL
        SELECT index_id, sum(pg_column_size(t.*)) FROM doc_values t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
        UNION ALL
-       SELECT index_id, sum(pg_column_size(t.*)) FROM doc_terms t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
+       SELECT index_id, sum(pg_column_size(t.*)) FROM doc_tokens t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
        UNION ALL
        SELECT index_id, sum(pg_column_size(t.*)) FROM field_lengths t WHERE index_id = ANY($1::bigint[]) GROUP BY index_id
        UNION ALL

@@ -25,10 +25,10 @@ describe('cat APIs', () => {
   // The store is the documents plus every table of the inverted index the engine wrote for them.
   const storeTables = [
     'documents',
-    'postings',
+    'posting_blocks',
     'terms',
     'doc_values',
-    'doc_terms',
+    'doc_tokens',
     'field_lengths',
     'field_stats',
     'fields',
@@ -57,11 +57,11 @@ describe('cat APIs', () => {
     expect(response.headers.get('content-type')).toBe('text/plain; charset=UTF-8');
     const size = response.text.trim().split('\n')[2]?.split(/ +/)[2] ?? '';
     // Row sizes can differ by a varlena header between plans: compare with a few bytes per row of slack
-    // (the two documents plus their dozen postings, terms and doc values).
+    // (the two documents plus their posting blocks, token streams, terms and doc values).
     expect(Math.abs(Number(size) - (await storeSize('test')))).toBeLessThanOrEqual(64);
-    // The forward index and the field lengths weigh more than the slack: leaving them out fails here.
+    // The token streams and the field lengths weigh more than the slack: leaving them out fails here.
     expect(
-      (await tableBytes('test', 'doc_terms')) + (await tableBytes('test', 'field_lengths')),
+      (await tableBytes('test', 'doc_tokens')) + (await tableBytes('test', 'field_lengths')),
     ).toBeGreaterThan(64);
     const width = Math.max('store.size'.length, size.length);
     expect(response.text).toBe(

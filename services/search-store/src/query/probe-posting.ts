@@ -1,0 +1,39 @@
+/**
+ * SQL reading block postings (migration 0004) one document at a time.
+ *
+ * The `postings` view unnests whole blocks: right for reading a term's postings list, wrong for
+ * "does term T occur in doc k", where a doc_key condition on the view would unnest every block of T.
+ * A probe instead takes the one block that can hold k, the first of T with last_doc_key >= k (one
+ * primary-key probe, as Lucene's advance() skips to the block), and finds k in its ≤128 offsets.
+ */
+
+/**
+ * A `CROSS JOIN LATERAL` yielding `<alias>.freq` and `<alias>.norm` of term `termId` in document
+ * `docKey` (SQL expressions), and no row when the document lacks the term, so it joins like a
+ * posting row. The offset is computed only for the one block found, and only when k is inside it.
+ */
+export function probePosting(alias: string, indexId: string, termId: string, docKey: string): string {
+  return `CROSS JOIN LATERAL (
+    SELECT pb.freqs[pb.i] AS freq, pb.norms[pb.i] AS norm FROM (
+      SELECT freqs, norms,
+             CASE WHEN base_doc_key <= ${docKey} THEN array_position(doc_offsets, (${docKey} - base_doc_key)::int4) END AS i
+      FROM posting_blocks
+      WHERE index_id = ${indexId} AND term_id = ${termId} AND last_doc_key >= ${docKey}
+      ORDER BY last_doc_key LIMIT 1) pb
+    WHERE pb.i IS NOT NULL) ${alias}`;
+}
+
+/**
+ * A `CROSS JOIN LATERAL` yielding `<alias>.tokens`, the token stream (term id per position) of field
+ * `fieldId` in document `docKey`; positions of term T are `array_positions(<alias>.tokens, T)` minus 1.
+ */
+export function joinTokens(alias: string, indexId: string, fieldId: string, docKey: string): string {
+  return `CROSS JOIN LATERAL (
+    SELECT term_ids AS tokens FROM doc_tokens
+    WHERE index_id = ${indexId} AND doc_key = ${docKey} AND field_id = ${fieldId}) ${alias}`;
+}
+
+/** array_positions is 1-based; phrase positions are 0-based. */
+export function toPositions(oneBased: number[] | null): number[] {
+  return (oneBased ?? []).map((p) => p - 1);
+}
