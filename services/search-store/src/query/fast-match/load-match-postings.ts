@@ -1,5 +1,5 @@
 import type { CustomTypesConfig, Pool, PoolClient, QueryArrayConfig } from 'pg';
-import { parseByteArray, parseInt4Array } from './parse-pg-int-array';
+import { countIntArray, PgArrayError, readIntArray } from './parse-pg-int-array';
 import type { FastMatchPlan } from './plan-fast-match';
 import type { MatchPostings, TermPostings } from './score-match-plan';
 
@@ -46,10 +46,7 @@ export async function loadMatchPostings(db: Pool | PoolClient, plan: FastMatchPl
   const { rows } = await db.query<RawRow>(query);
   const fields: MatchPostings['fields'] = new Map();
   const termKeys = new Map<number, { key: string; docFreq: number }>();
-  const runs = new Map<
-    number,
-    { base: number; offsets: Int32Array; freqs: Int32Array; norms: Uint8Array }[]
-  >();
+  const blocks = new Map<number, Block[]>();
   for (const row of rows) {
     const kind = Number(row[0]);
     if (kind === 0) {
@@ -64,39 +61,39 @@ export async function loadMatchPostings(db: Pool | PoolClient, plan: FastMatchPl
       });
     } else {
       const termId = Number(row[3]);
-      const list = runs.get(termId) ?? [];
-      list.push({
-        base: Number(row[4]),
-        offsets: parseInt4Array(row[5]!),
-        freqs: parseInt4Array(row[6]!),
-        norms: parseByteArray(row[7]!),
-      });
-      runs.set(termId, list);
+      const list = blocks.get(termId) ?? [];
+      list.push({ base: Number(row[4]), offsets: row[5]!, freqs: row[6]!, norms: row[7]! });
+      blocks.set(termId, list);
     }
   }
   const terms: MatchPostings['terms'] = new Map();
   for (const [termId, { key, docFreq }] of termKeys) {
-    const list = (runs.get(termId) ?? []).sort((a, b) => a.base - b.base);
-    terms.set(key, concatRuns(docFreq, list));
+    terms.set(key, readBlocks(docFreq, blocks.get(termId) ?? []));
   }
   return { fields, terms };
 }
 
-function concatRuns(
-  docFreq: number,
-  runs: { base: number; offsets: Int32Array; freqs: Int32Array; norms: Uint8Array }[],
-): TermPostings {
+interface Block {
+  base: number;
+  offsets: string;
+  freqs: string;
+  norms: string;
+}
+
+/** A term's blocks (disjoint doc ranges) in doc order, parsed straight into one set of arrays. */
+function readBlocks(docFreq: number, blocks: Block[]): TermPostings {
+  blocks.sort((a, b) => a.base - b.base);
   let n = 0;
-  for (const r of runs) n += r.offsets.length;
+  for (const b of blocks) n += countIntArray(b.offsets);
   const docs = new Float64Array(n);
   const freqs = new Int32Array(n);
   const norms = new Uint8Array(n);
   let at = 0;
-  for (const r of runs) {
-    for (let i = 0; i < r.offsets.length; i++) docs[at + i] = r.base + r.offsets[i]!;
-    freqs.set(r.freqs, at);
-    norms.set(r.norms, at);
-    at += r.offsets.length;
+  for (const b of blocks) {
+    const next = readIntArray(b.offsets, docs, at, b.base);
+    if (readIntArray(b.freqs, freqs, at) !== next || readIntArray(b.norms, norms, at) !== next)
+      throw new PgArrayError('a posting block has arrays of different lengths');
+    at = next;
   }
   return { docFreq, docs, freqs, norms };
 }

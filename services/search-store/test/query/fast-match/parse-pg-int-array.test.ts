@@ -1,7 +1,9 @@
 import {
+  countIntArray,
   parseByteArray,
   parseInt4Array,
   PgArrayError,
+  readIntArray,
 } from '../../../src/query/fast-match/parse-pg-int-array';
 
 describe('parseInt4Array reads Postgres int4[] text into an Int32Array', () => {
@@ -31,5 +33,17 @@ describe('parseByteArray reads int2[] norm bytes into a Uint8Array', () => {
     const out = parseByteArray('{0,1,127,128,255}');
     expect(out).toBeInstanceOf(Uint8Array);
     expect([...out]).toEqual([0, 1, 127, 128, 255]);
+  });
+});
+
+describe('readIntArray writes blocks one after the other into one array', () => {
+  it('adds the block base and returns where the next block starts', () => {
+    const docs = new Float64Array(5);
+    const at = readIntArray('{0,4,9}', docs, 0, 1000);
+    expect(at).toBe(3);
+    expect(readIntArray('{0,1}', docs, at, 2048)).toBe(5);
+    expect([...docs]).toEqual([1000, 1004, 1009, 2048, 2049]);
+    expect(countIntArray('{0,4,9}')).toBe(3);
+    expect(countIntArray('{}')).toBe(0);
   });
 });
