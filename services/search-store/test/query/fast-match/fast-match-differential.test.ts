@@ -150,6 +150,12 @@ function randomBody(): Record<string, unknown> {
   if (tth !== undefined) body.track_total_hits = tth;
   if (rnd() < 0.1) body.min_score = pick([0.5, 1.5, 3]);
   if (rnd() < 0.1) body.post_filter = matchQuery('body');
+  // What the hits carry is built by the code both paths share; vary it anyway.
+  if (rnd() < 0.1) body._source = pick([false, ['title'], { excludes: ['body'] }]);
+  if (rnd() < 0.1) body.fields = ['title', 'tag'];
+  if (rnd() < 0.1) body.version = true;
+  if (rnd() < 0.1) body.seq_no_primary_term = true;
+  if (rnd() < 0.05) body.highlight = { fields: { body: {} } };
   return body;
 }
 
