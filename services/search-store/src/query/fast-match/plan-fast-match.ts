@@ -33,6 +33,8 @@ export interface FastMatchPlan {
   /** Distinct field paths and `path\u0000term` keys the tree reads. */
   fields: string[];
   terms: { path: string; term: string }[];
+  /** The whole query is one match requiring every one of several distinct terms (operator and). */
+  conjunctive: boolean;
 }
 
 const f = Math.fround;
@@ -94,7 +96,9 @@ export function planFastMatch(reader: IndexReader, request: SearchRequest): Fast
       [...node.must, ...node.filter, ...node.should, ...node.mustNot].forEach(walk);
   };
   walk(root);
-  return { reader, root, fields: [...fields], terms: [...terms.values()] };
+  const conjunctive =
+    root.kind === 'terms' && root.required === root.terms.length && new Set(root.terms).size > 1;
+  return { reader, root, fields: [...fields], terms: [...terms.values()], conjunctive };
 }
 
 function planNode(reader: IndexReader, query: Query, boost: number): MatchNode | undefined {

@@ -208,6 +208,27 @@ describe('the fast match path agrees with the SQL plans', () => {
     expect(withHits).toBeGreaterThan(100);
   });
 
+  it('answers operator and over many blocks exactly as the SQL plans do (the rarest term drives)', async () => {
+    const index = `fm-c-${suffix}`;
+    const rare = new Set([3, 200, 201, 202, 520, 777]);
+    const operations = Array.from({ length: 800 }, (_, i) => [
+      { index: { _index: index, _id: String(i) } },
+      { body: `common ${i % 3 === 0 ? 'mid ' : ''}${rare.has(i) ? 'rare ' : ''}filler${i % 7}` },
+    ]).flat();
+    const bulk = await es.bulk({ refresh: true, operations });
+    expect(bulk.errors).toBe(false);
+    for (const query of ['common rare', 'rare mid common', 'mid common', 'filler3 mid', 'rare absent']) {
+      const body = { query: { match: { body: { query, operator: 'and' } } }, size: 20 };
+      const fast = await viaFastPath(index, body);
+      expect(fast).toBeDefined();
+      expect(comparable(fast!)).toEqual(comparable(await viaSql(index, body)));
+    }
+    const both = await viaFastPath(index, {
+      query: { match: { body: { query: 'common rare', operator: 'and' } } },
+    });
+    expect(both!.hits.hits.map((h) => h._id)).toHaveLength(6);
+  });
+
   it('leaves requests it does not cover to the SQL path', async () => {
     const outside = [
       { query: { match: { tag: 'a' } } },

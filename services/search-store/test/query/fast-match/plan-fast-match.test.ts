@@ -32,7 +32,11 @@ describe('planFastMatch turns covered queries into the scoring tree of the SQL p
         { path: 'body', term: 'quick' },
         { path: 'body', term: 'fox' },
       ],
+      conjunctive: false,
     });
+    expect(plan({ query: { match: { body: { query: 'quick fox', operator: 'and' } } } })?.conjunctive).toBe(
+      true,
+    );
   });
 
   it('requires every term with operator and, and pushes boosts down as float32', () => {
