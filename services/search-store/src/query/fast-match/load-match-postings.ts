@@ -35,7 +35,7 @@ const SQL = `WITH ${STATS}
   FROM t JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = t.term_id`;
 
 /** Above this many documents in the rarest term, a conjunction reads every block of every term. */
-const MAX_DRIVING_DOCS = 2048;
+const MAX_DRIVING_DOCS = 512;
 
 /**
  * Every term required (match with operator and): a match holds the rarest term, so of the other
