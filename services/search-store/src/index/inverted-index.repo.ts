@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { copyLines } from './copy-lines';
+import { arrayLiteral } from './posting-blocks.repo';
 
 /**
  * The SQL of the inverted index writer: one round trip per table per batch (arrays through unnest),
@@ -81,10 +82,10 @@ export async function saveTermDeltas(
      UNION ALL SELECT u.i, new.term_id, false FROM new JOIN u ON u.f = new.field_id AND u.t = new.term`,
     [
       indexId,
-      sorted.map((d) => d.fieldId),
+      arrayLiteral(sorted.map((d) => d.fieldId)),
       sorted.map((d) => d.term),
-      sorted.map((d) => d.docFreq),
-      sorted.map((d) => d.totalTermFreq),
+      arrayLiteral(sorted.map((d) => d.docFreq)),
+      arrayLiteral(sorted.map((d) => d.totalTermFreq)),
     ],
   );
   const existing: string[] = [];

@@ -2,7 +2,7 @@ import { analyze } from '../analysis/analyzer';
 import { NOTHING, type CompileContext } from './compile-context';
 import { analyzerFor, compileTermClauses, loadTerms } from './compile-term-clauses';
 import { phraseFrequency } from './phrase-frequency';
-import { joinTokens, probePosting, toPositions } from './probe-posting';
+import { joinPosting, joinTokens, toPositions } from './probe-posting';
 import { avgFieldLength, idfSum, normInverseCache, termScore, termWeight } from './score/bm25';
 import { SqlParams } from './sql-params';
 
@@ -46,14 +46,23 @@ export async function compilePhrasePrefix(
   const head = tokens.slice(0, -1);
   const stats = await loadTerms(ctx, field, [...new Set(head.map((t) => t.term))]);
   if (head.some((t) => !stats.has(t.term))) return NOTHING;
-  // Candidates: the first term's postings with the other head terms probed in their blocks; then the
+  // Candidates: the first term's postings joined with the other head terms' (probed when much longer); then the
   // positions of the head terms and of any expansion from the candidates' token streams.
   const q = new SqlParams();
   const idx = `${q.add(ctx.reader.indexId)}::bigint`;
   const termId = (term: string): string => `${q.add(stats.get(term)!.termId)}::bigint`;
   const probes = [...new Set(head.slice(1).map((t) => t.term))]
     .filter((term) => term !== head[0]!.term)
-    .map((term, j) => probePosting(`p${j + 1}`, idx, termId(term), 'p0.doc_key'))
+    .map((term, j) =>
+      joinPosting(
+        `p${j + 1}`,
+        idx,
+        termId(term),
+        'p0',
+        stats.get(head[0]!.term)!.docFreq,
+        stats.get(term)!.docFreq,
+      ),
+    )
     .join(' ');
   const { rows } = await ctx.db.query<
     Record<string, unknown> & { doc_key: string; norm: number; last: number[] | null }

@@ -3,7 +3,7 @@ import { NOTHING, type CompileContext } from './compile-context';
 import { analyzerFor, compileTermClauses, loadTerms } from './compile-term-clauses';
 import { compileTerms } from './compile-term-level';
 import { phraseFrequency } from './phrase-frequency';
-import { joinTokens, probePosting, toPositions } from './probe-posting';
+import { joinPosting, joinTokens, toPositions } from './probe-posting';
 import { avgFieldLength, idfSum, normInverseCache, termScore, termWeight } from './score/bm25';
 import { SqlParams } from './sql-params';
 
@@ -31,8 +31,8 @@ export async function compilePhrase(
   const order = tokens
     .map((_, i) => i)
     .sort((a, b) => stats.get(tokens[a]!.term)!.docFreq - stats.get(tokens[b]!.term)!.docFreq);
-  // Candidates: the rarest term's postings, the other terms probed in their blocks; then positions
-  // from the candidates' token streams.
+  // Candidates: the rarest term's postings joined with the others' (probed in their blocks when much
+  // longer); then positions from the candidates' token streams.
   const q = new SqlParams();
   const idx = `${q.add(ctx.reader.indexId)}::bigint`;
   const termId = (i: number): string => `${q.add(stats.get(tokens[i]!.term)!.termId)}::bigint`;
@@ -40,7 +40,14 @@ export async function compilePhrase(
   const probes = unique
     .slice(1)
     .map((term, j) =>
-      probePosting(`p${j + 1}`, idx, `${q.add(stats.get(term)!.termId)}::bigint`, 'p0.doc_key'),
+      joinPosting(
+        `p${j + 1}`,
+        idx,
+        `${q.add(stats.get(term)!.termId)}::bigint`,
+        'p0',
+        stats.get(unique[0]!)!.docFreq,
+        stats.get(term)!.docFreq,
+      ),
     )
     .join(' ');
   const { rows } = await ctx.db.query<Record<string, unknown> & { doc_key: string; norm: number }>(

@@ -3,7 +3,7 @@ import { findAnalyzer } from '../analysis/analyzer';
 import { searchAnalyzerFor } from '../index/analyze-document';
 import { NOTHING, type CompileContext } from './compile-context';
 import type { ReaderField } from './index-reader';
-import { probePosting } from './probe-posting';
+import { joinPosting } from './probe-posting';
 import { avgFieldLength, idf, normInverseCache, termWeight } from './score/bm25';
 
 export interface TermStat {
@@ -62,7 +62,7 @@ const MAX_JOINED_TERMS = 8;
 
 /**
  * Every clause required (operator and): intersect the posting lists driven by the rarest term,
- * probing the others' blocks by doc key, so a rare term limits the work however common the others are. A term
+ * probing a much longer list's blocks by doc key, joining a list of similar length whole, so a rare term limits the work however common the others are. A term
  * repeated in the query still counts (and scores) once per clause, as Lucene's duplicate clauses do.
  */
 function compileConjunction(
@@ -83,11 +83,13 @@ function compileConjunction(
   const joins = order
     .slice(1)
     .map((term) =>
-      probePosting(
+      joinPosting(
         alias.get(term)!,
         `${idx}::bigint`,
         `${params.add(stats.get(term)!.termId)}::bigint`,
-        'p0.doc_key',
+        'p0',
+        stats.get(order[0]!)!.docFreq,
+        stats.get(term)!.docFreq,
       ),
     )
     .join(' ');

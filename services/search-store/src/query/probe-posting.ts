@@ -24,6 +24,31 @@ export function probePosting(alias: string, indexId: string, termId: string, doc
 }
 
 /**
+ * A list join over a whole posting list wins over probing when the lists are of similar length:
+ * a probe costs a btree descent (~5 µs), reading a posting from a block ~0.5 µs.
+ */
+const PROBE_RATIO = 8;
+
+/**
+ * Joins term `termId`'s posting for document `<driver>.doc_key`, as `<alias>.freq`/`<alias>.norm`, in
+ * a conjunction driven by a rarer list of `driverDocFreq` documents: probes when this list is much
+ * longer, else the whole list joined on doc_key (fenced with OFFSET 0 so the planner merges or hashes
+ * the two lists instead of unnesting this one per driver row).
+ */
+export function joinPosting(
+  alias: string,
+  indexId: string,
+  termId: string,
+  driver: string,
+  driverDocFreq: number,
+  docFreq: number,
+): string {
+  if (docFreq > driverDocFreq * PROBE_RATIO) return probePosting(alias, indexId, termId, `${driver}.doc_key`);
+  return `JOIN (SELECT doc_key, freq, norm FROM postings WHERE index_id = ${indexId} AND term_id = ${termId} OFFSET 0) ${alias}
+    ON ${alias}.doc_key = ${driver}.doc_key`;
+}
+
+/**
  * A `CROSS JOIN LATERAL` yielding `<alias>.tokens`, the token stream (term id per position) of field
  * `fieldId` in document `docKey`; positions of term T are `array_positions(<alias>.tokens, T)` minus 1.
  */
