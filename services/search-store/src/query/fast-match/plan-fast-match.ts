@@ -1,5 +1,5 @@
 import { analyze, findAnalyzer } from '../../analysis/analyzer';
-import { searchAnalyzerFor } from '../../index/analyze-document';
+import { keywordNormalizer, searchAnalyzerFor } from '../../index/analyze-document';
 import { matchFieldPattern, type IndexReader } from '../index-reader';
 import { minimumShouldMatch } from '../minimum-should-match';
 import type { Query } from '../query-ast';
@@ -12,6 +12,8 @@ import type { SearchRequest } from '../search-request';
 export type MatchNode =
   /** A BooleanQuery of BM25 term clauses on one text field (`match`); duplicated terms stay clauses. */
   | { kind: 'terms'; path: string; terms: string[]; required: number; boost: number }
+  /** term/terms as compileTerms gives them unscored: any of the terms, the boost as a constant score. */
+  | { kind: 'any'; path: string; terms: string[]; boost: number }
   | { kind: 'none' }
   /** multi_match best_fields: max, plus tie_breaker × the others (DisjunctionMaxQuery as SQL computes it). */
   | { kind: 'dis_max'; parts: MatchNode[]; tieBreaker: number }
@@ -61,6 +63,10 @@ function isFastMatchShape(query: Query): boolean {
       return !query.field.startsWith('_');
     case 'multi_match':
       return query.type === 'best_fields' || query.type === 'most_fields';
+    case 'term':
+      return !query.field.startsWith('_') && !query.caseInsensitive;
+    case 'terms':
+      return !query.field.startsWith('_');
     case 'bool':
       return (
         query.must.length + query.filter.length + query.should.length > 0 &&
@@ -88,7 +94,7 @@ export function planFastMatch(reader: IndexReader, request: SearchRequest): Fast
   const fields = new Set<string>();
   const terms = new Map<string, { path: string; term: string }>();
   const walk = (node: MatchNode): void => {
-    if (node.kind === 'terms') {
+    if (node.kind === 'terms' || node.kind === 'any') {
       fields.add(node.path);
       for (const term of node.terms) terms.set(`${node.path}\u0000${term}`, { path: node.path, term });
     } else if (node.kind === 'dis_max' || node.kind === 'sum') node.parts.forEach(walk);
@@ -110,6 +116,10 @@ function planNode(reader: IndexReader, query: Query, boost: number): MatchNode |
       return planMultiMatch(reader, query, b);
     case 'bool':
       return planBool(reader, query, b);
+    case 'term':
+      return query.caseInsensitive ? undefined : planTerms(reader, query.field, [query.value], b, true);
+    case 'terms':
+      return planTerms(reader, query.field, query.values, b, false);
     default:
       return undefined;
   }
@@ -130,6 +140,7 @@ function planMatch(
   if (path.startsWith('_')) return undefined;
   const field = reader.fields.get(path);
   if (!field) return { kind: 'none' };
+  if (field.type === 'keyword') return planTerms(reader, path, [query.query], boost, true);
   if (field.type !== 'text') return undefined;
   // The analyzer compile-term-clauses' analyzerFor picks: the query's, else the field's search analyzer.
   const analyzer = query.analyzer
@@ -145,6 +156,32 @@ function planMatch(
   return { kind: 'terms', path, terms, required, boost };
 }
 
+/** ES `index.max_terms_count` default: beyond it the SQL path raises ES's error. */
+const MAX_TERMS_COUNT = 65536;
+
+/**
+ * compileTerms on keyword and text fields: the values as they are (keyword fields through their
+ * normalizer); one scored value is a BM25 term clause, otherwise a constant score. Numbers, dates and
+ * booleans (doc values) go to the SQL path.
+ */
+function planTerms(
+  reader: IndexReader,
+  path: string,
+  values: (string | number | boolean)[],
+  boost: number,
+  scored: boolean,
+): MatchNode | undefined {
+  const field = reader.fields.get(path);
+  if (values.length > MAX_TERMS_COUNT) return undefined;
+  if (!field || values.length === 0) return { kind: 'none' };
+  if (field.type !== 'keyword' && field.type !== 'text') return undefined;
+  const normalize = field.type === 'keyword' ? keywordNormalizer(field, reader.settings) : (v: string) => v;
+  const terms = values.map((v) => normalize(String(v)));
+  return scored && terms.length === 1
+    ? { kind: 'terms', path, terms, required: 1, boost }
+    : { kind: 'any', path, terms: [...new Set(terms)], boost };
+}
+
 /** compileMultiMatch for best_fields and most_fields over text fields. */
 function planMultiMatch(
   reader: IndexReader,
@@ -157,6 +194,7 @@ function planMultiMatch(
     for (const path of paths.filter(matchFieldPattern(spec.field))) {
       const field = reader.fields.get(path)!;
       if (spec.field.includes('*') && field.type !== 'text' && field.type !== 'keyword') continue;
+      // compileMultiMatch turns a target's errors (a number field and a word) into no match.
       const part = planMatch(
         reader,
         path,

@@ -37,6 +37,8 @@ export function scoreMatchPlan(node: MatchNode, data: MatchPostings): DocScores 
       return EMPTY;
     case 'terms':
       return scoreTerms(node, data);
+    case 'any':
+      return scoreAny(node, data);
     case 'sum':
     case 'dis_max':
       return combine(
@@ -83,6 +85,25 @@ function scoreTerms(node: Extract<MatchNode, { kind: 'terms' }>, data: MatchPost
     counts.push(m);
   }
   return mergeTerms(lists, weights, counts, node.required, normInverse);
+}
+
+/** Documents holding any of the terms, each scored the constant boost (compileTerms' `constant`). */
+function scoreAny(node: Extract<MatchNode, { kind: 'any' }>, data: MatchPostings): DocScores {
+  const lists: DocScores[] = [];
+  for (const term of node.terms) {
+    const postings = data.terms.get(`${node.path}\u0000${term}`);
+    // Scores are not read: the constant replaces them below.
+    if (postings) lists.push({ docs: postings.docs, scores: postings.docs, length: postings.docs.length });
+  }
+  if (lists.length === 0) return EMPTY;
+  const union = combine(
+    lists,
+    lists.map(() => SHOULD),
+    1,
+    sumScore,
+  );
+  union.scores.fill(f(node.boost), 0, union.length);
+  return union;
 }
 
 /** A document-at-a-time merge of the posting lists: each matching clause adds its BM25 term score. */

@@ -43,7 +43,7 @@ const words = (min: number, max: number): string =>
   Array.from({ length: min + Math.floor(rnd() * (max - min + 1)) }, word).join(' ');
 
 function documentFor(i: number): Record<string, unknown> {
-  const doc: Record<string, unknown> = { body: words(3, 60), tag: pick(['a', 'b', 'c']) };
+  const doc: Record<string, unknown> = { body: words(3, 60), tag: pick(['a', 'b', 'c']), n: i % 5 };
   if (i % 4 !== 0) doc.title = words(1, 6);
   return doc;
 }
@@ -102,7 +102,14 @@ function matchQuery(field: string): Record<string, unknown> {
 function multiMatchQuery(): Record<string, unknown> {
   const options: Record<string, unknown> = {
     query: words(1, 4),
-    fields: pick([['title', 'body'], ['title^2', 'body'], ['body^1.5'], ['title', 'missing']]),
+    fields: pick([
+      ['title', 'body'],
+      ['title^2', 'body'],
+      ['body^1.5'],
+      ['title', 'missing'],
+      ['*'],
+      ['tag', 'body'],
+    ]),
     type: pick(['best_fields', 'most_fields']),
   };
   if (rnd() < 0.4) options.tie_breaker = pick([0.3, 0.7]);
@@ -112,8 +119,22 @@ function multiMatchQuery(): Record<string, unknown> {
   return { multi_match: options };
 }
 
+function keywordQuery(): Record<string, unknown> {
+  const boost = rnd() < 0.3 ? { boost: 1.7 } : {};
+  return pick([
+    { term: { tag: { value: pick(['a', 'b', 'c', 'z']), ...boost } } },
+    { terms: { tag: pick([['a'], ['a', 'c'], ['b', 'z']]), ...boost } },
+    { match: { tag: pick(['a', 'b']) } },
+  ]);
+}
+
 function leafQuery(): Record<string, unknown> {
-  return rnd() < 0.75 ? matchQuery(pick(['body', 'body', 'title'])) : multiMatchQuery();
+  const kind = rnd();
+  return kind < 0.65
+    ? matchQuery(pick(['body', 'body', 'title']))
+    : kind < 0.85
+      ? multiMatchQuery()
+      : keywordQuery();
 }
 
 function boolQuery(depth: number): Record<string, unknown> {
@@ -142,7 +163,14 @@ function boolQuery(depth: number): Record<string, unknown> {
 function randomBody(): Record<string, unknown> {
   const kind = rnd();
   const body: Record<string, unknown> = {
-    query: kind < 0.45 ? matchQuery(pick(['body', 'title'])) : kind < 0.65 ? multiMatchQuery() : boolQuery(2),
+    query:
+      kind < 0.4
+        ? matchQuery(pick(['body', 'title']))
+        : kind < 0.55
+          ? multiMatchQuery()
+          : kind < 0.65
+            ? keywordQuery()
+            : boolQuery(2),
     from: pick([0, 0, 0, 3, 10, 25]),
     size: pick([10, 10, 0, 1, 5, 40]),
   };
@@ -231,14 +259,14 @@ describe('the fast match path agrees with the SQL plans', () => {
 
   it('leaves requests it does not cover to the SQL path', async () => {
     const outside = [
-      { query: { match: { tag: 'a' } } },
+      { query: { term: { tag: { value: 'A', case_insensitive: true } } } },
       { query: { match: { body: 'w0x' } }, sort: [{ tag: 'asc' }] },
       { query: { match: { body: 'w0x' } }, aggs: { t: { terms: { field: 'tag' } } } },
       { query: { match: { body: 'w0x' } }, search_after: [1] },
       { query: { match: { body: 'w0x' } }, explain: true },
       { query: { match_phrase: { body: 'w0x w1y' } } },
       { query: { bool: { must_not: [{ match: { body: 'w0x' } }] } } },
-      { query: { multi_match: { query: 'w0x', fields: ['*'] } } },
+      { query: { multi_match: { query: 'w0x', fields: ['n'] } } },
       { query: { match: { body: { query: 'the', zero_terms_query: 'all', analyzer: 'stop' } } } },
     ];
     for (const body of outside) expect(await viaFastPath(first, body)).toBeUndefined();

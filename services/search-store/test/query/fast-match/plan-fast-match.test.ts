@@ -12,7 +12,8 @@ const [reader] = openMappingReaders([
       properties: {
         title: { type: 'text' },
         body: { type: 'text' },
-        tag: { type: 'keyword' },
+        tag: { type: 'keyword', normalizer: 'lowercase' },
+        views: { type: 'integer' },
       },
     },
   },
@@ -74,16 +75,36 @@ describe('planFastMatch turns covered queries into the scoring tree of the SQL p
     });
   });
 
+  it('plans term, terms and match on keyword fields through the normalizer', () => {
+    expect(plan({ query: { term: { tag: 'Farm' } } })?.root).toEqual({
+      kind: 'terms',
+      path: 'tag',
+      terms: ['farm'],
+      required: 1,
+      boost: 1,
+    });
+    expect(plan({ query: { match: { tag: 'Farm' } } })?.root).toEqual(
+      plan({ query: { term: { tag: 'Farm' } } })?.root,
+    );
+    expect(plan({ query: { terms: { tag: ['A', 'b', 'a'], boost: 2 } } })?.root).toEqual({
+      kind: 'any',
+      path: 'tag',
+      terms: ['a', 'b'],
+      boost: 2,
+    });
+  });
+
   it('matches nothing when the analyzer leaves no terms', () => {
     expect(plan({ query: { match: { body: '!!' } } })?.root).toEqual({ kind: 'none' });
   });
 
   it.each([
-    ['a keyword field', { query: { match: { tag: 'a' } } }],
+    ['a number field', { query: { match: { views: 3 } } }],
+    ['a case-insensitive term', { query: { term: { tag: { value: 'A', case_insensitive: true } } } }],
     ['_id', { query: { match: { _id: '1' } } }],
     ['zero_terms_query all', { query: { match: { body: { query: '!!', zero_terms_query: 'all' } } } }],
     ['an unknown analyzer', { query: { match: { body: { query: 'a', analyzer: 'nope' } } } }],
-    ['a wildcard reaching a keyword field', { query: { multi_match: { query: 'a', fields: ['*'] } } }],
+    ['a multi_match naming a number field', { query: { multi_match: { query: 'a', fields: ['views'] } } }],
   ])('leaves %s to the SQL path', (_name, body) => {
     expect(plan(body)).toBeUndefined();
   });
