@@ -39,7 +39,7 @@ export async function appendPostings(
       const head = postings.slice(0, room);
       extended.push({
         termId,
-        oldLast: tail.lastDocKey,
+        base: tail.baseDocKey,
         last: head.at(-1)!.docKey,
         offsets: head.map((p) => p.docKey - tail.baseDocKey),
         freqs: head.map((p) => p.freq),
@@ -70,7 +70,7 @@ async function findTails(client: PoolClient, indexId: string, termIds: string[])
      FROM unnest($2::bigint[]) AS u(term_id)
      CROSS JOIN LATERAL (
        SELECT base_doc_key, last_doc_key, cardinality(doc_offsets) AS size FROM posting_blocks b
-       WHERE b.index_id = $1 AND b.term_id = u.term_id ORDER BY b.last_doc_key DESC LIMIT 1) t`,
+       WHERE b.index_id = $1 AND b.term_id = u.term_id ORDER BY b.base_doc_key DESC LIMIT 1) t`,
     [indexId, arrayLiteral(termIds)],
   );
   return new Map(
@@ -80,7 +80,8 @@ async function findTails(client: PoolClient, indexId: string, termIds: string[])
 
 interface TailExtension {
   termId: string;
-  oldLast: number;
+  /** The tail's base_doc_key (its key; an append keeps it, so the update can be HOT). */
+  base: number;
   last: number;
   offsets: number[];
   freqs: number[];
@@ -102,12 +103,12 @@ async function extendTails(client: PoolClient, indexId: string, tails: TailExten
      SET last_doc_key = u.last, doc_offsets = b.doc_offsets || u.o::int4[], freqs = b.freqs || u.f::int4[],
          norms = b.norms || u.n::int2[], max_freq = greatest(b.max_freq, u.mf), min_norm = least(b.min_norm, u.mn)
      FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::int4[], $9::int2[])
-       AS u(term_id, old_last, last, o, f, n, mf, mn)
-     WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.last_doc_key = u.old_last`,
+       AS u(term_id, base, last, o, f, n, mf, mn)
+     WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.base_doc_key = u.base`,
     [
       indexId,
       arrayLiteral(tails.map((t) => t.termId)),
-      arrayLiteral(tails.map((t) => t.oldLast)),
+      arrayLiteral(tails.map((t) => t.base)),
       arrayLiteral(tails.map((t) => t.last)),
       nestedLiteral(tails.map((t) => t.offsets)),
       nestedLiteral(tails.map((t) => t.freqs)),
@@ -153,7 +154,7 @@ async function mergeBlocks(
   return out;
 }
 
-/** New blocks with COPY, in (term_id, last_doc_key) order so the primary-key btree fills in order. */
+/** New blocks with COPY, in (term_id, base_doc_key) order so the primary-key btree fills in order. */
 async function copyBlocks(
   client: PoolClient,
   indexId: string,
@@ -183,7 +184,7 @@ export interface RemovedTerm {
 /**
  * Removes documents from the blocks, set-based in one statement: their token streams (doc_tokens, the
  * forward index) give each removed (term, doc, freq); each such posting lives in the first block of
- * its term with last_doc_key >= doc_key (one primary-key probe); every hit block is rewritten without
+ * its term with base_doc_key <= doc_key (one primary-key probe); every hit block is rewritten without
  * the removed documents, or dropped when nothing is left. The term statistics go down in the same
  * statement; returns the term ids no document uses any more.
  */
@@ -200,16 +201,16 @@ export async function removePostings(
        FROM fwd f, unnest(f.term_ids) AS x(term_id) WHERE x.term_id <> 0
        GROUP BY x.term_id, f.doc_key),
      hit AS (
-       SELECT g.term_id, b.last_doc_key, array_agg(g.doc_key) AS keys
+       SELECT g.term_id, b.base_doc_key, array_agg(g.doc_key) AS keys
        FROM gone g CROSS JOIN LATERAL (
-         SELECT last_doc_key FROM posting_blocks b
-         WHERE b.index_id = $1 AND b.term_id = g.term_id AND b.last_doc_key >= g.doc_key
-         ORDER BY b.last_doc_key LIMIT 1) b
-       GROUP BY g.term_id, b.last_doc_key),
+         SELECT base_doc_key FROM posting_blocks b
+         WHERE b.index_id = $1 AND b.term_id = g.term_id AND b.base_doc_key <= g.doc_key
+         ORDER BY b.base_doc_key DESC LIMIT 1) b
+       GROUP BY g.term_id, b.base_doc_key),
      kept AS (
-       SELECT h.term_id, h.last_doc_key AS old_last, k.*
+       SELECT h.term_id, h.base_doc_key AS old_base, k.*
        FROM hit h
-       JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = h.term_id AND b.last_doc_key = h.last_doc_key
+       JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = h.term_id AND b.base_doc_key = h.base_doc_key
        CROSS JOIN LATERAL (
          SELECT min(b.base_doc_key + u.o) AS base, max(b.base_doc_key + u.o) AS last,
                 array_agg(b.base_doc_key + u.o ORDER BY u.o) AS keys, array_agg(u.f ORDER BY u.o) AS freqs,
@@ -218,14 +219,14 @@ export async function removePostings(
          WHERE b.base_doc_key + u.o <> ALL (h.keys)) k),
      dropped AS (
        DELETE FROM posting_blocks b USING kept k
-       WHERE b.index_id = $1 AND b.term_id = k.term_id AND b.last_doc_key = k.old_last AND k.base IS NULL),
+       WHERE b.index_id = $1 AND b.term_id = k.term_id AND b.base_doc_key = k.old_base AND k.base IS NULL),
      shrunk AS (
        UPDATE posting_blocks b
        SET base_doc_key = k.base, last_doc_key = k.last, freqs = k.freqs, norms = k.norms,
            max_freq = k.max_freq, min_norm = k.min_norm,
            doc_offsets = (SELECT array_agg((x - k.base)::int4 ORDER BY x) FROM unnest(k.keys) AS x)
        FROM kept k
-       WHERE b.index_id = $1 AND b.term_id = k.term_id AND b.last_doc_key = k.old_last AND k.base IS NOT NULL),
+       WHERE b.index_id = $1 AND b.term_id = k.term_id AND b.base_doc_key = k.old_base AND k.base IS NOT NULL),
      counted AS (
        SELECT term_id, count(*) AS df, sum(freq) AS ttf FROM gone GROUP BY term_id),
      stats AS (

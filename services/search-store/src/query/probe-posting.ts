@@ -3,8 +3,9 @@
  *
  * The `postings` view unnests whole blocks: right for reading a term's postings list, wrong for
  * "does term T occur in doc k", where a doc_key condition on the view would unnest every block of T.
- * A probe instead takes the one block that can hold k, the first of T with last_doc_key >= k (one
- * primary-key probe, as Lucene's advance() skips to the block), and finds k in its ≤128 offsets.
+ * A probe instead takes the one block that can hold k, the last of T with base_doc_key <= k (one
+ * backward primary-key probe, as Lucene's advance() skips to the block), and finds k in its ≤128
+ * offsets when k <= last_doc_key.
  */
 
 /**
@@ -16,10 +17,10 @@ export function probePosting(alias: string, indexId: string, termId: string, doc
   return `CROSS JOIN LATERAL (
     SELECT pb.freqs[pb.i] AS freq, pb.norms[pb.i] AS norm FROM (
       SELECT freqs, norms,
-             CASE WHEN base_doc_key <= ${docKey} THEN array_position(doc_offsets, (${docKey} - base_doc_key)::int4) END AS i
+             CASE WHEN last_doc_key >= ${docKey} THEN array_position(doc_offsets, (${docKey} - base_doc_key)::int4) END AS i
       FROM posting_blocks
-      WHERE index_id = ${indexId} AND term_id = ${termId} AND last_doc_key >= ${docKey}
-      ORDER BY last_doc_key LIMIT 1) pb
+      WHERE index_id = ${indexId} AND term_id = ${termId} AND base_doc_key <= ${docKey}
+      ORDER BY base_doc_key DESC LIMIT 1) pb
     WHERE pb.i IS NOT NULL) ${alias}`;
 }
 

@@ -1,5 +1,5 @@
 import { createIndexFixture, type IndexFixture } from './support/index-fixture';
-import type { IndexContext } from '../../src/index/index-writer';
+import { createIndexWriter, type IndexContext } from '../../src/index/index-writer';
 
 let fx: IndexFixture;
 beforeAll(async () => (fx = await createIndexFixture()));
@@ -190,5 +190,38 @@ describe('block postings', () => {
     expect(decode(red).size).toBe(Number(rows[0]!.n)); // every document has "red"
     expect(red.length).toBeGreaterThan(3);
     expect(red.every((b) => b.offsets.length <= 128 && b.offsets.length > 0)).toBe(true);
+  });
+
+  it("merges a batch whose doc keys fall before a term's last key into its blocks (seam callers only)", async () => {
+    const index = await fx.createIndex(mappings);
+    const writer = createIndexWriter();
+    const add = async (keys: number[]) => {
+      const client = await fx.pool.connect();
+      try {
+        await client.query('BEGIN');
+        await writer.add(
+          client,
+          index,
+          keys.map((k) => ({ docKey: String(k), source: { body: k % 2 === 0 ? 'kappa' : 'kappa kappa' } })),
+        );
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+    };
+    await add(Array.from({ length: 200 }, (_, i) => 10 * (i + 1)));
+    await add([15, 995, 2005]);
+    const blocks = await blocksOf(index, 'kappa');
+    expect(blocks.map((b) => b.offsets.length)).toEqual([128, 75]);
+    const keys = [...decode(blocks).keys()];
+    expect(keys).toEqual([...keys].sort((a, b) => a - b));
+    expect(keys.slice(0, 3)).toEqual([10, 15, 20]);
+    expect(decode(blocks).get(995)).toEqual([2, 2]);
+    expect(keys.at(-1)).toBe(2005);
+    const { rows } = await fx.pool.query(
+      `SELECT doc_freq, total_term_freq::int AS ttf FROM terms WHERE index_id = $1 AND term = 'kappa'`,
+      [index.indexId],
+    );
+    expect(rows).toEqual([{ doc_freq: 203, ttf: 200 + 3 * 2 }]);
   });
 });
