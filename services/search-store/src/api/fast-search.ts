@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { SearchResponse } from '../query/execute-search';
-import { executeFastSearch } from '../query/fast-match/execute-fast-search';
+import { executeFastCount, executeFastSearch } from '../query/fast-match/execute-fast-search';
 import { openMappingReaders } from '../query/fast-match/open-mapping-readers';
 import { isFastMatchRequest } from '../query/fast-match/plan-fast-match';
 import type { IndexReader, IndexRow } from '../query/index-reader';
@@ -10,7 +10,7 @@ import { loadSearchCatalog } from './load-search-catalog';
 import { resolveFromCatalog } from './search-index-resolver';
 
 /**
- * The fast path (query/fast-match) for `_search`: no transaction, since each of its statements reads
+ * The fast path (query/fast-match) for `_search` and `_count`: no transaction, since each of its statements reads
  * one snapshot of what it scores with. `body` is undefined when the request needs the SQL path; the
  * indices resolved are handed on so the catalog is read once.
  *
@@ -38,14 +38,10 @@ function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
   );
 }
 
-async function run(
-  pool: Pool,
-  readers: IndexReader[],
-  request: SearchRequest,
-  started: number,
-): Promise<SearchResponse | undefined> {
+/** Search-phase errors as ES reports them, naming the searched indices. */
+async function asSearchPhase<T>(readers: IndexReader[], work: Promise<T>): Promise<T> {
   try {
-    return await executeFastSearch(pool, readers, request, started);
+    return await work;
   } catch (error) {
     if (error instanceof ShardQueryError) {
       throw toSearchPhaseError(
@@ -57,6 +53,29 @@ async function run(
   }
 }
 
+async function withFastReaders<T>(
+  pool: Pool,
+  expression: string | undefined,
+  options: { ignoreUnavailable: boolean },
+  work: (readers: IndexReader[]) => Promise<T | undefined>,
+): Promise<{ value?: T; indices: IndexRow[] }> {
+  const cacheKey = `${options.ignoreUnavailable}\u0000${expression ?? '_all'}`;
+  const guess = derived.get(cacheKey);
+  const loading = loadSearchCatalog(pool, expression ?? '_all');
+  const speculative = guess ? settle(asSearchPhase(guess.readers, work(guess.readers))) : undefined;
+  const catalog = await loading;
+  if (guess && speculative && guess.key === catalog.key) {
+    const outcome = await speculative;
+    if (!outcome.ok) throw outcome.error;
+    return { value: outcome.value, indices: guess.indices };
+  }
+  const indices = resolveFromCatalog(catalog, expression, options);
+  const readers = openMappingReaders(indices);
+  if (derived.size >= MAX_DERIVED && !derived.has(cacheKey)) derived.delete(derived.keys().next().value!);
+  derived.set(cacheKey, { key: catalog.key, indices, readers });
+  return { value: await asSearchPhase(readers, work(readers)), indices };
+}
+
 export async function fastSearch(
   pool: Pool,
   expression: string | undefined,
@@ -65,19 +84,38 @@ export async function fastSearch(
   started: number,
 ): Promise<{ body?: SearchResponse; indices?: IndexRow[] }> {
   if (!isFastMatchRequest(request)) return {};
-  const cacheKey = `${options.ignoreUnavailable}\u0000${expression ?? '_all'}`;
-  const guess = derived.get(cacheKey);
-  const loading = loadSearchCatalog(pool, expression ?? '_all');
-  const speculative = guess ? settle(run(pool, guess.readers, request, started)) : undefined;
-  const catalog = await loading;
-  if (guess && speculative && guess.key === catalog.key) {
-    const outcome = await speculative;
-    if (!outcome.ok) throw outcome.error;
-    return { body: outcome.value, indices: guess.indices };
-  }
-  const indices = resolveFromCatalog(catalog, expression, options);
-  const readers = openMappingReaders(indices);
-  if (derived.size >= MAX_DERIVED && !derived.has(cacheKey)) derived.delete(derived.keys().next().value!);
-  derived.set(cacheKey, { key: catalog.key, indices, readers });
-  return { body: await run(pool, readers, request, started), indices };
+  const { value, indices } = await withFastReaders(pool, expression, options, (readers) =>
+    executeFastSearch(pool, readers, request, started),
+  );
+  return { body: value, indices };
+}
+
+/** `_count` the same way: the body ES answers, or undefined for the SQL path. */
+export async function fastCount(
+  pool: Pool,
+  expression: string | undefined,
+  options: { ignoreUnavailable: boolean },
+  request: SearchRequest,
+): Promise<{ body?: CountResponse; indices?: IndexRow[] }> {
+  if (!isFastMatchRequest(request)) return {};
+  const { value, indices } = await withFastReaders(pool, expression, options, async (readers) => {
+    const count = await executeFastCount(pool, readers, request);
+    return count === undefined
+      ? undefined
+      : {
+          count,
+          _shards: {
+            total: readers.length,
+            successful: readers.length,
+            skipped: 0 as const,
+            failed: 0 as const,
+          },
+        };
+  });
+  return { body: value, indices };
+}
+
+export interface CountResponse {
+  count: number;
+  _shards: { total: number; successful: number; skipped: 0; failed: 0 };
 }

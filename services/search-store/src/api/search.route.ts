@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Pool, PoolClient } from 'pg';
 import { executeCount, executeSearch } from '../query/execute-search';
-import { fastSearch } from './fast-search';
+import { fastCount, fastSearch } from './fast-search';
 import { openIndexReaders, type IndexReader, type IndexRow } from '../query/index-reader';
 import { parseSearchRequest } from '../query/search-request';
 import type { SearchSeams } from '../query/search-seams';
@@ -88,10 +88,28 @@ export function searchRouter(deps: SearchRouteDeps): Router {
 
   const count = async (req: Request, res: Response): Promise<void> => {
     const request = parseSearchRequest(searchBodyOf(req, res), queryParams(req), true);
-    const body = await inSnapshot(deps.pool, req, async (client, readers) => ({
-      count: await executeCount(client, readers, request, deps.seams),
-      _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
-    }));
+    const fast =
+      deps.seams?.fastMatch === false
+        ? {}
+        : await fastCount(
+            deps.pool,
+            req.params.index as string | undefined,
+            { ignoreUnavailable: queryParams(req).ignore_unavailable === 'true' },
+            request,
+          );
+    if (fast.body) {
+      res.json(fast.body);
+      return;
+    }
+    const body = await inSnapshot(
+      deps.pool,
+      req,
+      async (client, readers) => ({
+        count: await executeCount(client, readers, request, deps.seams),
+        _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
+      }),
+      fast.indices,
+    );
     res.json(body);
   };
 

@@ -23,13 +23,8 @@ export async function executeFastSearch(
   request: SearchRequest,
   started = Date.now(),
 ): Promise<SearchResponse | undefined> {
-  if (!isFastMatchRequest(request)) return undefined;
-  const plans: FastMatchPlan[] = [];
-  for (const reader of readers) {
-    const plan = planFastMatch(reader, request);
-    if (!plan) return undefined;
-    plans.push(plan);
-  }
+  const plans = planAll(readers, request);
+  if (!plans) return undefined;
   checkResultWindow(readers, request);
   // The SQL path orders ties by index_id, then doc_key.
   const shardOrder = readers
@@ -66,6 +61,29 @@ export async function executeFastSearch(
     scored: true,
     started,
   });
+}
+
+/** `_count` on the fast path: the matches of every index, counted without fetching a document. */
+export async function executeFastCount(
+  db: Pool | PoolClient,
+  readers: IndexReader[],
+  request: SearchRequest,
+): Promise<number | undefined> {
+  const plans = planAll(readers, request);
+  if (!plans) return undefined;
+  const postings = await Promise.all(plans.map((plan) => loadMatchPostings(db, plan)));
+  return plans.reduce((sum, plan, i) => sum + scoreMatchPlan(plan.root, postings[i]!).length, 0);
+}
+
+function planAll(readers: IndexReader[], request: SearchRequest): FastMatchPlan[] | undefined {
+  if (!isFastMatchRequest(request)) return undefined;
+  const plans: FastMatchPlan[] = [];
+  for (const reader of readers) {
+    const plan = planFastMatch(reader, request);
+    if (!plan) return undefined;
+    plans.push(plan);
+  }
+  return plans;
 }
 
 /** The page's documents in page order; one deleted since its postings were read is left out. */

@@ -1,8 +1,8 @@
 import { Client } from 'es8';
 import { uniqueId } from '@acme/testkit';
 import { resolveSearchIndices } from '../../../src/api/search-index-resolver';
-import { executeSearch, type SearchResponse } from '../../../src/query/execute-search';
-import { executeFastSearch } from '../../../src/query/fast-match/execute-fast-search';
+import { executeCount, executeSearch, type SearchResponse } from '../../../src/query/execute-search';
+import { executeFastCount, executeFastSearch } from '../../../src/query/fast-match/execute-fast-search';
 import { openMappingReaders } from '../../../src/query/fast-match/open-mapping-readers';
 import { isFastMatchRequest } from '../../../src/query/fast-match/plan-fast-match';
 import { openIndexReaders } from '../../../src/query/index-reader';
@@ -210,11 +210,31 @@ async function viaFastPath(
   return executeFastSearch(store.pool, readers, request, 0);
 }
 
+async function countViaSql(index: string, query: unknown): Promise<number> {
+  const request = parseSearchRequest({ query }, {}, true);
+  const client = await store.pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const readers = await openIndexReaders(client, await resolveSearchIndices(client, index));
+    const count = await executeCount(client, readers, request, {});
+    await client.query('COMMIT');
+    return count;
+  } finally {
+    client.release();
+  }
+}
+
+async function countViaFastPath(index: string, query: unknown): Promise<number | undefined> {
+  const request = parseSearchRequest({ query }, {}, true);
+  const readers = openMappingReaders(await resolveSearchIndices(store.pool, index));
+  return executeFastCount(store.pool, readers, request);
+}
+
 const comparable = (response: SearchResponse): unknown =>
   JSON.parse(JSON.stringify({ ...response, took: 0 })) as unknown;
 
 describe('the fast match path agrees with the SQL plans', () => {
-  it('gives the same hits, scores, totals and max_score for 240 random requests', async () => {
+  it('gives the same hits, scores, totals, max_score and _count for 240 random requests', async () => {
     let fast = 0;
     let withHits = 0;
     for (let i = 0; i < 240; i++) {
@@ -227,6 +247,8 @@ describe('the fast match path agrees with the SQL plans', () => {
       if (expected.hits.hits.length > 0) withHits++;
       try {
         expect(comparable(actual)).toEqual(comparable(expected));
+        if (i % 4 === 0)
+          expect(await countViaFastPath(index, body.query)).toBe(await countViaSql(index, body.query));
       } catch (error) {
         throw new Error(`request ${i} on ${index}: ${JSON.stringify(body)}\n${String(error)}`);
       }
