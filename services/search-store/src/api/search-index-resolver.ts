@@ -1,7 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 import type { IndexRow } from '../query/index-reader';
 import { readBlocked } from './es-errors';
-import { loadCatalog, resolveIndexExpression, type Catalog } from './index-expression';
+import { resolveIndexExpression, type Catalog } from './index-expression';
+import { loadSearchCatalog } from './load-search-catalog';
 
 /**
  * The indices a search runs on: the document store's index-expression resolver (comma lists,
@@ -13,7 +14,15 @@ export async function resolveSearchIndices(
   expression: string | undefined,
   options: { ignoreUnavailable?: boolean; allowNoIndices?: boolean } = {},
 ): Promise<IndexRow[]> {
-  const catalog = await loadCatalog(db);
+  return resolveFromCatalog(await loadSearchCatalog(db, expression ?? '_all'), expression, options);
+}
+
+/** resolveSearchIndices over a catalog already loaded (loadSearchCatalog). */
+export function resolveFromCatalog(
+  catalog: Catalog,
+  expression: string | undefined,
+  options: { ignoreUnavailable?: boolean; allowNoIndices?: boolean } = {},
+): IndexRow[] {
   const indices = resolveIndexExpression(catalog, expression ?? '_all', options);
   // index.blocks.read refuses searches as it refuses document reads (ES "Index blocks").
   const blocked = indices.find((index) => index.settings['index.blocks.read'] === 'true');

@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import type { Pool, PoolClient } from 'pg';
 import { executeCount, executeSearch } from '../query/execute-search';
-import { openIndexReaders, type IndexReader } from '../query/index-reader';
+import { fastCount, fastSearch } from './fast-search';
+import { openIndexReaders, type IndexReader, type IndexRow } from '../query/index-reader';
 import { parseSearchRequest } from '../query/search-request';
 import type { SearchSeams } from '../query/search-seams';
 import { ShardQueryError, toSearchPhaseError } from '../query/shard-query-error';
@@ -24,15 +25,13 @@ async function inSnapshot<T>(
   pool: Pool,
   req: Request,
   work: (client: PoolClient, readers: IndexReader[]) => Promise<T>,
+  resolved?: IndexRow[],
 ): Promise<T> {
-  const params = queryParams(req);
   const client = await pool.connect();
   let readers: IndexReader[] = [];
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const indices = await resolveSearchIndices(client, req.params.index as string | undefined, {
-      ignoreUnavailable: params.ignore_unavailable === 'true',
-    });
+    const indices = resolved ?? (await resolveIndices(client, req));
     readers = await openIndexReaders(client, indices);
     const result = await work(client, readers);
     await client.query('COMMIT');
@@ -51,6 +50,12 @@ async function inSnapshot<T>(
   }
 }
 
+function resolveIndices(db: Pool | PoolClient, req: Request): Promise<IndexRow[]> {
+  return resolveSearchIndices(db, req.params.index as string | undefined, {
+    ignoreUnavailable: queryParams(req).ignore_unavailable === 'true',
+  });
+}
+
 /** GET|POST /_search, /<index>/_search, /_count, /<index>/_count (ES search and count APIs). */
 export function searchRouter(deps: SearchRouteDeps): Router {
   const router = Router();
@@ -58,18 +63,53 @@ export function searchRouter(deps: SearchRouteDeps): Router {
   const search = async (req: Request, res: Response): Promise<void> => {
     const started = Date.now();
     const request = parseSearchRequest(searchBodyOf(req, res), queryParams(req));
-    const body = await inSnapshot(deps.pool, req, (client, readers) =>
-      executeSearch(client, readers, request, deps.seams, started),
+    const fast =
+      deps.seams?.fastMatch === false
+        ? {}
+        : await fastSearch(
+            deps.pool,
+            req.params.index as string | undefined,
+            { ignoreUnavailable: queryParams(req).ignore_unavailable === 'true' },
+            request,
+            started,
+          );
+    if (fast.body) {
+      res.json(fast.body);
+      return;
+    }
+    const body = await inSnapshot(
+      deps.pool,
+      req,
+      (client, readers) => executeSearch(client, readers, request, deps.seams, started),
+      fast.indices,
     );
     res.json(body);
   };
 
   const count = async (req: Request, res: Response): Promise<void> => {
     const request = parseSearchRequest(searchBodyOf(req, res), queryParams(req), true);
-    const body = await inSnapshot(deps.pool, req, async (client, readers) => ({
-      count: await executeCount(client, readers, request, deps.seams),
-      _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
-    }));
+    const fast =
+      deps.seams?.fastMatch === false
+        ? {}
+        : await fastCount(
+            deps.pool,
+            req.params.index as string | undefined,
+            { ignoreUnavailable: queryParams(req).ignore_unavailable === 'true' },
+            request,
+          );
+    if (fast.body) {
+      res.json(fast.body);
+      return;
+    }
+    const body = await inSnapshot(
+      deps.pool,
+      req,
+      async (client, readers) => ({
+        count: await executeCount(client, readers, request, deps.seams),
+        _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
+      }),
+      fast.indices,
+    );
     res.json(body);
   };
 

@@ -1,18 +1,14 @@
 import { EsError } from '@acme/common';
 import type { Pool, PoolClient } from 'pg';
-import { RawJson } from '../http/raw-json';
 import { compileQuery } from './compile-query';
-import { explainHit } from './explain-hit';
-import { extractFields } from './hit-fields';
-import { highlightHit, highlightTermsFor } from './hit-highlight';
-import { matchFieldPattern, type IndexReader } from './index-reader';
+import { buildHits, type HitRow } from './build-hits';
+import type { IndexReader } from './index-reader';
 import { planSort, searchAfterCondition, sortValue } from './plan-sort';
 import type { Query } from './query-ast';
 import { formatFloat } from './score/bm25';
 import type { SearchRequest } from './search-request';
 import type { RuntimeFields, SearchSeams } from './search-seams';
 import { ShardQueryError } from './shard-query-error';
-import { filterSource } from '../source/filter-source';
 import { SqlParams } from './sql-params';
 import { planRuntimeSort } from './plan-runtime-sort';
 
@@ -77,6 +73,56 @@ function maxResultWindow(readers: IndexReader[]): number {
   return values.length === 0 ? DEFAULT_MAX_RESULT_WINDOW : Math.min(...values);
 }
 
+/** ES's `index.max_result_window` check: from + size beyond it is a shard failure. */
+export function checkResultWindow(
+  readers: IndexReader[],
+  request: Pick<SearchRequest, 'from' | 'size'>,
+): void {
+  const window = maxResultWindow(readers);
+  if (request.from + request.size > window) {
+    throw new ShardQueryError({
+      type: 'illegal_argument_exception',
+      reason: `Result window is too large, from + size must be less than or equal to: [${window}] but was [${request.from + request.size}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
+    });
+  }
+}
+
+/** The response around the hits: max_score, and hits.total as track_total_hits asks (value capped, relation gte). */
+export function searchResponse(
+  readers: IndexReader[],
+  request: SearchRequest,
+  page: {
+    total: number;
+    maxScore: number | null | undefined;
+    hits: Record<string, unknown>[];
+    scored: boolean;
+    started: number;
+  },
+): SearchResponse {
+  const { total, maxScore, hits, scored } = page;
+  const response: SearchResponse = {
+    took: Date.now() - page.started,
+    timed_out: false,
+    _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
+    hits: {
+      max_score:
+        scored && request.size > 0 && maxScore !== null && maxScore !== undefined
+          ? formatFloat(maxScore)
+          : null,
+      hits,
+    },
+  };
+  if (request.trackTotalHits !== false) {
+    const limit = request.trackTotalHits === true ? Infinity : request.trackTotalHits;
+    const value = Math.min(total, limit);
+    response.hits = {
+      total: request.restTotalHitsAsInt ? value : { value, relation: total > limit ? 'gte' : 'eq' },
+      ...response.hits,
+    };
+  }
+  return response;
+}
+
 export async function executeSearch(
   db: Pool | PoolClient,
   readers: IndexReader[],
@@ -96,13 +142,7 @@ export async function executeSearch(
       'runtime_mappings are not available in this build of search-store',
     );
   }
-  const window = maxResultWindow(readers);
-  if (request.from + request.size > window) {
-    throw new ShardQueryError({
-      type: 'illegal_argument_exception',
-      reason: `Result window is too large, from + size must be less than or equal to: [${window}] but was [${request.from + request.size}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
-    });
-  }
+  checkResultWindow(readers, request);
   const now = started;
   const params = new SqlParams();
   const hitsQuery: Query = request.postFilter
@@ -144,86 +184,17 @@ export async function executeSearch(
   const { rows } = await db.query<Record<string, unknown>>(sql, params.values);
   const total = Number(rows[0]?.total ?? 0);
   const maxScore = rows[0]?.max_score as number | null;
-  const byId = new Map(readers.map((r) => [r.indexId, r]));
-  const pageRows = rows.filter((r) => r.doc_key !== null && r.doc_key !== undefined);
-  const hits: Record<string, unknown>[] = [];
-  const highlightTerms = request.highlight ? highlightTermsFor(readers, request) : undefined;
-  for (const row of pageRows) {
-    const reader = byId.get(String(row.index_id))!;
-    const sourceText = row.source_text as string;
-    // Parsed only when something reads inside it (filtering, fields, highlight).
-    let parsed: Record<string, unknown> | undefined;
-    const source = (): Record<string, unknown> =>
-      (parsed ??= JSON.parse(sourceText) as Record<string, unknown>);
-    const hit: Record<string, unknown> = { _index: reader.name, _id: row.id };
-    if (request.version) hit._version = Number(row.version);
-    if (request.seqNoPrimaryTerm) {
-      hit._seq_no = Number(row.seq_no);
-      hit._primary_term = Number(row.primary_term);
-    }
-    hit._score = scored ? formatFloat(row.s as number) : null;
-    const unfiltered =
-      request.source.enabled && request.source.includes.length === 0 && request.source.excludes.length === 0;
-    // Unfiltered, `_source` goes out byte for byte as it was indexed (key order, spacing), as ES does.
-    const filtered = unfiltered
-      ? new RawJson(sourceText)
-      : request.source.enabled
-        ? filterSource(source(), request.source.includes, request.source.excludes)
-        : undefined;
-    if (filtered !== undefined) hit._source = filtered;
-    const fields =
-      (request.fields.length > 0 ? extractFields(reader, source(), request.fields) : undefined) ?? {};
-    if (runtime && request.fields.length > 0) {
-      // Runtime fields appear only in `fields`, never in `_source` (API-NOTES §A1.3).
-      const values = await runtime.valuesFor(reader.indexId, source());
-      for (const { field: pattern } of request.fields) {
-        const test = matchFieldPattern(pattern);
-        for (const name of runtime.types.keys()) {
-          const v = values[name];
-          if (test(name) && v && v.length > 0) fields[name] = v;
-        }
-      }
-    }
-    if (Object.keys(fields).length > 0) hit.fields = fields;
-    if (request.highlight && highlightTerms) {
-      const highlight = highlightHit(reader, source(), request, highlightTerms);
-      if (highlight) hit.highlight = highlight;
-    }
-    if (request.sort.length > 0) hit.sort = plan.kinds.map((kind, i) => sortValue(kind, row[`k${i}`], row));
-    if (request.explain) {
-      hit._shard = `[${reader.name}][0]`;
-      hit._node = 'search-store';
-      hit._explanation = await explainHit(
-        db,
-        reader,
-        request.query,
-        String(row.doc_key),
-        row.s as number,
-        now,
-      );
-    }
-    hits.push(hit);
-  }
-  const response: SearchResponse = {
-    took: Date.now() - started,
-    timed_out: false,
-    _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
-    hits: {
-      max_score:
-        scored && request.size > 0 && maxScore !== null && maxScore !== undefined
-          ? formatFloat(maxScore)
-          : null,
-      hits,
-    },
-  };
-  if (request.trackTotalHits !== false) {
-    const limit = request.trackTotalHits === true ? Infinity : request.trackTotalHits;
-    const value = Math.min(total, limit);
-    response.hits = {
-      total: request.restTotalHitsAsInt ? value : { value, relation: total > limit ? 'gte' : 'eq' },
-      ...response.hits,
-    };
-  }
+  const pageRows = rows.filter((r) => r.doc_key !== null && r.doc_key !== undefined) as HitRow[];
+  const hits = await buildHits(db, readers, request, pageRows, {
+    scored,
+    now,
+    runtime,
+    sortValues:
+      request.sort.length > 0
+        ? (row) => plan.kinds.map((kind, i) => sortValue(kind, row[`k${i}`], row))
+        : undefined,
+  });
+  const response = searchResponse(readers, request, { total, maxScore, hits, scored, started });
   if (request.aggregations && seams.aggregations) {
     const aggParams = new SqlParams();
     const text = await compileMatchedDocs(db, readers, request, aggParams, now);

@@ -61,4 +61,6 @@ export interface RuntimeFieldCompiler {
 export interface SearchSeams {
   aggregations?: AggregationRunner;
   runtimeFields?: RuntimeFieldCompiler;
+  /** `false` sends every search through the SQL plans (differential tests of the fast path). */
+  fastMatch?: boolean;
 }

@@ -1,0 +1,121 @@
+import type { Pool } from 'pg';
+import type { SearchResponse } from '../query/execute-search';
+import { executeFastCount, executeFastSearch } from '../query/fast-match/execute-fast-search';
+import { openMappingReaders } from '../query/fast-match/open-mapping-readers';
+import { isFastMatchRequest } from '../query/fast-match/plan-fast-match';
+import type { IndexReader, IndexRow } from '../query/index-reader';
+import type { SearchRequest } from '../query/search-request';
+import { ShardQueryError, toSearchPhaseError } from '../query/shard-query-error';
+import { loadSearchCatalog } from './load-search-catalog';
+import { resolveFromCatalog } from './search-index-resolver';
+
+/**
+ * The fast path (query/fast-match) for `_search` and `_count`: no transaction, since each of its statements reads
+ * one snapshot of what it scores with. `body` is undefined when the request needs the SQL path; the
+ * indices resolved are handed on so the catalog is read once.
+ *
+ * Every search reads the catalog, and the postings statement needs the mapping (analyzers) the catalog
+ * holds. So the search runs with the readers derived from the last catalog seen for this expression
+ * while the catalog loads, and its answer is kept only when the catalog comes back with the same key
+ * (same indices, mappings, settings and aliases); otherwise it runs again with the fresh readers. Two
+ * round trips in sequence instead of three, and never an answer from a stale catalog.
+ */
+interface Derived {
+  key: string;
+  indices: IndexRow[];
+  readers: IndexReader[];
+}
+
+const derived = new Map<string, Derived>();
+const MAX_DERIVED = 256;
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+/** Search-phase errors as ES reports them, naming the searched indices. */
+async function asSearchPhase<T>(readers: IndexReader[], work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ShardQueryError) {
+      throw toSearchPhaseError(
+        error,
+        readers.map((r) => r.name),
+      );
+    }
+    throw error;
+  }
+}
+
+async function withFastReaders<T>(
+  pool: Pool,
+  expression: string | undefined,
+  options: { ignoreUnavailable: boolean },
+  work: (readers: IndexReader[]) => Promise<T | undefined>,
+): Promise<{ value?: T; indices: IndexRow[] }> {
+  const cacheKey = `${options.ignoreUnavailable}\u0000${expression ?? '_all'}`;
+  const guess = derived.get(cacheKey);
+  const loading = loadSearchCatalog(pool, expression ?? '_all');
+  const speculative = guess ? settle(asSearchPhase(guess.readers, work(guess.readers))) : undefined;
+  const catalog = await loading;
+  if (guess && speculative && guess.key === catalog.key) {
+    const outcome = await speculative;
+    if (!outcome.ok) throw outcome.error;
+    return { value: outcome.value, indices: guess.indices };
+  }
+  const indices = resolveFromCatalog(catalog, expression, options);
+  const readers = openMappingReaders(indices);
+  if (derived.size >= MAX_DERIVED && !derived.has(cacheKey)) derived.delete(derived.keys().next().value!);
+  derived.set(cacheKey, { key: catalog.key, indices, readers });
+  return { value: await asSearchPhase(readers, work(readers)), indices };
+}
+
+export async function fastSearch(
+  pool: Pool,
+  expression: string | undefined,
+  options: { ignoreUnavailable: boolean },
+  request: SearchRequest,
+  started: number,
+): Promise<{ body?: SearchResponse; indices?: IndexRow[] }> {
+  if (!isFastMatchRequest(request)) return {};
+  const { value, indices } = await withFastReaders(pool, expression, options, (readers) =>
+    executeFastSearch(pool, readers, request, started),
+  );
+  return { body: value, indices };
+}
+
+/** `_count` the same way: the body ES answers, or undefined for the SQL path. */
+export async function fastCount(
+  pool: Pool,
+  expression: string | undefined,
+  options: { ignoreUnavailable: boolean },
+  request: SearchRequest,
+): Promise<{ body?: CountResponse; indices?: IndexRow[] }> {
+  if (!isFastMatchRequest(request)) return {};
+  const { value, indices } = await withFastReaders(pool, expression, options, async (readers) => {
+    const count = await executeFastCount(pool, readers, request);
+    return count === undefined
+      ? undefined
+      : {
+          count,
+          _shards: {
+            total: readers.length,
+            successful: readers.length,
+            skipped: 0 as const,
+            failed: 0 as const,
+          },
+        };
+  });
+  return { body: value, indices };
+}
+
+export interface CountResponse {
+  count: number;
+  _shards: { total: number; successful: number; skipped: 0; failed: 0 };
+}

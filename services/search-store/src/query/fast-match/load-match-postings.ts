@@ -1,0 +1,126 @@
+import type { CustomTypesConfig, Pool, PoolClient, QueryArrayConfig } from 'pg';
+import { countIntArray, PgArrayError, readIntArray } from './parse-pg-int-array';
+import type { FastMatchPlan } from './plan-fast-match';
+import type { MatchPostings, TermPostings } from './score-match-plan';
+
+/**
+ * One statement reads everything a plan scores with: the fields' statistics (field_stats), the query
+ * terms' document frequencies (terms) and their postings. One statement is one snapshot, so the
+ * statistics always describe the postings read, without a REPEATABLE READ transaction around them.
+ * Every column comes back as its raw text; integer arrays are parsed straight into typed arrays.
+ * Row kinds: 0 = field (path, doc_count, sum_total_term_freq); 1 = term (path, term, term_id,
+ * doc_freq); 2 = a block of postings (term_id, base_doc_key, doc_offsets, freqs, norms: migration 0004).
+ */
+const STATS = `f AS (
+    SELECT f.path, f.field_id, s.doc_count, s.sum_total_term_freq
+    FROM fields f JOIN field_stats s ON s.index_id = f.index_id AND s.field_id = f.field_id
+    WHERE f.index_id = $1 AND f.path = ANY($2::text[])
+  ), t AS MATERIALIZED (
+    SELECT f.path, t.term, t.term_id, t.doc_freq
+    FROM unnest($3::text[], $4::text[]) q(path, term)
+    JOIN f ON f.path = q.path
+    JOIN terms t ON t.index_id = $1 AND t.field_id = f.field_id AND t.term = q.term
+  )`;
+
+const STATS_ROWS = `SELECT 0 AS kind, f.path, NULL::text AS term, f.doc_count AS a, f.sum_total_term_freq AS b,
+         NULL::int4[] AS offsets, NULL::int4[] AS freqs, NULL::int2[] AS norms
+  FROM f
+  UNION ALL
+  SELECT 1, t.path, t.term, t.term_id, t.doc_freq::int8, NULL, NULL, NULL FROM t`;
+
+const SQL = `WITH ${STATS}
+  ${STATS_ROWS}
+  UNION ALL
+  SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms
+  FROM t JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = t.term_id`;
+
+/** Above this many documents in the rarest term, a conjunction reads every block of every term. */
+const MAX_DRIVING_DOCS = 512;
+
+/**
+ * Every term required (match with operator and): a match holds the rarest term, so of the other
+ * terms only the blocks whose [base_doc_key, last_doc_key] holds one of its documents are sent
+ * (width_bucket is a binary search over the sorted keys). The blocks are still visited in Postgres,
+ * but not printed, sent or parsed; scores and totals are unchanged (the differential test holds it).
+ */
+const CONJUNCTION_SQL = `WITH ${STATS},
+  rare AS MATERIALIZED (SELECT term_id, doc_freq FROM t ORDER BY doc_freq, term_id LIMIT 1),
+  rare_docs AS MATERIALIZED (
+    SELECT array_agg(b.base_doc_key + o.off ORDER BY b.base_doc_key + o.off) AS keys
+    FROM rare JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = rare.term_id
+    CROSS JOIN LATERAL unnest(b.doc_offsets) AS o(off)
+    WHERE rare.doc_freq <= ${MAX_DRIVING_DOCS})
+  ${STATS_ROWS}
+  UNION ALL
+  SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms
+  FROM t JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = t.term_id CROSS JOIN rare_docs r
+  WHERE r.keys IS NULL OR t.term_id = (SELECT term_id FROM rare)
+     OR width_bucket(b.last_doc_key, r.keys) > width_bucket(b.base_doc_key - 1, r.keys)`;
+
+/** Every column as its raw text, parsed below. */
+const RAW = { getTypeParser: () => (value: string) => value } as unknown as CustomTypesConfig;
+
+type RawRow = (string | null)[];
+
+export async function loadMatchPostings(db: Pool | PoolClient, plan: FastMatchPlan): Promise<MatchPostings> {
+  const query: QueryArrayConfig = {
+    name: plan.conjunctive ? 'fast-match-conjunction' : 'fast-match-postings',
+    text: plan.conjunctive ? CONJUNCTION_SQL : SQL,
+    values: [plan.reader.indexId, plan.fields, plan.terms.map((t) => t.path), plan.terms.map((t) => t.term)],
+    rowMode: 'array',
+    types: RAW,
+  };
+  const { rows } = await db.query<RawRow>(query);
+  const fields: MatchPostings['fields'] = new Map();
+  const termKeys = new Map<number, { key: string; docFreq: number }>();
+  const blocks = new Map<number, Block[]>();
+  for (const row of rows) {
+    const kind = Number(row[0]);
+    if (kind === 0) {
+      fields.set(row[1]!, {
+        docCount: Number(row[3]),
+        sumTotalTermFreq: Number(row[4]),
+      });
+    } else if (kind === 1) {
+      termKeys.set(Number(row[3]), {
+        key: `${row[1]!}\u0000${row[2]!}`,
+        docFreq: Number(row[4]),
+      });
+    } else {
+      const termId = Number(row[3]);
+      const list = blocks.get(termId) ?? [];
+      list.push({ base: Number(row[4]), offsets: row[5]!, freqs: row[6]!, norms: row[7]! });
+      blocks.set(termId, list);
+    }
+  }
+  const terms: MatchPostings['terms'] = new Map();
+  for (const [termId, { key, docFreq }] of termKeys) {
+    terms.set(key, readBlocks(docFreq, blocks.get(termId) ?? []));
+  }
+  return { fields, terms };
+}
+
+interface Block {
+  base: number;
+  offsets: string;
+  freqs: string;
+  norms: string;
+}
+
+/** A term's blocks (disjoint doc ranges) in doc order, parsed straight into one set of arrays. */
+function readBlocks(docFreq: number, blocks: Block[]): TermPostings {
+  blocks.sort((a, b) => a.base - b.base);
+  let n = 0;
+  for (const b of blocks) n += countIntArray(b.offsets);
+  const docs = new Float64Array(n);
+  const freqs = new Int32Array(n);
+  const norms = new Uint8Array(n);
+  let at = 0;
+  for (const b of blocks) {
+    const next = readIntArray(b.offsets, docs, at, b.base);
+    if (readIntArray(b.freqs, freqs, at) !== next || readIntArray(b.norms, norms, at) !== next)
+      throw new PgArrayError('a posting block has arrays of different lengths');
+    at = next;
+  }
+  return { docFreq, docs, freqs, norms };
+}

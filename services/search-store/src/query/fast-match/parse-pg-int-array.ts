@@ -1,0 +1,77 @@
+/**
+ * Postgres's text form of a one-dimensional integer array (`{3,17,-2}`, array_out) parsed straight
+ * into typed arrays: no intermediate strings or number arrays. node-pg's generic array parser
+ * allocates a string per element, which would dominate the fast path's cost on long posting lists.
+ * (node-pg's `binary: true` is no way out: its protocol parser decodes every column as UTF-8 text
+ * first, which corrupts binary values.)
+ */
+export class PgArrayError extends Error {}
+
+const OPEN = 0x7b; // {
+const CLOSE = 0x7d; // }
+const COMMA = 0x2c;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const NINE = 0x39;
+
+/** The number of elements of an array literal. */
+export function countIntArray(text: string): number {
+  if (text.charCodeAt(0) !== OPEN || text.charCodeAt(text.length - 1) !== CLOSE)
+    throw new PgArrayError(`not an array literal: ${text.slice(0, 20)}`);
+  if (text.length === 2) return 0;
+  let n = 1;
+  for (let i = 1; i < text.length - 1; i++) if (text.charCodeAt(i) === COMMA) n++;
+  return n;
+}
+
+/**
+ * Writes the array's elements, each plus `add`, into `out` from index `at`; returns the index after
+ * the last one written. The caller sized `out` with countIntArray.
+ */
+export function readIntArray(
+  text: string,
+  out: Int32Array | Uint8Array | Float64Array,
+  at = 0,
+  add = 0,
+): number {
+  if (text.charCodeAt(0) !== OPEN || text.charCodeAt(text.length - 1) !== CLOSE)
+    throw new PgArrayError(`not an array literal: ${text.slice(0, 20)}`);
+  const end = text.length - 1;
+  if (end === 1) return at;
+  let value = 0;
+  let negative = false;
+  let digits = 0;
+  for (let i = 1; i <= end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= ZERO && c <= NINE) {
+      value = value * 10 + (c - ZERO);
+      digits++;
+    } else if (c === MINUS && digits === 0 && !negative) {
+      negative = true;
+    } else if (c === COMMA || i === end) {
+      if (digits === 0) throw new PgArrayError(`malformed integer array element at ${i}`);
+      out[at++] = (negative ? -value : value) + add;
+      value = 0;
+      digits = 0;
+      negative = false;
+    } else {
+      // NULL, nested arrays, spaces: none occur in the columns read this way.
+      throw new PgArrayError(`unexpected character ${JSON.stringify(text[i])} at ${i}`);
+    }
+  }
+  return at;
+}
+
+/** `int4[]` text → Int32Array. */
+export function parseInt4Array(text: string): Int32Array {
+  const out = new Int32Array(countIntArray(text));
+  readIntArray(text, out);
+  return out;
+}
+
+/** `int2[]` text of norm bytes (0–255) → Uint8Array. */
+export function parseByteArray(text: string): Uint8Array {
+  const out = new Uint8Array(countIntArray(text));
+  readIntArray(text, out);
+  return out;
+}
