@@ -13,21 +13,27 @@ import { findIndexedField } from '../index/indexed-fields';
 import type { IndexMapping } from '../mapping/mapping-types';
 import { queryParams, searchBodyOf } from './search-body';
 import { indexNotFound } from './es-errors';
+import { checkParams } from '../http/check-params';
+import { ROUTE_PARAMS } from './route-params';
 
 type Json = Record<string, unknown>;
 
-/** GET|POST /_analyze and /<index>/_analyze: `{tokens:[{token, start_offset, end_offset, type, position}]}`. */
+/**
+ * GET|POST /_analyze and /<index>/_analyze: `{tokens:[{token, start_offset, end_offset, type, position}]}`.
+ * As in Elasticsearch 8 (indices.analyze.json), the request is the body; the only URL parameter is
+ * `index` (the path's alternative), so `?text=` is refused like any unknown parameter.
+ */
 export function analyzeRouter(deps: { pool: Pool }): Router {
   const router = Router();
   const handle = async (req: Request, res: Response): Promise<void> => {
     const raw = searchBodyOf(req, res);
     const params = queryParams(req);
     const body: Json = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Json) : {};
-    const text = body.text ?? params.text;
+    const text = body.text;
     if (text === undefined || (Array.isArray(text) && text.length === 0)) {
       throw new EsError('action_request_validation_exception', 'Validation Failed: 1: text is missing;');
     }
-    const indexName = req.params.index as string | undefined;
+    const indexName = (req.params.index as string | undefined) ?? params.index;
     let settings: Json = {};
     let mappings: IndexMapping = {};
     if (indexName) {
@@ -38,7 +44,7 @@ export function analyzeRouter(deps: { pool: Pool }): Router {
       if (!rows[0]) throw indexNotFound(indexName);
       ({ settings, mappings } = rows[0]);
     }
-    const analyzer = chooseAnalyzer(body, params, settings, mappings, indexName !== undefined);
+    const analyzer = chooseAnalyzer(body, settings, mappings, indexName !== undefined);
     const values = (Array.isArray(text) ? text : [text]).map(String);
     const tokens = analyzeValues(analyzer, values).map((t) => ({
       token: t.term,
@@ -49,26 +55,21 @@ export function analyzeRouter(deps: { pool: Pool }): Router {
     }));
     res.json({ tokens });
   };
-  router.route('/_analyze').get(handle).post(handle);
-  router.route('/:index/_analyze').get(handle).post(handle);
+  const allowed = checkParams(ROUTE_PARAMS.analyze);
+  router.route('/_analyze').get(allowed, handle).post(allowed, handle);
+  router.route('/:index/_analyze').get(allowed, handle).post(allowed, handle);
   return router;
 }
 
-function chooseAnalyzer(
-  body: Json,
-  params: Record<string, string | undefined>,
-  settings: Json,
-  mappings: IndexMapping,
-  inIndex: boolean,
-): Analyzer {
-  const field = (body.field ?? params.field) as string | undefined;
+function chooseAnalyzer(body: Json, settings: Json, mappings: IndexMapping, inIndex: boolean): Analyzer {
+  const field = body.field as string | undefined;
   if (field !== undefined) {
     const mapped = findIndexedField(mappings, field);
     if (mapped?.type === 'text') return indexAnalyzerFor(mapped, settings);
     if (mapped) return findAnalyzer('keyword');
     return findAnalyzer('standard');
   }
-  const name = (body.analyzer ?? params.analyzer) as string | undefined;
+  const name = body.analyzer as string | undefined;
   if (name !== undefined) {
     try {
       return findAnalyzer(String(name), settings);
@@ -79,8 +80,8 @@ function chooseAnalyzer(
       );
     }
   }
-  const tokenizerSpec = body.tokenizer ?? params.tokenizer;
-  const filterSpecs = body.filter ?? (params.filter ? params.filter.split(',') : undefined);
+  const tokenizerSpec = body.tokenizer;
+  const filterSpecs = body.filter;
   if (tokenizerSpec === undefined && filterSpecs === undefined) return findAnalyzer('standard');
   const inline: Json = { ...settings };
   const tokenizer =

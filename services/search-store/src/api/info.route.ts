@@ -1,5 +1,7 @@
 import { Router } from 'express';
 import type { StoreDeps } from './store-deps';
+import { checkParams } from '../http/check-params';
+import { ROUTE_PARAMS } from './route-params';
 
 /** The version we report: an 8.x release, so clients that check `version.number` ≥ 7.14 accept us. */
 export const ES_VERSION = {
@@ -26,7 +28,7 @@ export async function findClusterUuid(deps: StoreDeps): Promise<string> {
 /** GET / and HEAD / (ES "Root API" / ping): the info body clients use to recognise Elasticsearch. */
 export function infoRouter(deps: StoreDeps): Router {
   const router = Router();
-  router.get('/', async (_req, res) => {
+  router.get('/', checkParams(ROUTE_PARAMS.info), async (_req, res) => {
     res.json({
       name: deps.config.NODE_NAME,
       cluster_name: deps.config.CLUSTER_NAME,

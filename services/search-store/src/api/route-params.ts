@@ -140,6 +140,10 @@ export const ROUTE_PARAMS = {
     'require_alias',
   ],
   // cluster.get_settings.json, cluster.put_settings.json
+  // info.json (GET /, HEAD /): no parameters of its own
+  info: [],
+  // indices.analyze.json
+  analyze: ['index'],
   getClusterSettings: [...MASTER, 'flat_settings', 'include_defaults'],
   putClusterSettings: [...MASTER, 'flat_settings'],
 } as const satisfies Record<string, readonly string[]>;

@@ -159,4 +159,29 @@ describe('unknown URL parameters on bulk, aliases, mapping, settings, cat, clone
     });
     expect(copied.created).toBe(2);
   });
+
+  it('refuses unknown parameters on GET / and _analyze, and _analyze takes the index as a parameter', async () => {
+    const root = await call(server.url, 'GET', '/?prety');
+    expect(root.json).toEqual(
+      envelope('request [/] contains unrecognized parameter: [prety] -> did you mean [pretty]?'),
+    );
+    expect((await call(server.url, 'GET', '/?pretty')).status).toBe(200);
+    const byQuery = await call(server.url, 'GET', '/_analyze?text=Quick%20Fox');
+    expect(byQuery.json).toEqual(envelope('request [/_analyze] contains unrecognized parameter: [text]'));
+    await es().indices.create({
+      index: 'p5',
+      settings: { analysis: { analyzer: { ws: { type: 'custom', tokenizer: 'whitespace' } } } },
+    });
+    const inIndex = await call(server.url, 'POST', '/_analyze?index=p5', {
+      analyzer: 'ws',
+      text: 'Quick Fox',
+    });
+    expect(inIndex.status).toBe(200);
+    expect((inIndex.json as { tokens: { token: string }[] }).tokens.map((t) => t.token)).toEqual([
+      'Quick',
+      'Fox',
+    ]);
+    const missing = await call(server.url, 'POST', '/_analyze?index=nope', { text: 'a' });
+    expect(missing.status).toBe(404);
+  });
 });
