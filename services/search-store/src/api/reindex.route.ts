@@ -125,6 +125,9 @@ export function reindexRouter(deps: StoreDeps): Router {
     const outcome = await inTransaction(deps.pool, async (client) => {
       const catalog = await loadCatalog(client);
       const sources = resolveIndexExpression(catalog, request.sourceIndex);
+      // Reindex reads its sources with a search, which the READ level of a block refuses (403, nothing
+      // created): checked before the destination is touched, as the scroll runs before any bulk.
+      checkIndexBlocks(sources, 'read');
       let dest = resolveWriteIndex(catalog, request.destIndex);
       if (!dest) {
         checkIndexName(request.destIndex);

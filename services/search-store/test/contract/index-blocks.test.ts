@@ -136,4 +136,20 @@ describe('index blocks (metadata, read_only, read_only_allow_delete)', () => {
       ),
     );
   });
+
+  it('index.blocks.read refuses a reindex from the index with 403 and creates no destination', async () => {
+    await es().index({ index: 'unread', id: '1', document: { a: 1 }, refresh: true });
+    await es().indices.putSettings({ index: 'unread', settings: { 'index.blocks.read': true } });
+    expect(
+      await failure(es().reindex({ source: { index: 'unread' }, dest: { index: 'unread-copy' } })),
+    ).toEqual(blocked('index [unread] blocked by: [FORBIDDEN/7/index read (api)];'));
+    expect(await es().indices.exists({ index: 'unread-copy' })).toBe(false);
+    await es().indices.putSettings({ index: 'unread', settings: { 'index.blocks.read': false } });
+    const copied = await es().reindex({
+      source: { index: 'unread' },
+      dest: { index: 'unread-copy' },
+      refresh: true,
+    });
+    expect(copied.created).toBe(1);
+  });
 });
