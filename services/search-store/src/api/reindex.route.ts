@@ -20,6 +20,7 @@ import {
   findIndicesByName,
 } from '../storage/indices.repo';
 import { inTransaction } from '../storage/queryable';
+import { statisticsRefresherFor } from '../storage/statistics-refresher';
 import { compileReindexSelection } from '../query/compile-reindex-selection';
 import { parseQuery } from '../query/parse-query';
 import type { Query } from '../query/query-ast';
@@ -250,6 +251,7 @@ export function reindexRouter(deps: StoreDeps): Router {
       }
       return { dest: locked, copies, replaced: replaced.length, conflicts, rejected };
     });
+    statisticsRefresherFor(deps.pool).noteWrites(outcome.copies.length);
     const created = outcome.copies.length - outcome.replaced;
     const conflictFailures = request.proceedOnConflicts
       ? []

@@ -22,6 +22,7 @@ import { applyUpdate } from './apply-update';
 import type { DocState, IndexState, WriteDeps, WriteOptions } from './index-state';
 import type { WriteOp, WriteResult } from './write-op';
 import { checkIndexBlocks } from '../index-blocks';
+import { statisticsRefresherFor } from '../../storage/statistics-refresher';
 
 export type { DocState, IndexState, WriteDeps, WriteOptions } from './index-state';
 
@@ -38,7 +39,7 @@ export async function executeWrites(
   ops: WriteOp[],
   options: WriteOptions,
 ): Promise<WriteResult[]> {
-  return inRetriedTransaction(deps.pool, async (client) => {
+  const written = await inRetriedTransaction(deps.pool, async (client) => {
     const results: (WriteResult | undefined)[] = new Array(ops.length).fill(undefined);
     const targets = await resolveTargets(client, ops, results);
     const states = await loadStates(client, ops, targets);
@@ -52,6 +53,8 @@ export async function executeWrites(
       (r, i) => r ?? failure(ops[i] as WriteOp, new EsError('exception', 'write was not applied')),
     );
   });
+  statisticsRefresherFor(deps.pool).noteWrites(written.filter((r) => r.ok).length);
+  return written;
 }
 
 function failure(op: WriteOp, error: EsError, index = op.index): WriteResult {

@@ -1,0 +1,74 @@
+import { statisticsRefresherFor } from '../../src/storage/statistics-refresher';
+import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { client8 } from '../support/http';
+
+/** Manual ANALYZE runs per table (autovacuum's count separately as autoanalyze_count). */
+async function analyzeCounts(server: RunningSearchStore): Promise<Record<string, number>> {
+  const { rows } = await server.pool.query<{ relname: string; analyze_count: string }>(
+    `SELECT relname, analyze_count FROM pg_stat_user_tables
+     WHERE relname IN ('documents', 'doc_values', 'posting_blocks', 'terms')`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.relname, Number(r.analyze_count)]));
+}
+
+/** pg_stat counters are sent by the backend at the end of its transaction; give the collector a moment. */
+async function settledCounts(server: RunningSearchStore, expected: number): Promise<Record<string, number>> {
+  for (let i = 0; i < 50; i++) {
+    const counts = await analyzeCounts(server);
+    if (Object.values(counts).every((c) => c >= expected)) return counts;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return analyzeCounts(server);
+}
+
+describe('planner statistics of a fast-growing index', () => {
+  let server: RunningSearchStore;
+  const es = () => client8(server.url);
+  beforeAll(async () => {
+    server = await startSearchStore();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  const bulk = async (from: number, count: number) => {
+    const operations = Array.from({ length: count }, (_, i) => [
+      { index: { _index: 'grow', _id: String(from + i) } },
+      { tag: `t${(from + i) % 7}`, n: from + i },
+    ]).flat();
+    const result = await es().bulk({ operations });
+    expect(result.errors).toBe(false);
+  };
+
+  it('are refreshed by ANALYZE once 1,000 documents were written, not at every write', async () => {
+    await es().indices.create({
+      index: 'grow',
+      mappings: { properties: { tag: { type: 'keyword' }, n: { type: 'long' } } },
+    });
+    const before = await analyzeCounts(server);
+    await bulk(0, 600);
+    expect(statisticsRefresherFor(server.pool).running).toBeUndefined();
+    await bulk(600, 600);
+    await statisticsRefresherFor(server.pool).running;
+    const after = await settledCounts(server, (before.documents ?? 0) + 1);
+    for (const table of ['documents', 'doc_values', 'posting_blocks', 'terms'])
+      expect(after[table]).toBe((before[table] ?? 0) + 1);
+    // The next threshold is max(1,000, 10% of the table): 500 more documents start nothing.
+    await bulk(1200, 500);
+    expect(statisticsRefresherFor(server.pool).running).toBeUndefined();
+    expect((await analyzeCounts(server)).documents).toBe(after.documents);
+  });
+
+  it('leaves answers unchanged: a terms aggregation over the index just written', async () => {
+    const result = await es().search({
+      index: 'grow',
+      size: 0,
+      query: { range: { n: { gte: 0 } } },
+      aggs: { tags: { terms: { field: 'tag', size: 10 } } },
+    });
+    const buckets = (result.aggregations?.tags as { buckets: { key: string; doc_count: number }[] }).buckets;
+    // 1,700 documents over 7 tags: t0..t6 hold 243 or 242 each.
+    expect(buckets.reduce((sum, b) => sum + b.doc_count, 0)).toBe(1700);
+    expect(buckets.map((b) => b.doc_count).sort()).toEqual([242, 243, 243, 243, 243, 243, 243]);
+  });
+});
