@@ -6,10 +6,8 @@ import type { Pool } from 'pg';
  */
 const TABLES = 'documents, doc_values, posting_blocks, terms, field_lengths, field_stats, doc_tokens, fields';
 
-/** Rows written before the first refresh; autovacuum's own base threshold is 50, its naptime a minute. */
+/** Documents written before the first refresh. */
 const MIN_ROWS = 1000;
-/** As autovacuum_analyze_scale_factor: a manual ANALYZE resets the counter autovacuum reads, so it is not done twice. */
-const SCALE = 0.1;
 
 export interface StatisticsRefresher {
   /** Counts documents written (after their transaction committed); may start one ANALYZE in the background. */
@@ -24,27 +22,26 @@ export interface StatisticsRefresher {
  * filled index has statistics the planner takes its (index_id, field_id) conditions for ~1 row: a terms
  * aggregation over a new 10,000-document index then ran as a nested loop recomputing the query's
  * matches per doc value, 37 s instead of 50 ms (found by the soak: search p99 21 s in its first two
- * minutes). So each instance counts the documents it wrote and, past autovacuum's own threshold, runs
- * the ANALYZE itself at once, one at a time, off the request path. Failures are ignored: autovacuum
- * remains the fallback, and nothing but plan quality depends on it.
+ * minutes). So each instance counts the documents it writes and runs the ANALYZE itself at 1,000 and
+ * then whenever that count doubled, one at a time, off the request path. Failures are ignored:
+ * autovacuum remains the fallback, and nothing but plan quality depends on it.
  */
 export function createStatisticsRefresher(pool: Pool): StatisticsRefresher {
-  let written = 0;
-  let threshold = MIN_ROWS;
+  let total = 0;
+  let sinceRefresh = 0;
   let running: Promise<void> | undefined;
-  const refresh = async (): Promise<void> => {
-    await pool.query(`ANALYZE ${TABLES}`);
-    const { rows } = await pool.query<{ n: number }>(
-      "SELECT greatest(reltuples, 0)::float8 AS n FROM pg_class WHERE oid = 'documents'::regclass",
-    );
-    threshold = Math.max(MIN_ROWS, SCALE * Number(rows[0]?.n ?? 0));
-  };
   return {
     noteWrites(documents) {
-      written += documents;
-      if (running || written < threshold) return;
-      written = 0;
-      running = refresh()
+      total += documents;
+      sinceRefresh += documents;
+      // Again once this instance's writes doubled: what breaks plans is statistics that say "nearly
+      // empty", not ones a factor of two off; a 100,000-document load costs 7 ANALYZEs (autovacuum's
+      // 10% would be 34), and a steady write rate ever fewer, leaving the steady state to autovacuum.
+      if (running || sinceRefresh < Math.max(MIN_ROWS, total / 2)) return;
+      sinceRefresh = 0;
+      running = pool
+        .query(`ANALYZE ${TABLES}`)
+        .then(() => undefined)
         .catch(() => undefined)
         .finally(() => (running = undefined));
     },

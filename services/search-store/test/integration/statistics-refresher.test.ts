@@ -53,7 +53,7 @@ describe('planner statistics of a fast-growing index', () => {
     const after = await settledCounts(server, (before.documents ?? 0) + 1);
     for (const table of ['documents', 'doc_values', 'posting_blocks', 'terms'])
       expect(after[table]).toBe((before[table] ?? 0) + 1);
-    // The next threshold is max(1,000, 10% of the table): 500 more documents start nothing.
+    // The next one once this instance's writes doubled (1,200 more): 500 more start nothing.
     await bulk(1200, 500);
     expect(statisticsRefresherFor(server.pool).running).toBeUndefined();
     expect((await analyzeCounts(server)).documents).toBe(after.documents);
