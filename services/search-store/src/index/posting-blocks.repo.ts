@@ -1,5 +1,13 @@
 import type { PoolClient } from 'pg';
-import { buildBlocks, tailRoom, BLOCK_SIZE, type Block, type Posting } from './build-blocks';
+import {
+  buildBlocks,
+  tailExtension,
+  tailRoom,
+  BLOCK_SIZE,
+  type Block,
+  type Posting,
+  type TailExtension,
+} from './build-blocks';
 import { copyLines } from './copy-lines';
 
 /**
@@ -35,18 +43,9 @@ export async function appendPostings(
       continue;
     }
     const room = tail.size < BLOCK_SIZE ? tailRoom(tail.baseDocKey, tail.size, postings) : 0;
-    if (room > 0) {
-      const head = postings.slice(0, room);
-      extended.push({
-        termId,
-        base: tail.baseDocKey,
-        last: head.at(-1)!.docKey,
-        offsets: head.map((p) => p.docKey - tail.baseDocKey),
-        freqs: head.map((p) => p.freq),
-        norms: head.map((p) => p.norm),
-      });
-    }
-    for (const block of buildBlocks(postings.slice(room))) blocks.push({ termId, block });
+    if (room > 0) extended.push(tailExtension(termId, tail.baseDocKey, postings, room));
+    for (const block of buildBlocks(room > 0 ? postings.slice(room) : postings))
+      blocks.push({ termId, block });
   }
   if (merging.length > 0) {
     for (const [termId, block] of await mergeBlocks(client, indexId, merging, byTerm))
@@ -78,22 +77,13 @@ async function findTails(client: PoolClient, indexId: string, termIds: string[])
   );
 }
 
-interface TailExtension {
-  termId: string;
-  /** The tail's base_doc_key (its key; an append keeps it, so the update can be HOT). */
-  base: number;
-  last: number;
-  offsets: number[];
-  freqs: number[];
-  norms: number[];
-}
-
 /**
  * Array parameters as literals built here: node-postgres would serialise and escape each element
  * (a third of the writer's CPU on a bulk); numbers need no escaping, and Postgres parses the literal.
  */
 export const arrayLiteral = (values: (number | string)[]): string => `{${values.join(',')}}`;
-const nestedLiteral = (lists: number[][]): string => `{${lists.map((l) => `"{${l.join(',')}}"`).join(',')}}`;
+/** Array literals (`{3,9}`) as one text[] literal: each element quoted, none holds `"` or `\`. */
+const nestedLiteral = (literals: string[]): string => `{"${literals.join('","')}"}`;
 
 async function extendTails(client: PoolClient, indexId: string, tails: TailExtension[]): Promise<void> {
   if (tails.length === 0) return;
@@ -113,8 +103,8 @@ async function extendTails(client: PoolClient, indexId: string, tails: TailExten
       nestedLiteral(tails.map((t) => t.offsets)),
       nestedLiteral(tails.map((t) => t.freqs)),
       nestedLiteral(tails.map((t) => t.norms)),
-      arrayLiteral(tails.map((t) => Math.max(...t.freqs))),
-      arrayLiteral(tails.map((t) => Math.min(...t.norms))),
+      arrayLiteral(tails.map((t) => t.maxFreq)),
+      arrayLiteral(tails.map((t) => t.minNorm)),
     ],
   );
 }
