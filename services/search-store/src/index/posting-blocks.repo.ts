@@ -9,6 +9,7 @@ import {
   type TailExtension,
 } from './build-blocks';
 import { copyLines } from './copy-lines';
+import { withNestedLoops } from './with-nested-loops';
 
 /**
  * The SQL of block postings (migration 0004): a batch appends to each term's tail block and writes
@@ -88,24 +89,27 @@ const nestedLiteral = (literals: string[]): string => `{"${literals.join('","')}
 async function extendTails(client: PoolClient, indexId: string, tails: TailExtension[]): Promise<void> {
   if (tails.length === 0) return;
   tails.sort((a, b) => Number(a.termId) - Number(b.termId));
-  await client.query(
-    `UPDATE posting_blocks b
+  // One primary-key probe per tail; planned freely, the join hashed every block of the index.
+  await withNestedLoops(client, () =>
+    client.query(
+      `UPDATE posting_blocks b
      SET last_doc_key = u.last, doc_offsets = b.doc_offsets || u.o::int4[], freqs = b.freqs || u.f::int4[],
          norms = b.norms || u.n::int2[], max_freq = greatest(b.max_freq, u.mf), min_norm = least(b.min_norm, u.mn)
      FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::int4[], $9::int2[])
        AS u(term_id, base, last, o, f, n, mf, mn)
      WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.base_doc_key = u.base`,
-    [
-      indexId,
-      arrayLiteral(tails.map((t) => t.termId)),
-      arrayLiteral(tails.map((t) => t.base)),
-      arrayLiteral(tails.map((t) => t.last)),
-      nestedLiteral(tails.map((t) => t.offsets)),
-      nestedLiteral(tails.map((t) => t.freqs)),
-      nestedLiteral(tails.map((t) => t.norms)),
-      arrayLiteral(tails.map((t) => t.maxFreq)),
-      arrayLiteral(tails.map((t) => t.minNorm)),
-    ],
+      [
+        indexId,
+        arrayLiteral(tails.map((t) => t.termId)),
+        arrayLiteral(tails.map((t) => t.base)),
+        arrayLiteral(tails.map((t) => t.last)),
+        nestedLiteral(tails.map((t) => t.offsets)),
+        nestedLiteral(tails.map((t) => t.freqs)),
+        nestedLiteral(tails.map((t) => t.norms)),
+        arrayLiteral(tails.map((t) => t.maxFreq)),
+        arrayLiteral(tails.map((t) => t.minNorm)),
+      ],
+    ),
   );
 }
 
