@@ -37,9 +37,16 @@ export const ENGLISH_STOP_WORDS: readonly string[] = [
   'with',
 ];
 
-/** Lowercases each token (Unicode, locale-independent, as Lucene's LowerCaseFilter). */
+/**
+ * Lowercases each token (Unicode, locale-independent, as Lucene's LowerCaseFilter). A token already in
+ * lower case is kept as it is (tokens are never mutated): most are, and a copy per token was a large
+ * share of an ingest's garbage.
+ */
 export const lowercaseFilter: TokenFilter = (tokens) =>
-  tokens.map((t) => ({ ...t, term: t.term.toLowerCase() }));
+  tokens.map((t) => {
+    const term = t.term.toLowerCase();
+    return term === t.term ? t : { ...t, term };
+  });
 
 export const uppercaseFilter: TokenFilter = (tokens) =>
   tokens.map((t) => ({ ...t, term: t.term.toUpperCase() }));

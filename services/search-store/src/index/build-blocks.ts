@@ -62,3 +62,51 @@ export function tailRoom(baseDocKey: number, size: number, postings: Posting[]):
     room++;
   return room;
 }
+
+/** Postings appended to a term's tail block: the columns of one row of the tail UPDATE. */
+export interface TailExtension {
+  termId: string;
+  /** The tail's base_doc_key (its key; an append keeps it, so the update can be HOT). */
+  base: number;
+  last: number;
+  /** The appended offsets, freqs and norms as array literals (`{3,9}`), built in one pass. */
+  offsets: string;
+  freqs: string;
+  norms: string;
+  maxFreq: number;
+  minNorm: number;
+}
+
+/** The first `count` postings as an append to the tail block based at `base`. */
+export function tailExtension(
+  termId: string,
+  base: number,
+  postings: Posting[],
+  count: number,
+): TailExtension {
+  let offsets = '';
+  let freqs = '';
+  let norms = '';
+  let maxFreq = 0;
+  let minNorm = Infinity;
+  for (let i = 0; i < count; i++) {
+    const p = postings[i]!;
+    const sep = i === 0 ? '' : ',';
+    offsets += sep + (p.docKey - base);
+    freqs += sep + p.freq;
+    norms += sep + p.norm;
+    if (p.freq > maxFreq) maxFreq = p.freq;
+    if (p.norm < minNorm) minNorm = p.norm;
+  }
+  const last = postings[count - 1]!.docKey;
+  return {
+    termId,
+    base,
+    last,
+    offsets: `{${offsets}}`,
+    freqs: `{${freqs}}`,
+    norms: `{${norms}}`,
+    maxFreq,
+    minNorm,
+  };
+}

@@ -1,6 +1,15 @@
 import type { PoolClient } from 'pg';
-import { buildBlocks, tailRoom, BLOCK_SIZE, type Block, type Posting } from './build-blocks';
+import {
+  buildBlocks,
+  tailExtension,
+  tailRoom,
+  BLOCK_SIZE,
+  type Block,
+  type Posting,
+  type TailExtension,
+} from './build-blocks';
 import { copyLines } from './copy-lines';
+import { withNestedLoops } from './with-nested-loops';
 
 /**
  * The SQL of block postings (migration 0004): a batch appends to each term's tail block and writes
@@ -35,18 +44,9 @@ export async function appendPostings(
       continue;
     }
     const room = tail.size < BLOCK_SIZE ? tailRoom(tail.baseDocKey, tail.size, postings) : 0;
-    if (room > 0) {
-      const head = postings.slice(0, room);
-      extended.push({
-        termId,
-        base: tail.baseDocKey,
-        last: head.at(-1)!.docKey,
-        offsets: head.map((p) => p.docKey - tail.baseDocKey),
-        freqs: head.map((p) => p.freq),
-        norms: head.map((p) => p.norm),
-      });
-    }
-    for (const block of buildBlocks(postings.slice(room))) blocks.push({ termId, block });
+    if (room > 0) extended.push(tailExtension(termId, tail.baseDocKey, postings, room));
+    for (const block of buildBlocks(room > 0 ? postings.slice(room) : postings))
+      blocks.push({ termId, block });
   }
   if (merging.length > 0) {
     for (const [termId, block] of await mergeBlocks(client, indexId, merging, byTerm))
@@ -78,44 +78,38 @@ async function findTails(client: PoolClient, indexId: string, termIds: string[])
   );
 }
 
-interface TailExtension {
-  termId: string;
-  /** The tail's base_doc_key (its key; an append keeps it, so the update can be HOT). */
-  base: number;
-  last: number;
-  offsets: number[];
-  freqs: number[];
-  norms: number[];
-}
-
 /**
  * Array parameters as literals built here: node-postgres would serialise and escape each element
  * (a third of the writer's CPU on a bulk); numbers need no escaping, and Postgres parses the literal.
  */
 export const arrayLiteral = (values: (number | string)[]): string => `{${values.join(',')}}`;
-const nestedLiteral = (lists: number[][]): string => `{${lists.map((l) => `"{${l.join(',')}}"`).join(',')}}`;
+/** Array literals (`{3,9}`) as one text[] literal: each element quoted, none holds `"` or `\`. */
+const nestedLiteral = (literals: string[]): string => `{"${literals.join('","')}"}`;
 
 async function extendTails(client: PoolClient, indexId: string, tails: TailExtension[]): Promise<void> {
   if (tails.length === 0) return;
   tails.sort((a, b) => Number(a.termId) - Number(b.termId));
-  await client.query(
-    `UPDATE posting_blocks b
+  // One primary-key probe per tail; planned freely, the join hashed every block of the index.
+  await withNestedLoops(client, () =>
+    client.query(
+      `UPDATE posting_blocks b
      SET last_doc_key = u.last, doc_offsets = b.doc_offsets || u.o::int4[], freqs = b.freqs || u.f::int4[],
          norms = b.norms || u.n::int2[], max_freq = greatest(b.max_freq, u.mf), min_norm = least(b.min_norm, u.mn)
      FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::int4[], $9::int2[])
        AS u(term_id, base, last, o, f, n, mf, mn)
      WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.base_doc_key = u.base`,
-    [
-      indexId,
-      arrayLiteral(tails.map((t) => t.termId)),
-      arrayLiteral(tails.map((t) => t.base)),
-      arrayLiteral(tails.map((t) => t.last)),
-      nestedLiteral(tails.map((t) => t.offsets)),
-      nestedLiteral(tails.map((t) => t.freqs)),
-      nestedLiteral(tails.map((t) => t.norms)),
-      arrayLiteral(tails.map((t) => Math.max(...t.freqs))),
-      arrayLiteral(tails.map((t) => Math.min(...t.norms))),
-    ],
+      [
+        indexId,
+        arrayLiteral(tails.map((t) => t.termId)),
+        arrayLiteral(tails.map((t) => t.base)),
+        arrayLiteral(tails.map((t) => t.last)),
+        nestedLiteral(tails.map((t) => t.offsets)),
+        nestedLiteral(tails.map((t) => t.freqs)),
+        nestedLiteral(tails.map((t) => t.norms)),
+        arrayLiteral(tails.map((t) => t.maxFreq)),
+        arrayLiteral(tails.map((t) => t.minNorm)),
+      ],
+    ),
   );
 }
 

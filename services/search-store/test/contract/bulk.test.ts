@@ -244,14 +244,15 @@ describe('bulk API', () => {
 
   it('writes a bulk larger than one batch with consecutive seq_nos (official clients, vendor ndjson)', async () => {
     const operations = [];
-    for (let i = 0; i < 2500; i += 1) operations.push({ index: { _index: 'many', _id: String(i) } }, { i });
+    // 2,600 items: a full batch of 2,500 (bulk.route.ts) and a partial one.
+    for (let i = 0; i < 2600; i += 1) operations.push({ index: { _index: 'many', _id: String(i) } }, { i });
     const result = await client9(server.url).bulk({ operations, refresh: 'wait_for' });
     expect(result.errors).toBe(false);
-    expect(result.items).toHaveLength(2500);
+    expect(result.items).toHaveLength(2600);
     const { rows } = await server.pool.query<{ count: string; max: string }>(
       "SELECT count(*) AS count, max(seq_no) AS max FROM documents d JOIN indices i USING (index_id) WHERE i.name = 'many'",
     );
-    expect(rows[0]).toEqual({ count: '2500', max: '2499' });
+    expect(rows[0]).toEqual({ count: '2600', max: '2599' });
     const eight = await client8(server.url).bulk({ operations: [{ delete: { _index: 'many', _id: '0' } }] });
     expect(eight.items[0]?.delete?.result).toBe('deleted');
   });
