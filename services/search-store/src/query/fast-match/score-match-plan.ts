@@ -84,7 +84,9 @@ function scoreTerms(node: Extract<MatchNode, { kind: 'terms' }>, data: MatchPost
     weights.push(termWeight(node.boost, idf(postings.docFreq, field.docCount)));
     counts.push(m);
   }
-  return mergeTerms(lists, weights, counts, node.required, normInverse);
+  return present === node.required && lists.length > 1
+    ? intersectTerms(lists, weights, counts, normInverse)
+    : mergeTerms(lists, weights, counts, node.required, normInverse);
 }
 
 /** Documents holding any of the terms, each scored the constant boost (compileTerms' `constant`). */
@@ -150,6 +152,73 @@ function mergeTerms(
     }
   }
   return { docs, scores, length: n };
+}
+
+/**
+ * mergeTerms when every clause is required (operator and): the shortest list leads and the others
+ * gallop to each of its documents (Lucene's ConjunctionDISI), so a rare term with a common one costs
+ * the rare term's length times a logarithm, not the common term's length. Same documents and scores.
+ */
+function intersectTerms(
+  lists: TermPostings[],
+  weights: number[],
+  counts: number[],
+  normInverse: Float32Array,
+): DocScores {
+  const k = lists.length;
+  let lead = 0;
+  for (let i = 1; i < k; i++) if (lists[i]!.docs.length < lists[lead]!.docs.length) lead = i;
+  const leadDocs = lists[lead]!.docs;
+  const docs = new Float64Array(leadDocs.length);
+  const scores = new Float64Array(leadDocs.length);
+  const pos = new Int32Array(k);
+  let n = 0;
+  candidates: for (let j = 0; j < leadDocs.length; j++) {
+    const doc = leadDocs[j]!;
+    pos[lead] = j;
+    for (let i = 0; i < k; i++) {
+      if (i === lead) continue;
+      const list = lists[i]!.docs;
+      const p = advance(list, pos[i]!, doc);
+      pos[i] = p;
+      if (p >= list.length) break candidates;
+      if (list[p] !== doc) continue candidates;
+    }
+    let sum = 0;
+    for (let i = 0; i < k; i++) {
+      const l = lists[i]!;
+      const p = pos[i]!;
+      const w = weights[i]!;
+      const ts = f(w - f(w / f(1 + f(l.freqs[p]! * normInverse[l.norms[p]!]!))));
+      const m = counts[i]!;
+      for (let c = 0; c < m; c++) sum += ts;
+    }
+    docs[n] = doc;
+    scores[n] = f(sum);
+    n++;
+  }
+  return { docs, scores, length: n };
+}
+
+/** The first position at or after `from` whose document is ≥ target: exponential, then binary search. */
+export function advance(docs: Float64Array, from: number, target: number): number {
+  if (from >= docs.length || docs[from]! >= target) return from;
+  let low = from; // docs[low] < target
+  let step = 1;
+  let high = from + 1;
+  while (high < docs.length && docs[high]! < target) {
+    low = high;
+    step *= 2;
+    high = low + step;
+  }
+  if (high > docs.length) high = docs.length;
+  let lo = low + 1;
+  while (lo < high) {
+    const mid = (lo + high) >>> 1;
+    if (docs[mid]! < target) lo = mid + 1;
+    else high = mid;
+  }
+  return lo;
 }
 
 const MUST = 0;
