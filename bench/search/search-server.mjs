@@ -1,4 +1,4 @@
-// search-store from its compiled dist/, as main.ts wires it, except authentication: every request acts as a
+// search-store from its compiled dist/, as main.ts wires it (both pools), except authentication: every request acts as a
 // principal holding all search scopes (auth is not what this benchmark measures; bench/introspection does).
 // Env: DATABASE_URL, PORT. Run as a child process so the bench can read its peak RSS from /proc.
 import { createRequire } from 'node:module';
@@ -15,6 +15,7 @@ const { searchConfigSchema } = require(join(dist, 'config.js'));
 const { createIndexWriter } = require(join(dist, 'index/index-writer.js'));
 const { createScriptRunner } = require(join(dist, 'script/script-runner.js'));
 const { createSearchSeams } = require(join(dist, 'api/search-seams.js'));
+const { createFastSearchPool } = require(join(dist, 'storage/fast-search-pool.js'));
 
 const grantAll = (req, _res, next) => {
   req.principal = {
@@ -43,9 +44,11 @@ await common.runMigrations({
   logger,
 });
 const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
+const fastPool = createFastSearchPool({ connectionString: config.DATABASE_URL, max: 10 });
 const app = createApp({
   config,
   pool,
+  fastPool,
   logger,
   indexWriter: createIndexWriter(),
   scriptRunner: createScriptRunner(),

@@ -15,6 +15,8 @@ import type { ScriptRunner } from './script/script-runner';
 export interface SearchDeps {
   config: SearchConfig;
   pool: Pool;
+  /** The fast search path's connections (storage/fast-search-pool.ts); `pool` when absent. */
+  fastPool?: Pool;
   logger: Logger;
   /** The search engine's writer, called inside every document write's transaction. */
   indexWriter: IndexWriter;
@@ -57,7 +59,7 @@ export function createApp(deps: SearchDeps): Express {
   app.use(formatResponse());
   app.use(deps.authenticate);
   app.use(readJsonBody(deps.config.MAX_REQUEST_BYTES));
-  app.use(searchRouter({ pool: deps.pool, seams: deps.searchSeams }));
+  app.use(searchRouter({ pool: deps.pool, fastPool: deps.fastPool, seams: deps.searchSeams }));
   app.use(analyzeRouter({ pool: deps.pool }));
   app.use(documentStoreRouter(deps));
   app.use(noHandler());

@@ -8,6 +8,7 @@ import { createIntrospectionWithPush } from './auth/revocation-push';
 import { createScriptRunner } from './script/script-runner';
 import { searchConfigSchema } from './config';
 import { createIndexWriter } from './index/index-writer';
+import { createFastSearchPool } from './storage/fast-search-pool';
 
 /** The only reader of process.env. */
 async function main(): Promise<void> {
@@ -20,18 +21,23 @@ async function main(): Promise<void> {
     logger,
   });
   const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
-  // An idle connection dropped by Postgres (restart, failover) emits 'error' on the pool; without a
-  // listener that would crash the process. The pool opens a new connection on the next query.
-  pool.on('error', (error) => logger.warn('idle Postgres connection lost', { error: error.message }));
-  // A checked-out client whose connection drops between two queries (inside a transaction) emits 'error'
-  // on itself, where the pool has no listener: without this the process crashes. Its next query rejects.
-  pool.on('connect', (client) => {
-    client.on('error', (error) => logger.warn('Postgres connection lost', { error: error.message }));
-  });
+  const fastPool = createFastSearchPool({ connectionString: config.DATABASE_URL, max: 10 });
+  for (const each of [pool, fastPool]) {
+    // An idle connection dropped by Postgres (restart, failover) emits 'error' on the pool; without a
+    // listener that would crash the process. The pool opens a new connection on the next query.
+    each.on('error', (error) => logger.warn('idle Postgres connection lost', { error: error.message }));
+    // A checked-out client whose connection drops between two queries (inside a transaction) emits
+    // 'error' on itself, where the pool has no listener: without this the process crashes. Its next
+    // query rejects.
+    each.on('connect', (client) => {
+      client.on('error', (error) => logger.warn('Postgres connection lost', { error: error.message }));
+    });
+  }
   const { introspection, revocations } = createIntrospectionWithPush(config, logger);
   const app = createApp({
     config,
     pool,
+    fastPool,
     logger,
     indexWriter: createIndexWriter(),
     scriptRunner: createScriptRunner(),
@@ -46,7 +52,7 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     logger.info('stopping', { signal });
     revocations?.close();
-    server.close(() => void pool.end().then(() => process.exit(0)));
+    server.close(() => void Promise.all([pool.end(), fastPool.end()]).then(() => process.exit(0)));
     setTimeout(() => process.exit(0), 5000).unref();
   };
   process.on('SIGINT', () => stop('SIGINT'));

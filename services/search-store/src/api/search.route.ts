@@ -13,6 +13,8 @@ import { ROUTE_PARAMS } from './route-params';
 
 export interface SearchRouteDeps {
   pool: Pool;
+  /** For the fast path's named statements (storage/fast-search-pool.ts); `pool` when absent. */
+  fastPool?: Pool;
   seams?: SearchSeams;
 }
 
@@ -67,7 +69,7 @@ export function searchRouter(deps: SearchRouteDeps): Router {
       deps.seams?.fastMatch === false
         ? {}
         : await fastSearch(
-            deps.pool,
+            deps.fastPool ?? deps.pool,
             req.params.index as string | undefined,
             { ignoreUnavailable: queryParams(req).ignore_unavailable === 'true' },
             request,
@@ -92,7 +94,7 @@ export function searchRouter(deps: SearchRouteDeps): Router {
       deps.seams?.fastMatch === false
         ? {}
         : await fastCount(
-            deps.pool,
+            deps.fastPool ?? deps.pool,
             req.params.index as string | undefined,
             { ignoreUnavailable: queryParams(req).ignore_unavailable === 'true' },
             request,

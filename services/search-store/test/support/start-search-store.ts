@@ -11,6 +11,7 @@ import { createScriptRunner } from '../../src/script/script-runner';
 import { fullAccessPrincipal } from './full-access-principal';
 import { searchConfigSchema, type SearchConfig } from '../../src/config';
 import { createRecordingIndexWriter, type IndexWriterCall } from './recording-index-writer';
+import { createFastSearchPool } from '../../src/storage/fast-search-pool';
 
 export interface RunningSearchStore {
   url: string;
@@ -48,6 +49,7 @@ export async function startSearchStore(
     ...overrides,
   });
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  const fastPool = createFastSearchPool({ connectionString: databaseUrl, max: 4 });
   const logger = createLogger({ service: 'search-store', silent: true });
   const indexWriter = createRecordingIndexWriter();
   const push = options.auth === 'real-with-push' ? createIntrospectionWithPush(config, logger) : undefined;
@@ -58,6 +60,7 @@ export async function startSearchStore(
   const app = createApp({
     config,
     pool,
+    fastPool,
     logger,
     indexWriter,
     scriptRunner: createScriptRunner(),
@@ -79,7 +82,7 @@ export async function startSearchStore(
     async stop() {
       push?.revocations?.close();
       await new Promise((resolve) => server.close(resolve));
-      await pool.end();
+      await Promise.all([pool.end(), fastPool.end()]);
     },
   };
 }
