@@ -9,6 +9,7 @@ import { formatResponse } from './http/format-response';
 import { noHandler } from './http/no-handler';
 import { readJsonBody } from './http/read-body';
 import type { IndexWriter } from './index/index-writer';
+import { PostingsCache } from './query/fast-match/postings-cache';
 import type { SearchSeams } from './query/search-seams';
 import type { ScriptRunner } from './script/script-runner';
 
@@ -59,7 +60,8 @@ export function createApp(deps: SearchDeps): Express {
   app.use(formatResponse());
   app.use(deps.authenticate);
   app.use(readJsonBody(deps.config.MAX_REQUEST_BYTES));
-  app.use(searchRouter({ pool: deps.pool, fastPool: deps.fastPool, seams: deps.searchSeams }));
+  const postingsCache = new PostingsCache(deps.config.SEARCH_POSTINGS_CACHE_MB * 2 ** 20);
+  app.use(searchRouter({ pool: deps.pool, fastPool: deps.fastPool, seams: deps.searchSeams, postingsCache }));
   app.use(analyzeRouter({ pool: deps.pool }));
   app.use(documentStoreRouter(deps));
   app.use(noHandler());

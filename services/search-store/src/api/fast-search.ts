@@ -1,12 +1,19 @@
 import type { Pool } from 'pg';
 import type { SearchResponse } from '../query/execute-search';
+import type { CatalogFold } from '../query/fast-match/check-cached-plan';
 import { executeFastCount, executeFastSearch } from '../query/fast-match/execute-fast-search';
 import { openMappingReaders } from '../query/fast-match/open-mapping-readers';
 import { isFastMatchRequest } from '../query/fast-match/plan-fast-match';
+import type { PostingsCache } from '../query/fast-match/postings-cache';
 import type { IndexReader, IndexRow } from '../query/index-reader';
 import type { SearchRequest } from '../query/search-request';
 import { ShardQueryError, toSearchPhaseError } from '../query/shard-query-error';
-import { loadSearchCatalog } from './load-search-catalog';
+import {
+  catalogFromText,
+  catalogStatement,
+  loadSearchCatalog,
+  type SearchCatalog,
+} from './load-search-catalog';
 import { resolveFromCatalog } from './search-index-resolver';
 
 /**
@@ -18,7 +25,9 @@ import { resolveFromCatalog } from './search-index-resolver';
  * holds. So the search runs with the readers derived from the last catalog seen for this expression
  * while the catalog loads, and its answer is kept only when the catalog comes back with the same key
  * (same indices, mappings, settings and aliases); otherwise it runs again with the fresh readers. Two
- * round trips in sequence instead of three, and never an answer from a stale catalog.
+ * round trips in sequence instead of three, and never an answer from a stale catalog. When the search
+ * is answered from the postings cache, its one statement reads the catalog too (CatalogFold): one
+ * round trip and one statement in all.
  */
 interface Derived {
   key: string;
@@ -57,13 +66,24 @@ async function withFastReaders<T>(
   pool: Pool,
   expression: string | undefined,
   options: { ignoreUnavailable: boolean },
-  work: (readers: IndexReader[]) => Promise<T | undefined>,
+  work: (readers: IndexReader[], fold?: CatalogFold) => Promise<T | undefined>,
 ): Promise<{ value?: T; indices: IndexRow[] }> {
   const cacheKey = `${options.ignoreUnavailable}\u0000${expression ?? '_all'}`;
   const guess = derived.get(cacheKey);
-  const loading = loadSearchCatalog(pool, expression ?? '_all');
-  const speculative = guess ? settle(asSearchPhase(guess.readers, work(guess.readers))) : undefined;
-  const catalog = await loading;
+  // The catalog statement numbered after the check statement's five parameters (check-cached-plan.ts).
+  const fold: CatalogFold | undefined = guess
+    ? { statement: catalogStatement(expression ?? '_all', 6) }
+    : undefined;
+  const speculative = guess ? settle(asSearchPhase(guess.readers, work(guess.readers, fold))) : undefined;
+  // Read synchronously after the call: set when the search reads the catalog in its own statement.
+  const loading = fold?.taken ? undefined : loadSearchCatalog(pool, expression ?? '_all');
+  let catalog: SearchCatalog;
+  if (loading) {
+    catalog = await loading;
+  } else {
+    await speculative;
+    catalog = fold?.found ? catalogFromText(fold.found) : await loadSearchCatalog(pool, expression ?? '_all');
+  }
   if (guess && speculative && guess.key === catalog.key) {
     const outcome = await speculative;
     if (!outcome.ok) throw outcome.error;
@@ -82,10 +102,11 @@ export async function fastSearch(
   options: { ignoreUnavailable: boolean },
   request: SearchRequest,
   started: number,
+  cache?: PostingsCache,
 ): Promise<{ body?: SearchResponse; indices?: IndexRow[] }> {
   if (!isFastMatchRequest(request)) return {};
-  const { value, indices } = await withFastReaders(pool, expression, options, (readers) =>
-    executeFastSearch(pool, readers, request, started),
+  const { value, indices } = await withFastReaders(pool, expression, options, (readers, fold) =>
+    executeFastSearch(pool, readers, request, started, cache, fold),
   );
   return { body: value, indices };
 }

@@ -69,6 +69,20 @@ export interface SearchCatalog extends Catalog {
 const parsed = new Map<string, SearchCatalog>();
 const MAX_PARSED = 64;
 
+/**
+ * The catalog's statement for an expression, its parameters numbered from `$<first>`: a SELECT of two
+ * text columns (indices, aliases) that the fast path can also run inside its own statement.
+ */
+export function catalogStatement(
+  expression: string,
+  first = 1,
+): { select: string; values: unknown[]; name: string } {
+  const names = concreteNames(expression);
+  return names
+    ? { select: BY_NAME.replaceAll('$1', `$${first}`), values: [names], name: `by-name-${first}` }
+    : { select: ALL, values: [], name: 'all' };
+}
+
 export async function loadSearchCatalog(db: Queryable, expression: string): Promise<SearchCatalog> {
   const names = concreteNames(expression);
   const { rows } = await db.query<{ indices: string; aliases: string }>(
@@ -76,7 +90,11 @@ export async function loadSearchCatalog(db: Queryable, expression: string): Prom
       ? { name: 'search-catalog-by-name', text: BY_NAME, values: [names], types: RAW_TEXT }
       : { name: 'search-catalog-all', text: ALL, values: [], types: RAW_TEXT },
   );
-  const row = rows[0]!;
+  return catalogFromText(rows[0]!);
+}
+
+/** The catalog of the statement's two columns as Postgres printed them. */
+export function catalogFromText(row: { indices: string; aliases: string }): SearchCatalog {
   const key = `${row.indices}\u0000${row.aliases}`;
   const known = parsed.get(key);
   if (known) return known;

@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { Pool, PoolClient } from 'pg';
 import { executeCount, executeSearch } from '../query/execute-search';
 import { fastCount, fastSearch } from './fast-search';
+import type { PostingsCache } from '../query/fast-match/postings-cache';
 import { openIndexReaders, type IndexReader, type IndexRow } from '../query/index-reader';
 import { parseSearchRequest } from '../query/search-request';
 import type { SearchSeams } from '../query/search-seams';
@@ -16,6 +17,8 @@ export interface SearchRouteDeps {
   /** For the fast path's named statements (storage/fast-search-pool.ts); `pool` when absent. */
   fastPool?: Pool;
   seams?: SearchSeams;
+  /** The fast path's postings cache; absent → every search reads its postings. */
+  postingsCache?: PostingsCache;
 }
 
 /**
@@ -74,6 +77,7 @@ export function searchRouter(deps: SearchRouteDeps): Router {
             { ignoreUnavailable: queryParams(req).ignore_unavailable === 'true' },
             request,
             started,
+            deps.postingsCache,
           );
     if (fast.body) {
       res.json(fast.body);

@@ -5,7 +5,9 @@ import type { IndexReader } from '../index-reader';
 import type { SearchRequest } from '../search-request';
 import { loadMatchPostings } from './load-match-postings';
 import { isFastMatchRequest, planFastMatch, type FastMatchPlan } from './plan-fast-match';
-import { scoreMatchPlan } from './score-match-plan';
+import { checkCachedPlan, type CatalogFold } from './check-cached-plan';
+import type { PostingsCache } from './postings-cache';
+import { scoreMatchPlan, type MatchPostings } from './score-match-plan';
 import { TopDocsHeap } from './top-docs-heap';
 
 const f = Math.fround;
@@ -16,12 +18,18 @@ const f = Math.fround;
  * the float32 arithmetic of the SQL plans and keeps the top from+size, and one statement fetches the
  * page's documents. Answers undefined when the request needs the SQL path (executeSearch); the answer
  * is otherwise the one executeSearch gives, score for score.
+ *
+ * With a cache (postings-cache.ts) holding every term of the plans, the scores are computed first and
+ * one statement per index checks the statistics and term versions they used while it reads the page:
+ * one round trip instead of two, and the same answer (anything changed → the postings are read again).
  */
 export async function executeFastSearch(
   db: Pool | PoolClient,
   readers: IndexReader[],
   request: SearchRequest,
   started = Date.now(),
+  cache?: PostingsCache,
+  fold?: CatalogFold,
 ): Promise<SearchResponse | undefined> {
   const plans = planAll(readers, request);
   if (!plans) return undefined;
@@ -32,7 +40,69 @@ export async function executeFastSearch(
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const rank = new Int32Array(readers.length);
   shardOrder.forEach(({ i }, r) => (rank[i] = r));
-  const postings = await Promise.all(plans.map((plan) => loadMatchPostings(db, plan)));
+  const located = (p: RankedDoc) => ({
+    indexId: readers[shardOrder[p.shard]!.i]!.indexId,
+    docKey: p.doc,
+    score: p.score,
+  });
+  if (cache) {
+    const cached = plans.map((plan) => cache.lookup(plan));
+    if (cached.every((c) => c !== undefined)) {
+      // Before the first await: the caller reads this to know it need not load the catalog itself.
+      if (fold) fold.taken = true;
+      const ranked = rankPlans(
+        plans,
+        cached.map((c) => c.postings),
+        rank,
+        request,
+      );
+      const page = ranked.page.map(located);
+      const checked = await Promise.all(
+        plans.map((plan, i) =>
+          checkCachedPlan(
+            db,
+            plan,
+            cached[i]!,
+            page.filter((p) => p.indexId === plan.reader.indexId),
+            i === 0 ? fold : undefined,
+          ),
+        ),
+      );
+      if (checked.every((rows) => rows !== undefined)) {
+        const byKey = new Map(checked.flat().map((row) => [`${row.index_id}:${row.doc_key}`, row]));
+        const rows = page.map((p) => byKey.get(`${p.indexId}:${p.docKey}`)!);
+        return respond(db, readers, request, ranked, rows, started);
+      }
+      plans.forEach((plan) => cache.forgetFields(plan));
+    }
+  }
+  const postings = await Promise.all(plans.map((plan) => loadMatchPostings(db, plan, cache?.enabled)));
+  if (cache) plans.forEach((plan, i) => cache.remember(plan, postings[i]!, postings[i]!.versions));
+  const ranked = rankPlans(plans, postings, rank, request);
+  const rows = await loadPageRows(db, ranked.page.map(located));
+  return respond(db, readers, request, ranked, rows, started);
+}
+
+interface RankedDoc {
+  score: number;
+  shard: number;
+  doc: number;
+}
+
+interface Ranked {
+  total: number;
+  maxScore: number;
+  /** The page (from .. from+size) in Elasticsearch's order. */
+  page: RankedDoc[];
+}
+
+/** Scores every plan over its postings and keeps the top from+size (min_score applied). */
+function rankPlans(
+  plans: FastMatchPlan[],
+  postings: MatchPostings[],
+  rank: Int32Array,
+  request: SearchRequest,
+): Ranked {
   const heap = new TopDocsHeap(request.size === 0 ? 0 : request.from + request.size);
   const minScore = request.minScore === undefined ? undefined : f(request.minScore);
   let total = 0;
@@ -48,15 +118,21 @@ export async function executeFastSearch(
       heap.offer(s, shard, docs[j]!);
     }
   });
-  const page = heap.sorted().slice(request.from);
-  const rows = await loadPageRows(
-    db,
-    page.map((p) => ({ indexId: readers[shardOrder[p.shard]!.i]!.indexId, docKey: p.doc, score: p.score })),
-  );
+  return { total, maxScore, page: heap.sorted().slice(request.from) };
+}
+
+async function respond(
+  db: Pool | PoolClient,
+  readers: IndexReader[],
+  request: SearchRequest,
+  ranked: Ranked,
+  rows: HitRow[],
+  started: number,
+): Promise<SearchResponse> {
   const hits = await buildHits(db, readers, request, rows, { scored: true, now: started });
   return searchResponse(readers, request, {
-    total,
-    maxScore: total > 0 ? maxScore : null,
+    total: ranked.total,
+    maxScore: ranked.total > 0 ? ranked.maxScore : null,
     hits,
     scored: true,
     started,

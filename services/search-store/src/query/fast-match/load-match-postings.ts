@@ -1,6 +1,7 @@
 import type { CustomTypesConfig, Pool, PoolClient, QueryArrayConfig } from 'pg';
 import { countIntArray, PgArrayError, readIntArray } from './parse-pg-int-array';
 import type { FastMatchPlan } from './plan-fast-match';
+import { termKey, type TermVersion } from './postings-cache';
 import type { MatchPostings, TermPostings } from './score-match-plan';
 
 /**
@@ -9,29 +10,29 @@ import type { MatchPostings, TermPostings } from './score-match-plan';
  * statistics always describe the postings read, without a REPEATABLE READ transaction around them.
  * Every column comes back as its raw text; integer arrays are parsed straight into typed arrays.
  * Row kinds: 0 = field (path, doc_count, sum_total_term_freq); 1 = term (path, term, term_id,
- * doc_freq); 2 = a block of postings (term_id, base_doc_key, doc_offsets, freqs, norms: migration 0004).
+ * doc_freq, version: postings-cache.ts); 2 = a block of postings (term_id, base_doc_key, doc_offsets, freqs, norms: migration 0004).
  */
-const STATS = `f AS (
+export const STATS = `f AS (
     SELECT f.path, f.field_id, s.doc_count, s.sum_total_term_freq
     FROM fields f JOIN field_stats s ON s.index_id = f.index_id AND s.field_id = f.field_id
     WHERE f.index_id = $1 AND f.path = ANY($2::text[])
   ), t AS MATERIALIZED (
-    SELECT f.path, t.term, t.term_id, t.doc_freq
+    SELECT f.path, t.term, t.term_id, t.doc_freq, t.xmin::text AS version
     FROM unnest($3::text[], $4::text[]) q(path, term)
     JOIN f ON f.path = q.path
     JOIN terms t ON t.index_id = $1 AND t.field_id = f.field_id AND t.term = q.term
   )`;
 
 const STATS_ROWS = `SELECT 0 AS kind, f.path, NULL::text AS term, f.doc_count AS a, f.sum_total_term_freq AS b,
-         NULL::int4[] AS offsets, NULL::int4[] AS freqs, NULL::int2[] AS norms
+         NULL::int4[] AS offsets, NULL::int4[] AS freqs, NULL::int2[] AS norms, NULL::text AS version
   FROM f
   UNION ALL
-  SELECT 1, t.path, t.term, t.term_id, t.doc_freq::int8, NULL, NULL, NULL FROM t`;
+  SELECT 1, t.path, t.term, t.term_id, t.doc_freq::int8, NULL, NULL, NULL, t.version FROM t`;
 
 const SQL = `WITH ${STATS}
   ${STATS_ROWS}
   UNION ALL
-  SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms
+  SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms, NULL
   FROM t JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = t.term_id`;
 
 /** Above this many documents in the rarest term, a conjunction reads every block of every term. */
@@ -52,7 +53,7 @@ const CONJUNCTION_SQL = `WITH ${STATS},
     WHERE rare.doc_freq <= ${MAX_DRIVING_DOCS})
   ${STATS_ROWS}
   UNION ALL
-  SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms
+  SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms, NULL
   FROM t JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = t.term_id CROSS JOIN rare_docs r
   WHERE r.keys IS NULL OR t.term_id = (SELECT term_id FROM rare)
      OR width_bucket(b.last_doc_key, r.keys) > width_bucket(b.base_doc_key - 1, r.keys)`;
@@ -62,10 +63,24 @@ const RAW = { getTypeParser: () => (value: string) => value } as unknown as Cust
 
 type RawRow = (string | null)[];
 
-export async function loadMatchPostings(db: Pool | PoolClient, plan: FastMatchPlan): Promise<MatchPostings> {
+/** A plan's postings and, for the cache, the version of each term read (postings-cache.ts). */
+export interface LoadedPostings extends MatchPostings {
+  versions: Map<string, TermVersion>;
+}
+
+/**
+ * `whole`: every block of every term even for a conjunction, so that the postings can be cached
+ * (postings-cache.ts keeps only complete lists): the first search pays, the following ones do not.
+ */
+export async function loadMatchPostings(
+  db: Pool | PoolClient,
+  plan: FastMatchPlan,
+  whole = false,
+): Promise<LoadedPostings> {
+  const conjunction = plan.conjunctive && !whole;
   const query: QueryArrayConfig = {
-    name: plan.conjunctive ? 'fast-match-conjunction' : 'fast-match-postings',
-    text: plan.conjunctive ? CONJUNCTION_SQL : SQL,
+    name: conjunction ? 'fast-match-conjunction' : 'fast-match-postings',
+    text: conjunction ? CONJUNCTION_SQL : SQL,
     values: [plan.reader.indexId, plan.fields, plan.terms.map((t) => t.path), plan.terms.map((t) => t.term)],
     rowMode: 'array',
     types: RAW,
@@ -73,6 +88,7 @@ export async function loadMatchPostings(db: Pool | PoolClient, plan: FastMatchPl
   const { rows } = await db.query<RawRow>(query);
   const fields: MatchPostings['fields'] = new Map();
   const termKeys = new Map<number, { key: string; docFreq: number }>();
+  const versions = new Map<string, TermVersion>();
   const blocks = new Map<number, Block[]>();
   for (const row of rows) {
     const kind = Number(row[0]);
@@ -82,10 +98,9 @@ export async function loadMatchPostings(db: Pool | PoolClient, plan: FastMatchPl
         sumTotalTermFreq: Number(row[4]),
       });
     } else if (kind === 1) {
-      termKeys.set(Number(row[3]), {
-        key: `${row[1]!}\u0000${row[2]!}`,
-        docFreq: Number(row[4]),
-      });
+      const key = termKey(row[1]!, row[2]!);
+      termKeys.set(Number(row[3]), { key, docFreq: Number(row[4]) });
+      versions.set(key, { termId: row[3]!, version: row[8]! });
     } else {
       const termId = Number(row[3]);
       const list = blocks.get(termId) ?? [];
@@ -97,7 +112,7 @@ export async function loadMatchPostings(db: Pool | PoolClient, plan: FastMatchPl
   for (const [termId, { key, docFreq }] of termKeys) {
     terms.set(key, readBlocks(docFreq, blocks.get(termId) ?? []));
   }
-  return { fields, terms };
+  return { fields, terms, versions };
 }
 
 interface Block {

@@ -5,6 +5,7 @@ import { executeCount, executeSearch, type SearchResponse } from '../../../src/q
 import { executeFastCount, executeFastSearch } from '../../../src/query/fast-match/execute-fast-search';
 import { openMappingReaders } from '../../../src/query/fast-match/open-mapping-readers';
 import { isFastMatchRequest } from '../../../src/query/fast-match/plan-fast-match';
+import { PostingsCache } from '../../../src/query/fast-match/postings-cache';
 import { openIndexReaders } from '../../../src/query/index-reader';
 import { parseSearchRequest } from '../../../src/query/search-request';
 import { startSearchStore, type RunningSearchStore } from '../../support/start-search-store';
@@ -351,5 +352,83 @@ describe('the fast path and catalog changes', () => {
     await es.index({ index: one, id: '2', document: { body: 'banana' }, refresh: true });
     // Now a keyword field: the SQL path answers, and the exact value matches.
     expect(await search(one, 'banana')).toEqual({ status: 200, ids: [`${one}/2`] });
+  });
+});
+
+describe('the fast path with its postings cache', () => {
+  /** The store's pool, counting statements: a search answered from the cache makes one per index. */
+  let statements = 0;
+  const counting = {
+    query: (...args: Parameters<typeof store.pool.query>) => {
+      statements++;
+      return store.pool.query(...(args as [string]));
+    },
+  } as unknown as typeof store.pool;
+
+  async function viaCache(
+    cache: PostingsCache,
+    index: string,
+    body: Record<string, unknown>,
+  ): Promise<SearchResponse | undefined> {
+    const readers = openMappingReaders(await resolveSearchIndices(store.pool, index));
+    statements = 0;
+    return executeFastSearch(counting, readers, parseSearchRequest(body, {}), 0, cache);
+  }
+
+  it('answers the second time in one statement, the same hits and scores as the SQL plans', async () => {
+    const cache = new PostingsCache(8 * 2 ** 20);
+    let fromCache = 0;
+    for (let i = 0; i < 120; i++) {
+      const body = randomBody();
+      const expected = comparable(await viaSql(first, body));
+      expect(comparable((await viaCache(cache, first, body))!)).toEqual(expected);
+      const again = await viaCache(cache, first, body);
+      if (statements === 1) fromCache++;
+      try {
+        expect(comparable(again!)).toEqual(expected);
+      } catch (error) {
+        throw new Error(`request ${i}: ${JSON.stringify(body)}\n${String(error)}`);
+      }
+    }
+    // Every request's terms fit: each second answer came from the cache.
+    expect(fromCache).toBe(120);
+  });
+
+  it('sees every write committed since it read the postings, and scores with the new statistics', async () => {
+    const index = `fm-cache-${suffix}`;
+    await es.indices.create({ index, mappings: { properties: { body: { type: 'text' } } } });
+    await es.bulk({
+      refresh: true,
+      operations: Array.from({ length: 40 }, (_, i) => [
+        { index: { _index: index, _id: String(i) } },
+        { body: `apple ${i % 2 ? 'banana' : 'cherry'} filler${i % 5}` },
+      ]).flat(),
+    });
+    const cache = new PostingsCache(8 * 2 ** 20);
+    const bodies = [
+      { query: { match: { body: { query: 'apple banana', operator: 'and' } } }, size: 50 },
+      { query: { match: { body: 'cherry filler3' } }, size: 50 },
+      { query: { match: { body: 'durian' } } },
+    ];
+    const writes: (() => Promise<unknown>)[] = [
+      // a new document with the query terms
+      () => es.index({ index, id: 'new', document: { body: 'apple banana durian' }, refresh: true }),
+      // a document without them: only the field statistics change
+      () => es.index({ index, id: 'other', document: { body: 'elderberry' }, refresh: true }),
+      // a replacement and a deletion
+      () => es.index({ index, id: '3', document: { body: 'cherry cherry' }, refresh: true }),
+      () => es.delete({ index, id: '5', refresh: true }),
+      () => es.delete({ index, id: 'new', refresh: true }),
+    ];
+    for (const write of [async () => undefined, ...writes]) {
+      await write();
+      for (const body of bodies) {
+        const expected = comparable(await viaSql(index, body));
+        // the first read after the write finds the change; the second is served from the cache
+        expect(comparable((await viaCache(cache, index, body))!)).toEqual(expected);
+        expect(comparable((await viaCache(cache, index, body))!)).toEqual(expected);
+        expect(statements).toBe(1);
+      }
+    }
   });
 });

@@ -1,0 +1,137 @@
+import type { FastMatchPlan } from './plan-fast-match';
+import type { MatchPostings, TermPostings } from './score-match-plan';
+
+/**
+ * Decoded postings of the fast path kept between requests, as Lucene keeps a segment's postings in
+ * the page cache; bounded by bytes, least recently used out first.
+ *
+ * Nothing is answered from here on trust: every entry carries the version of its term's dictionary
+ * row (`terms.xmin`, which changes whenever the term's postings do: every append, removal or merge
+ * updates the row's doc_freq in the same transaction, index/posting-blocks.repo.ts) and the field
+ * statistics it was scored with. A search scored from the cache is kept only when one statement
+ * reading the current versions and statistics finds them all unchanged (execute-fast-search.ts), so
+ * another instance's writes are seen as soon as they commit. Several instances each keep their own.
+ */
+export interface TermVersion {
+  termId: string;
+  /**
+   * `terms.xmin`: a new value for every committed change of the term's postings. The raw xmin, which
+   * freezing leaves in place (PostgreSQL ≥ 9.4 reads the system column with HeapTupleHeaderGetRawXmin).
+   */
+  version: string;
+}
+
+interface TermEntry {
+  /** undefined: the index had no such term when last read (a search for it matches nothing). */
+  version?: TermVersion;
+  postings?: TermPostings;
+  bytes: number;
+}
+
+type FieldStats = { docCount: number; sumTotalTermFreq: number };
+
+/** What a cached plan was scored with, checked against Postgres before its answer is kept. */
+export interface CachedPlan {
+  postings: MatchPostings;
+  /** Keyed like MatchPostings.terms (`path\u0000term`); absent: the term did not exist. */
+  versions: Map<string, TermVersion>;
+}
+
+const ENTRY_OVERHEAD = 160;
+
+export class PostingsCache {
+  private readonly terms = new Map<string, TermEntry>();
+  private readonly fields = new Map<string, FieldStats | null>();
+  private bytes = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  get enabled(): boolean {
+    return this.maxBytes > 0;
+  }
+
+  get size(): { terms: number; bytes: number } {
+    return { terms: this.terms.size, bytes: this.bytes };
+  }
+
+  /** Everything the plan scores with, when the cache holds all of it; undefined otherwise. */
+  lookup(plan: FastMatchPlan): CachedPlan | undefined {
+    if (this.maxBytes <= 0) return undefined;
+    const index = plan.reader.indexId;
+    const fields: MatchPostings['fields'] = new Map();
+    for (const path of plan.fields) {
+      const stats = this.fields.get(fieldKey(index, path));
+      if (stats === undefined) return undefined;
+      if (stats) fields.set(path, stats);
+    }
+    const terms: MatchPostings['terms'] = new Map();
+    const versions = new Map<string, TermVersion>();
+    for (const { path, term } of plan.terms) {
+      const key = termKey(path, term);
+      const entry = this.terms.get(`${index}\u0000${key}`);
+      if (!entry) return undefined;
+      if (entry.version) {
+        versions.set(key, entry.version);
+        terms.set(key, entry.postings!);
+      }
+    }
+    // Recently used: move to the back of the eviction order.
+    for (const { path, term } of plan.terms) {
+      const at = `${index}\u0000${termKey(path, term)}`;
+      const entry = this.terms.get(at)!;
+      this.terms.delete(at);
+      this.terms.set(at, entry);
+    }
+    return { postings: { fields, terms }, versions };
+  }
+
+  /**
+   * Keeps what one statement read for a plan: the field statistics, and the terms whose postings came
+   * back whole (a conjunction sends only the blocks near the rarest term's documents: those are not
+   * kept). Terms the index does not have are kept as such.
+   */
+  remember(plan: FastMatchPlan, read: MatchPostings, versions: Map<string, TermVersion>): void {
+    if (this.maxBytes <= 0) return;
+    const index = plan.reader.indexId;
+    for (const path of plan.fields) this.fields.set(fieldKey(index, path), read.fields.get(path) ?? null);
+    for (const { path, term } of plan.terms) {
+      const key = termKey(path, term);
+      const postings = read.terms.get(key);
+      const version = versions.get(key);
+      if (postings && version) {
+        if (postings.docs.length !== postings.docFreq) continue;
+        const bytes =
+          ENTRY_OVERHEAD + postings.docs.byteLength + postings.freqs.byteLength + postings.norms.byteLength;
+        if (bytes > this.maxBytes / 4) continue;
+        this.put(`${index}\u0000${key}`, { version, postings, bytes });
+      } else if (!postings && !version) {
+        this.put(`${index}\u0000${key}`, { bytes: ENTRY_OVERHEAD });
+      }
+    }
+    // Field statistics are a few numbers per field; bound their count all the same.
+    while (this.fields.size > 10_000) this.fields.delete(this.fields.keys().next().value!);
+  }
+
+  /** Drops an index's field statistics after they were found changed, so the next search reads them. */
+  forgetFields(plan: FastMatchPlan): void {
+    for (const path of plan.fields) this.fields.delete(fieldKey(plan.reader.indexId, path));
+  }
+
+  private put(at: string, entry: TermEntry): void {
+    const old = this.terms.get(at);
+    if (old) {
+      this.bytes -= old.bytes;
+      this.terms.delete(at);
+    }
+    this.terms.set(at, entry);
+    this.bytes += entry.bytes;
+    while (this.bytes > this.maxBytes) {
+      const [oldest, evicted] = this.terms.entries().next().value!;
+      this.terms.delete(oldest);
+      this.bytes -= evicted.bytes;
+    }
+  }
+}
+
+export const termKey = (path: string, term: string): string => `${path}\u0000${term}`;
+const fieldKey = (indexId: string, path: string): string => `${indexId}\u0000${path}`;
