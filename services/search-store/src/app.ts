@@ -3,7 +3,8 @@ import type { Pool } from 'pg';
 import { accessLog, createMetrics, esErrorHandler, healthRouter, requestId, type Logger } from '@acme/common';
 import { analyzeRouter } from './api/analyze.route';
 import { documentStoreRouter } from './api/document-store.router';
-import { searchRouter } from './api/search.route';
+import { serveSearchBeforeRouter } from './api/lean-search';
+import { createSearchRunner, searchRouter } from './api/search.route';
 import type { SearchConfig } from './config';
 import { formatResponse } from './http/format-response';
 import { noHandler } from './http/no-handler';
@@ -47,24 +48,42 @@ export function createApp(deps: SearchDeps): Express {
       stream.connected ? 1 : 0,
     );
   }
+  const accessLines = accessLog(deps.logger);
+  const formatting = formatResponse();
+  const errors = esErrorHandler(deps.logger);
+  const searchDeps = {
+    pool: deps.pool,
+    fastPool: deps.fastPool,
+    seams: deps.searchSeams,
+    postingsCache: new PostingsCache(deps.config.SEARCH_POSTINGS_CACHE_MB * 2 ** 20),
+  };
+  // The usual POST /<index>/_search is answered before express (api/lean-search.ts).
+  serveSearchBeforeRouter(app, {
+    run: createSearchRunner(searchDeps),
+    authenticate: deps.authenticate,
+    accessLog: accessLines,
+    metrics: metrics.middleware,
+    formatResponse: formatting,
+    errorHandler: errors,
+    maxBytes: deps.config.MAX_REQUEST_BYTES,
+  });
   // Elasticsearch clients refuse any response without this header (ProductNotSupportedError).
   app.use((_req, res, next) => {
     res.setHeader('X-Elastic-Product', 'Elasticsearch');
     next();
   });
   app.use(requestId());
-  app.use(accessLog(deps.logger));
+  app.use(accessLines);
   app.use(metrics.middleware);
   app.use(healthRouter({ checks: { postgres: async () => void (await deps.pool.query('SELECT 1')) } }));
   app.use(metrics.router);
-  app.use(formatResponse());
+  app.use(formatting);
   app.use(deps.authenticate);
   app.use(readJsonBody(deps.config.MAX_REQUEST_BYTES));
-  const postingsCache = new PostingsCache(deps.config.SEARCH_POSTINGS_CACHE_MB * 2 ** 20);
-  app.use(searchRouter({ pool: deps.pool, fastPool: deps.fastPool, seams: deps.searchSeams, postingsCache }));
+  app.use(searchRouter(searchDeps));
   app.use(analyzeRouter({ pool: deps.pool }));
   app.use(documentStoreRouter(deps));
   app.use(noHandler());
-  app.use(esErrorHandler(deps.logger));
+  app.use(errors);
   return app;
 }

@@ -28,7 +28,7 @@ export interface SearchRouteDeps {
  */
 async function inSnapshot<T>(
   pool: Pool,
-  req: Request,
+  target: SearchTarget,
   work: (client: PoolClient, readers: IndexReader[]) => Promise<T>,
   resolved?: IndexRow[],
 ): Promise<T> {
@@ -36,7 +36,9 @@ async function inSnapshot<T>(
   let readers: IndexReader[] = [];
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const indices = resolved ?? (await resolveIndices(client, req));
+    const indices =
+      resolved ??
+      (await resolveSearchIndices(client, target.index, { ignoreUnavailable: target.ignoreUnavailable }));
     readers = await openIndexReaders(client, indices);
     const result = await work(client, readers);
     await client.query('COMMIT');
@@ -55,52 +57,67 @@ async function inSnapshot<T>(
   }
 }
 
-function resolveIndices(db: Pool | PoolClient, req: Request): Promise<IndexRow[]> {
-  return resolveSearchIndices(db, req.params.index as string | undefined, {
-    ignoreUnavailable: queryParams(req).ignore_unavailable === 'true',
-  });
+/** What a search reads: the index expression of the path (undefined: all) and ignore_unavailable. */
+export interface SearchTarget {
+  index: string | undefined;
+  ignoreUnavailable: boolean;
 }
 
-/** GET|POST /_search, /<index>/_search, /_count, /<index>/_count (ES search and count APIs). */
-export function searchRouter(deps: SearchRouteDeps): Router {
-  const router = Router();
-
-  const search = async (req: Request, res: Response): Promise<void> => {
+/**
+ * The search API behind its HTTP details, shared by the express route and the lean path in front of
+ * it (lean-search.ts): the fast path when it covers the request, else the SQL plans in one snapshot.
+ */
+export function createSearchRunner(
+  deps: SearchRouteDeps,
+): (target: SearchTarget, body: unknown, params: Record<string, string | undefined>) => Promise<unknown> {
+  return async (target, body, params) => {
     const started = Date.now();
-    const request = parseSearchRequest(searchBodyOf(req, res), queryParams(req));
+    const request = parseSearchRequest(body, params);
     const fast =
       deps.seams?.fastMatch === false
         ? {}
         : await fastSearch(
             deps.fastPool ?? deps.pool,
-            req.params.index as string | undefined,
-            { ignoreUnavailable: queryParams(req).ignore_unavailable === 'true' },
+            target.index,
+            { ignoreUnavailable: target.ignoreUnavailable },
             request,
             started,
             deps.postingsCache,
           );
-    if (fast.body) {
-      res.json(fast.body);
-      return;
-    }
-    const body = await inSnapshot(
+    if (fast.body) return fast.body;
+    return inSnapshot(
       deps.pool,
-      req,
+      target,
       (client, readers) => executeSearch(client, readers, request, deps.seams, started),
       fast.indices,
     );
-    res.json(body);
+  };
+}
+
+const targetOf = (req: Request): SearchTarget => ({
+  index: req.params.index as string | undefined,
+  ignoreUnavailable: queryParams(req).ignore_unavailable === 'true',
+});
+
+/** GET|POST /_search, /<index>/_search, /_count, /<index>/_count (ES search and count APIs). */
+export function searchRouter(deps: SearchRouteDeps): Router {
+  const router = Router();
+
+  const runSearch = createSearchRunner(deps);
+  const search = async (req: Request, res: Response): Promise<void> => {
+    res.json(await runSearch(targetOf(req), searchBodyOf(req, res), queryParams(req)));
   };
 
   const count = async (req: Request, res: Response): Promise<void> => {
     const request = parseSearchRequest(searchBodyOf(req, res), queryParams(req), true);
+    const target = targetOf(req);
     const fast =
       deps.seams?.fastMatch === false
         ? {}
         : await fastCount(
             deps.fastPool ?? deps.pool,
-            req.params.index as string | undefined,
-            { ignoreUnavailable: queryParams(req).ignore_unavailable === 'true' },
+            target.index,
+            { ignoreUnavailable: target.ignoreUnavailable },
             request,
           );
     if (fast.body) {
@@ -109,7 +126,7 @@ export function searchRouter(deps: SearchRouteDeps): Router {
     }
     const body = await inSnapshot(
       deps.pool,
-      req,
+      target,
       async (client, readers) => ({
         count: await executeCount(client, readers, request, deps.seams),
         _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
