@@ -5,6 +5,7 @@ import { saveAlias } from '../storage/aliases.repo';
 import { copyAllDocuments } from '../storage/documents.repo';
 import { lockIndices, saveMaxSeqNo, saveNewIndex } from '../storage/indices.repo';
 import { inTransaction } from '../storage/queryable';
+import { statisticsRefresherFor } from '../storage/statistics-refresher';
 import { checkIndexName } from './check-index-name';
 import { newIndexUuid, parseAliasDefinitions } from './create-index';
 import { indexAlreadyExists, indexNotFound } from './es-errors';
@@ -41,7 +42,7 @@ export function cloneRouter(deps: StoreDeps): Router {
     }
     const requested = flattenSettings(body.settings ?? {});
     const aliases = parseAliasDefinitions(body.aliases);
-    await inTransaction(deps.pool, async (client) => {
+    const copied = await inTransaction(deps.pool, async (client) => {
       const catalog = await loadCatalog(client);
       const found = catalog.indices.find((i) => i.name === sourceName);
       if (!found) throw indexNotFound(sourceName);
@@ -82,7 +83,7 @@ export function cloneRouter(deps: StoreDeps): Router {
         blocksWrite: settings['index.blocks.write'] === 'true',
       });
       if (!target) throw indexAlreadyExists(targetName, uuid);
-      await copyAllDocuments(client, source.indexId, target.indexId);
+      const documents = await copyAllDocuments(client, source.indexId, target.indexId);
       await deps.indexWriter.copyIndex(client, source.indexId, target.indexId);
       await saveMaxSeqNo(client, target.indexId, source.maxSeqNo);
       for (const [alias, definition] of Object.entries(aliases)) {
@@ -93,7 +94,10 @@ export function cloneRouter(deps: StoreDeps): Router {
           filter: definition.filter ?? null,
         });
       }
+      return documents;
     });
+    // A clone writes a whole index at once: the planner must not see the new rows as empty tables.
+    statisticsRefresherFor(deps.pool).noteWrites(copied);
     res.json({ acknowledged: true, shards_acknowledged: true, index: targetName });
   };
   const params = checkParams(ROUTE_PARAMS.clone);

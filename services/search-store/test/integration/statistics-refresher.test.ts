@@ -71,4 +71,16 @@ describe('planner statistics of a fast-growing index', () => {
     expect(buckets.reduce((sum, b) => sum + b.doc_count, 0)).toBe(1700);
     expect(buckets.map((b) => b.doc_count).sort()).toEqual([242, 243, 243, 243, 243, 243, 243]);
   });
+
+  it('are refreshed after a clone, which writes a whole index in one statement', async () => {
+    await es().indices.putSettings({ index: 'grow', settings: { 'index.blocks.write': true } });
+    const before = await analyzeCounts(server);
+    // 1,700 copied documents take this instance's writes from 1,700 to 3,400: doubled since the last run.
+    await es().indices.clone({ index: 'grow', target: 'grown' });
+    await statisticsRefresherFor(server.pool).running;
+    const after = await settledCounts(server, (before.documents ?? 0) + 1);
+    for (const table of ['documents', 'doc_values', 'posting_blocks', 'terms'])
+      expect(after[table]).toBe((before[table] ?? 0) + 1);
+    expect((await es().count({ index: 'grown' })).count).toBe(1700);
+  });
 });
