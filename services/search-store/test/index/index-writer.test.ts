@@ -172,4 +172,13 @@ describe('index writer', () => {
     expect(await termStats(to)).toEqual(await termStats(from));
     expect(await fieldStats(to)).toEqual(await fieldStats(from));
   });
+
+  it('stores terms with quotes, backslashes, commas and braces exactly as analysed', async () => {
+    const index = await fx.createIndex(mappings);
+    const odd = ['say "hi"', 'back\\slash', 'a,b', '{x}', 'NULL', ''];
+    await fx.putDocs(index, { a: { tags: odd } });
+    expect(Object.keys(await termStats(index)).filter((k) => k.startsWith('tags:'))).toEqual(
+      [...new Set(odd)].sort().map((t) => `tags:${t}`),
+    );
+  });
 });
