@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { IndexMapping } from '../mapping/mapping-types';
-import { analyzeBatch } from './batch-analyzer';
+import { analyzeBatch, type AnalyzedBatch } from './batch-analyzer';
 import {
   deleteDocValues,
   deleteFieldLengths,
@@ -32,12 +32,48 @@ export interface DocumentToIndex {
  * half-written. A replace is `remove(old doc_key)` then `add(new doc_key)`: doc keys are never reused.
  */
 export interface IndexWriter {
-  /** Analyzes the documents and writes postings, field statistics and doc values for them. */
-  add(client: PoolClient, index: IndexContext, documents: DocumentToIndex[]): Promise<void>;
+  /**
+   * Analyzes documents whose rows are not written yet (no I/O, no doc keys needed), so the caller can
+   * do it while Postgres inserts the rows; `add` uses the result for the same sources in the same order.
+   */
+  prepare?(index: IndexContext, sources: Record<string, unknown>[]): PreparedDocuments;
+  /** Analyzes the documents (unless prepared) and writes postings, field statistics and doc values. */
+  add(
+    client: PoolClient,
+    index: IndexContext,
+    documents: DocumentToIndex[],
+    prepared?: PreparedDocuments,
+  ): Promise<void>;
   /** Removes everything indexed for these doc keys and corrects every statistic. */
   remove(client: PoolClient, index: IndexContext, docKeys: string[]): Promise<void>;
   /** Copies one index's inverted index to another index id in SQL (clone keeps doc keys). */
   copyIndex(client: PoolClient, fromIndexId: string, toIndexId: string): Promise<void>;
+}
+
+/** Documents analysed by `prepare`, with what the analysis depended on. */
+export interface PreparedDocuments {
+  readonly mappings: IndexMapping;
+  readonly settings: Record<string, unknown>;
+  readonly sources: readonly Record<string, unknown>[];
+  readonly batch: AnalyzedBatch;
+}
+
+/**
+ * A preparation is used only for exactly what it analysed: the same mapping and settings objects, the
+ * same sources in the same order, and doc keys ascending in that order (ordinals become doc keys).
+ */
+function isPreparedFor(
+  prepared: PreparedDocuments,
+  index: IndexContext,
+  documents: DocumentToIndex[],
+): boolean {
+  if (prepared.mappings !== index.mappings || prepared.settings !== index.settings) return false;
+  if (prepared.sources.length !== documents.length) return false;
+  for (let i = 0; i < documents.length; i++) {
+    if (prepared.sources[i] !== documents[i]!.source) return false;
+    if (i > 0 && Number(documents[i]!.docKey) <= Number(documents[i - 1]!.docKey)) return false;
+  }
+  return true;
 }
 
 /** An IndexWriter that can also drop a whole index's inverted index set-based (DELETE /<index>). */
@@ -48,8 +84,18 @@ export interface DroppingIndexWriter extends IndexWriter {
 /** The Postgres implementation of the seam: see inverted-index.repo.ts for the SQL. */
 export function createIndexWriter(): DroppingIndexWriter {
   return {
-    async add(client, index, documents) {
+    prepare(index, sources) {
+      const { mappings, settings } = index;
+      return { mappings, settings, sources, batch: analyzeBatch(mappings, settings, sources) };
+    },
+
+    async add(client, index, documents, prepared) {
       if (documents.length === 0) return;
+      if (prepared && isPreparedFor(prepared, index, documents)) {
+        const docKeys = documents.map((d) => Number(d.docKey));
+        await saveAnalyzedBatch(client, index.indexId, prepared.batch, docKeys);
+        return;
+      }
       // doc_key order, so each term's postings are produced already sorted for the blocks.
       const ordered = [...documents].sort((a, b) => Number(a.docKey) - Number(b.docKey));
       const batch = analyzeBatch(
