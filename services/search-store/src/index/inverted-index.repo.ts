@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { copyLines } from './copy-lines';
+import { copyLines, copyText, type RenderedCopy } from './copy-lines';
 import { arrayLiteral, findTails, textArrayLiteral, type Tail } from './posting-blocks.repo';
 
 /**
@@ -152,21 +152,15 @@ async function upsertTerms(
 
 export interface FieldLengthRow {
   fieldId: number;
-  docKey: string;
+  docKey: number | string;
   length: number;
 }
 
-export async function insertFieldLengths(
-  client: PoolClient,
-  indexId: string,
-  rows: FieldLengthRow[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await client.query(
-    `INSERT INTO field_lengths (index_id, field_id, doc_key, length)
-     SELECT $1, f, d, l FROM unnest($2::int[], $3::bigint[], $4::int[]) AS u(f, d, l)`,
-    [indexId, rows.map((r) => r.fieldId), rows.map((r) => r.docKey), rows.map((r) => r.length)],
-  );
+/** field_lengths rows as COPY text (sendCopy writes them). */
+export function renderFieldLengths(indexId: string, rows: Iterable<FieldLengthRow>): RenderedCopy {
+  let text = '';
+  for (const r of rows) text += `${indexId}\t${r.fieldId}\t${r.docKey}\t${r.length}\n`;
+  return { sql: 'COPY field_lengths (index_id, field_id, doc_key, length) FROM STDIN', text };
 }
 
 export interface FieldStatDelta {
@@ -199,28 +193,20 @@ export async function saveFieldStatDeltas(
 
 export interface DocValueRow {
   fieldId: number;
-  docKey: string;
+  docKey: number | string;
   num: number | null;
   kw: string | null;
 }
 
-export async function insertDocValues(
-  client: PoolClient,
-  indexId: string,
-  rows: DocValueRow[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await client.query(
-    `INSERT INTO doc_values (index_id, field_id, doc_key, num, kw)
-     SELECT $1, f, d, n, k FROM unnest($2::int[], $3::bigint[], $4::float8[], $5::text[]) AS u(f, d, n, k)`,
-    [
-      indexId,
-      rows.map((r) => r.fieldId),
-      rows.map((r) => r.docKey),
-      rows.map((r) => r.num),
-      rows.map((r) => r.kw),
-    ],
-  );
+/** doc_values rows as COPY text (sendCopy writes them); a missing number or keyword is NULL. */
+export function renderDocValues(indexId: string, rows: Iterable<DocValueRow>): RenderedCopy {
+  let text = '';
+  for (const r of rows) {
+    const num = r.num === null ? '\\N' : String(r.num);
+    const kw = r.kw === null ? '\\N' : copyText(r.kw);
+    text += `${indexId}\t${r.fieldId}\t${r.docKey}\t${num}\t${kw}\n`;
+  }
+  return { sql: 'COPY doc_values (index_id, field_id, doc_key, num, kw) FROM STDIN', text };
 }
 
 /** One document's token stream in one field (see migration 0004): term id per position, 0 for gaps. */

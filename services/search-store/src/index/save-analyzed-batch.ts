@@ -1,13 +1,16 @@
 import type { PoolClient } from 'pg';
 import type { AnalyzedBatch } from './batch-analyzer';
+import { sendCopy } from './copy-lines';
 import {
   insertDocTokens,
-  insertDocValues,
-  insertFieldLengths,
+  renderDocValues,
+  renderFieldLengths,
   saveFieldStatDeltas,
   saveFields,
   saveTermDeltas,
   type DocTokensRow,
+  type DocValueRow,
+  type FieldLengthRow,
 } from './inverted-index.repo';
 import { appendPostings } from './posting-blocks.repo';
 
@@ -33,12 +36,18 @@ export async function saveAnalyzedBatch(
       fieldIds[termField[a]!]! - fieldIds[termField[b]!]! ||
       (termText[a]! < termText[b]! ? -1 : termText[a]! > termText[b]! ? 1 : 0),
   );
-  const saved = await saveTermDeltas(client, indexId, {
+  const dictionary = saveTermDeltas(client, indexId, {
     fieldIds: order.map((t) => fieldIds[termField[t]!]!),
     terms: order.map((t) => termText[t]!),
     docFreqs: order.map((t) => batch.docFreq[t]!),
     totalTermFreqs: order.map((t) => batch.totalTermFreq[t]!),
   });
+  // While Postgres runs the dictionary statement (the batch's longest), render the rows that need no term id.
+  const lengths = renderFieldLengths(indexId, lengthRows(batch, docKeys, fieldIds));
+  const values = renderDocValues(indexId, valueRows(batch, docKeys, fieldIds));
+  const postingKeys = new Float64Array(batch.postingDoc.length);
+  for (let p = 0; p < postingKeys.length; p++) postingKeys[p] = docKeys[batch.postingDoc[p]!]!;
+  const saved = await dictionary;
   const termIds = new Array<string>(order.length);
   const tails = new Array<(typeof saved.tails)[number]>(order.length);
   order.forEach((t, i) => {
@@ -46,8 +55,6 @@ export async function saveAnalyzedBatch(
     tails[t] = saved.tails[i];
   });
 
-  const postingKeys = new Float64Array(batch.postingDoc.length);
-  for (let p = 0; p < postingKeys.length; p++) postingKeys[p] = docKeys[batch.postingDoc[p]!]!;
   await appendPostings(client, indexId, {
     termIds,
     tails,
@@ -58,15 +65,7 @@ export async function saveAnalyzedBatch(
   });
   if (batch.streamDoc.length > 0)
     await insertDocTokens(client, indexId, tokenRows(batch, docKeys, fieldIds, termIds));
-  await insertFieldLengths(
-    client,
-    indexId,
-    Array.from(batch.lengthDoc, (doc, i) => ({
-      fieldId: fieldIds[batch.lengthField[i]!]!,
-      docKey: String(docKeys[doc]),
-      length: batch.lengthValue[i]!,
-    })),
-  );
+  await sendCopy(client, lengths);
   await saveFieldStatDeltas(
     client,
     indexId,
@@ -76,16 +75,36 @@ export async function saveAnalyzedBatch(
       sumTotalTermFreq: batch.statSumTotalTermFreq[f]!,
     })),
   );
-  await insertDocValues(
-    client,
-    indexId,
-    Array.from(batch.valueDoc, (doc, i) => ({
+  await sendCopy(client, values);
+}
+
+function* lengthRows(
+  batch: AnalyzedBatch,
+  docKeys: ArrayLike<number>,
+  fieldIds: number[],
+): Generator<FieldLengthRow> {
+  for (let i = 0; i < batch.lengthDoc.length; i++) {
+    yield {
+      fieldId: fieldIds[batch.lengthField[i]!]!,
+      docKey: docKeys[batch.lengthDoc[i]!]!,
+      length: batch.lengthValue[i]!,
+    };
+  }
+}
+
+function* valueRows(
+  batch: AnalyzedBatch,
+  docKeys: ArrayLike<number>,
+  fieldIds: number[],
+): Generator<DocValueRow> {
+  for (let i = 0; i < batch.valueDoc.length; i++) {
+    yield {
       fieldId: fieldIds[batch.valueField[i]!]!,
-      docKey: String(docKeys[doc]),
+      docKey: docKeys[batch.valueDoc[i]!]!,
       num: batch.valueNum[i]!,
       kw: batch.valueKw[i]!,
-    })),
-  );
+    };
+  }
 }
 
 /** Token streams as rows: the term id at each position, 0 for a gap. */
