@@ -56,8 +56,9 @@ export interface SavedTerms {
  * Adds a batch's term statistics in one statement and returns, by delta, the term id and, for terms
  * the index already had, their tail block (one backward probe each, so the append needs no second
  * round trip). Existing terms are updated through the primary key (no speculative insert; HOT updates
- * thanks to the dictionary's fillfactor, migration 0004), only new terms are inserted, and rows come
- * back by ordinal, without their text. Writers to one index are serialised, so no other transaction
+ * thanks to the dictionary's fillfactor, migration 0004); the others, those the update did not reach
+ * (an anti-join on the ordinal, not a second pass over the dictionary), are inserted. Rows come back
+ * by ordinal, without their text. Writers to one index are serialised, so no other transaction
  * inserts the same term meanwhile; if one ever did, the upsert below picks the row up.
  */
 export async function saveTermDeltas(
@@ -84,7 +85,7 @@ export async function saveTermDeltas(
      new AS (
        INSERT INTO terms (index_id, field_id, term, term_id, doc_freq, total_term_freq)
        SELECT $1, f, t, nextval('term_id_seq'), df, ttf FROM u
-       WHERE NOT EXISTS (SELECT 1 FROM terms x WHERE x.index_id = $1 AND x.field_id = u.f AND x.term = u.t)
+       WHERE NOT EXISTS (SELECT 1 FROM old WHERE old.i = u.i)
        ORDER BY f, t COLLATE "C"
        ON CONFLICT (index_id, field_id, term) DO NOTHING
        RETURNING field_id, term, term_id)
