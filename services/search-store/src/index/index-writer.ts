@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import type { IndexMapping } from '../mapping/mapping-types';
-import { analyzeBatch, type AnalyzedBatch } from './batch-analyzer';
+import { setImmediate } from 'node:timers/promises';
+import { analyzeBatch, BatchAnalyzer, type AnalyzedBatch } from './batch-analyzer';
 import {
   deleteDocValues,
   deleteFieldLengths,
@@ -33,10 +34,11 @@ export interface DocumentToIndex {
  */
 export interface IndexWriter {
   /**
-   * Analyzes documents whose rows are not written yet (no I/O, no doc keys needed), so the caller can
-   * do it while Postgres inserts the rows; `add` uses the result for the same sources in the same order.
+   * Analyzes documents whose rows are not written yet (no I/O, no doc keys needed), a slice at a time
+   * so that the caller's statements progress meanwhile (the documents COPY); `add` uses the result for
+   * the same sources in the same order.
    */
-  prepare?(index: IndexContext, sources: Record<string, unknown>[]): PreparedDocuments;
+  prepare?(index: IndexContext, sources: Record<string, unknown>[]): Promise<PreparedDocuments>;
   /** Analyzes the documents (unless prepared) and writes postings, field statistics and doc values. */
   add(
     client: PoolClient,
@@ -81,12 +83,21 @@ export interface DroppingIndexWriter extends IndexWriter {
   dropIndex(client: PoolClient, indexId: string): Promise<void>;
 }
 
+/** Documents analysed between two turns of the event loop in `prepare`. */
+const PREPARE_SLICE = 100;
+
 /** The Postgres implementation of the seam: see inverted-index.repo.ts for the SQL. */
 export function createIndexWriter(): DroppingIndexWriter {
   return {
-    prepare(index, sources) {
+    async prepare(index, sources) {
       const { mappings, settings } = index;
-      return { mappings, settings, sources, batch: analyzeBatch(mappings, settings, sources) };
+      const analyzer = new BatchAnalyzer(mappings, settings);
+      for (let i = 0; i < sources.length; i++) {
+        analyzer.add(sources[i]!);
+        // ~5 ms slices: Postgres's replies and the COPY's drain events are handled in between.
+        if (i % PREPARE_SLICE === PREPARE_SLICE - 1) await setImmediate();
+      }
+      return { mappings, settings, sources, batch: analyzer.finish() };
     },
 
     async add(client, index, documents, prepared) {

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { copyLines, copyText, type RenderedCopy } from './copy-lines';
+import { copyLines, copyText, type RenderedCopy } from '../storage/copy-lines';
 import { arrayLiteral, findTails, textArrayLiteral, type Tail } from './posting-blocks.repo';
 
 /**

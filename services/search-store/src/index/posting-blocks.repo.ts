@@ -10,7 +10,7 @@ import {
   type PostingRun,
   type TailExtension,
 } from './build-blocks';
-import { copyLines } from './copy-lines';
+import { copyLines } from '../storage/copy-lines';
 import { withNestedLoops } from './with-nested-loops';
 
 /** A term's last block: where a batch's postings for the term are appended. */

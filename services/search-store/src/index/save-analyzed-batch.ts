@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { AnalyzedBatch } from './batch-analyzer';
-import { sendCopy } from './copy-lines';
+import { sendCopy } from '../storage/copy-lines';
 import {
   insertDocTokens,
   renderDocValues,

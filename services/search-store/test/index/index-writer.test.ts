@@ -213,7 +213,7 @@ describe('index writer', () => {
         );
         const keys = new Map(rows.map((r) => [r.id, r.doc_key]));
         const sources = ids.map((id) => docs[id as keyof typeof docs] as Record<string, unknown>);
-        const prepared = writer.prepare!(index, prepareFrom ?? sources);
+        const prepared = await writer.prepare!(index, prepareFrom ?? sources);
         await writer.add(
           client,
           index,

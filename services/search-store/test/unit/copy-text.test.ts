@@ -1,4 +1,4 @@
-import { copyText } from '../../src/index/copy-lines';
+import { copyText } from '../../src/storage/copy-lines';
 
 describe('copyText', () => {
   it.each([

@@ -211,7 +211,7 @@ async function flushIndex(client: PoolClient, indexWriter: IndexWriter, state: I
     await indexWriter.remove(client, context, removed);
     await deleteDocumentsByKey(client, record.indexId, removed);
   }
-  // The rows go to Postgres first; the documents are analysed while it inserts them.
+  // The rows go to Postgres first; the documents are analysed, a slice at a time, while it copies them.
   const saving = saveDocuments(
     client,
     record.indexId,
@@ -224,12 +224,13 @@ async function flushIndex(client: PoolClient, indexWriter: IndexWriter, state: I
       primaryTerm: doc.primaryTerm,
     })),
   );
-  const prepared = prepareQuietly(
+  const preparing = prepareQuietly(
     indexWriter,
     context,
     inserted.map(({ doc }) => doc.source),
   );
   const keys = await saving;
+  const prepared = await preparing;
   if (inserted.length > 0) {
     await indexWriter.add(
       client,
@@ -243,14 +244,14 @@ async function flushIndex(client: PoolClient, indexWriter: IndexWriter, state: I
 }
 
 /** A failed preparation is left to `add`, which analyses again and fails in its place. */
-function prepareQuietly(
+async function prepareQuietly(
   indexWriter: IndexWriter,
   context: IndexContext,
   sources: Record<string, unknown>[],
-): PreparedDocuments | undefined {
+): Promise<PreparedDocuments | undefined> {
   if (sources.length === 0 || !indexWriter.prepare) return undefined;
   try {
-    return indexWriter.prepare(context, sources);
+    return await indexWriter.prepare(context, sources);
   } catch {
     return undefined;
   }
