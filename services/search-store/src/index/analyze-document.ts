@@ -1,3 +1,4 @@
+import type { Token } from '../analysis/token';
 import {
   analyzeValues,
   findAnalyzer,
@@ -14,13 +15,10 @@ import { isNumericType, listIndexedFields, valuesAtPath, type IndexedField } fro
 export interface FieldContribution {
   path: string;
   type: string;
-  /**
-   * Terms in stream order: for text one per token, at `positions[i]`; for keyword each distinct
-   * (normalized) value once, in the order of the source.
-   */
-  terms: string[];
-  /** Text only: the position of each term (gaps where stop words were removed, 100 between values). */
-  positions: number[] | null;
+  /** Text: the analysed tokens (term and position; gaps where stop words were removed, 100 between values). */
+  tokens: readonly Token[] | null;
+  /** Keyword: each distinct (normalized) value once, in the order of the source. */
+  terms: readonly string[] | null;
   /** Lucene's one-byte norm of the field length (1 for fields without norms). */
   norm: number;
   /** Tokens for text, distinct terms for keyword, values for the rest: what field_stats adds up. */
@@ -91,8 +89,8 @@ function contribute(
   const base = {
     path: field.path,
     type: field.type,
-    terms: [],
-    positions: null,
+    tokens: null,
+    terms: null,
     norm: 1,
     length: 0,
     numbers: [],
@@ -104,13 +102,7 @@ function contribute(
       values.map(String),
     );
     if (tokens.length === 0) return undefined;
-    const terms = new Array<string>(tokens.length);
-    const positions = new Array<number>(tokens.length);
-    for (let i = 0; i < tokens.length; i++) {
-      terms[i] = tokens[i]!.term;
-      positions[i] = tokens[i]!.position;
-    }
-    return { ...base, terms, positions, norm: intToByte4(tokens.length), length: tokens.length };
+    return { ...base, tokens, norm: intToByte4(tokens.length), length: tokens.length };
   }
   if (field.type === 'keyword') {
     const ignoreAbove = field.mapping.ignore_above ?? Infinity;

@@ -1,3 +1,4 @@
+import type { Token } from '../analysis/token';
 import type { IndexMapping } from '../mapping/mapping-types';
 import { analyzeDocument } from './analyze-document';
 import { listIndexedFields, type IndexedField } from './indexed-fields';
@@ -51,7 +52,6 @@ export class BatchAnalyzer {
   private readonly termField = new IntList();
   private readonly termText: string[] = [];
   private readonly docFreq = new IntList();
-  private readonly totalTermFreq = new IntList();
   /** Per term, the document of its latest posting and that posting's index. */
   private readonly lastDoc = new IntList();
   private readonly lastPosting = new IntList();
@@ -86,7 +86,8 @@ export class BatchAnalyzer {
     const doc = this.docCount++;
     for (const c of analyzeDocument(this.mappings, this.settings, source, this.indexed)) {
       const field = this.fieldOrdinal(c.path, c.type);
-      if (c.terms.length > 0) this.addTerms(doc, field, c.terms, c.positions, c.norm);
+      if (c.tokens) this.addTokens(doc, field, c.tokens, c.norm);
+      else if (c.terms) this.addKeywords(doc, field, c.terms);
       this.statDocCount[field]! += 1;
       this.statSumTotalTermFreq[field]! += c.length;
       this.lengthDoc.push(doc);
@@ -107,8 +108,11 @@ export class BatchAnalyzer {
     const postingDoc = new Int32Array(count);
     const postingFreq = new Int32Array(count);
     const postingNorm = new Int32Array(count);
+    const totalTermFreq = new Int32Array(terms);
     for (let p = 0; p < count; p++) {
-      const at = next[this.postingTerm.at(p)]!++;
+      const term = this.postingTerm.at(p);
+      totalTermFreq[term] = totalTermFreq[term]! + this.postingFreq.at(p);
+      const at = next[term]!++;
       postingDoc[at] = this.postingDoc.at(p);
       postingFreq[at] = this.postingFreq.at(p);
       postingNorm[at] = this.postingNorm.at(p);
@@ -122,7 +126,7 @@ export class BatchAnalyzer {
       termField: this.termField.view().slice(),
       termText: this.termText,
       docFreq: this.docFreq.view().slice(),
-      totalTermFreq: this.totalTermFreq.view().slice(),
+      totalTermFreq,
       postingStart,
       postingDoc,
       postingFreq,
@@ -156,53 +160,56 @@ export class BatchAnalyzer {
     return field;
   }
 
-  /** One field value's terms: a posting per distinct term, and the token stream (term at each position). */
-  private addTerms(
-    doc: number,
-    field: number,
-    terms: string[],
-    positions: number[] | null,
-    norm: number,
-  ): void {
-    const dictionary = this.dictionaries[field]!;
-    const streamAt = this.streamTokens.length;
+  /** A text field's tokens: a posting per distinct term, and the token stream (term at each position). */
+  private addTokens(doc: number, field: number, tokens: readonly Token[], norm: number): void {
+    const at = this.startStream(doc, field);
+    // Positions ascend; gaps (removed stop words, between the values of an array) hold 0.
+    const size = tokens[tokens.length - 1]!.position + 1;
+    for (let i = 0; i < size; i++) this.streamTokens.push(0);
+    for (const token of tokens) {
+      this.streamTokens.set(at + token.position, this.addOccurrence(doc, field, token.term, norm) + 1);
+    }
+  }
+
+  /** A keyword field's distinct values: a posting each (norm 1), and the stream in source order. */
+  private addKeywords(doc: number, field: number, terms: readonly string[]): void {
+    this.startStream(doc, field);
+    for (const text of terms) this.streamTokens.push(this.addOccurrence(doc, field, text, 1) + 1);
+  }
+
+  private startStream(doc: number, field: number): number {
     this.streamDoc.push(doc);
     this.streamField.push(field);
-    this.streamStart.push(streamAt);
-    if (positions) {
-      // Positions ascend; gaps (removed stop words, between the values of an array) hold 0.
-      const size = positions[positions.length - 1]! + 1;
-      for (let i = 0; i < size; i++) this.streamTokens.push(0);
+    this.streamStart.push(this.streamTokens.length);
+    return this.streamTokens.length;
+  }
+
+  /** One occurrence of a term in a document's field: a new posting, or one more freq on the last. */
+  private addOccurrence(doc: number, field: number, text: string, norm: number): number {
+    const dictionary = this.dictionaries[field]!;
+    let term = dictionary.get(text);
+    if (term === undefined) {
+      term = this.termText.length;
+      dictionary.set(text, term);
+      this.termText.push(text);
+      this.termField.push(field);
+      this.docFreq.push(0);
+      this.lastDoc.push(-1);
+      this.lastPosting.push(-1);
     }
-    for (let i = 0; i < terms.length; i++) {
-      const text = terms[i]!;
-      let term = dictionary.get(text);
-      if (term === undefined) {
-        term = this.termText.length;
-        dictionary.set(text, term);
-        this.termText.push(text);
-        this.termField.push(field);
-        this.docFreq.push(0);
-        this.totalTermFreq.push(0);
-        this.lastDoc.push(-1);
-        this.lastPosting.push(-1);
-      }
-      this.totalTermFreq.set(term, this.totalTermFreq.at(term) + 1);
-      if (this.lastDoc.at(term) === doc) {
-        const posting = this.lastPosting.at(term);
-        this.postingFreq.set(posting, this.postingFreq.at(posting) + 1);
-      } else {
-        this.lastDoc.set(term, doc);
-        this.lastPosting.set(term, this.postingTerm.length);
-        this.docFreq.set(term, this.docFreq.at(term) + 1);
-        this.postingTerm.push(term);
-        this.postingDoc.push(doc);
-        this.postingFreq.push(1);
-        this.postingNorm.push(norm);
-      }
-      if (positions) this.streamTokens.set(streamAt + positions[i]!, term + 1);
-      else this.streamTokens.push(term + 1);
+    if (this.lastDoc.at(term) === doc) {
+      const posting = this.lastPosting.at(term);
+      this.postingFreq.set(posting, this.postingFreq.at(posting) + 1);
+    } else {
+      this.lastDoc.set(term, doc);
+      this.lastPosting.set(term, this.postingTerm.length);
+      this.docFreq.set(term, this.docFreq.at(term) + 1);
+      this.postingTerm.push(term);
+      this.postingDoc.push(doc);
+      this.postingFreq.push(1);
+      this.postingNorm.push(norm);
     }
+    return term;
   }
 
   private addValue(doc: number, field: number, num: number | null, kw: string | null): void {
