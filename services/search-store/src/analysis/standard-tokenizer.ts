@@ -17,6 +17,7 @@ const KATAKANA = /^[\p{Script=Katakana}\u30fc]+$/u;
 const HANGUL = /^\p{Script=Hangul}+$/u;
 const SOUTHEAST_ASIAN = /^[\p{Script=Thai}\p{Script=Lao}\p{Script=Myanmar}\p{Script=Khmer}]+$/u;
 const NUMERIC = /^[\p{Nd}.,;']+$/u;
+const ASCII_NUMERIC = /^[0-9.,;']+$/;
 const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
 
 export function standardTokenizer(text: string, maxTokenLength = MAX_TOKEN_LENGTH): Token[] {
@@ -110,7 +111,8 @@ function scanAscii(text: string, push: Push): void {
     }
     if (hasWordChar) {
       const term = text.slice(start, i);
-      push(term, start, typeOf(term));
+      // typeOf for ASCII: only <NUM> or <ALPHANUM> can apply, without the Unicode property tests.
+      push(term, start, ASCII_NUMERIC.test(term) ? '<NUM>' : '<ALPHANUM>');
     }
   }
 }

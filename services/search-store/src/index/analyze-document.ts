@@ -1,3 +1,4 @@
+import type { Token } from '../analysis/token';
 import {
   analyzeValues,
   findAnalyzer,
@@ -10,12 +11,14 @@ import { intToByte4 } from '../query/score/small-float';
 import { DEFAULT_DATE_FORMAT, parseDateValue } from './date-value';
 import { isNumericType, listIndexedFields, valuesAtPath, type IndexedField } from './indexed-fields';
 
-/** One document's contribution to one field: its postings, its length and its doc values. */
+/** One document's contribution to one field: its terms, its length and its doc values. */
 export interface FieldContribution {
   path: string;
   type: string;
-  /** term → [freq, positions]; positions only for text fields. */
-  terms: Map<string, { freq: number; positions: number[] | null }>;
+  /** Text: the analysed tokens (term and position; gaps where stop words were removed, 100 between values). */
+  tokens: readonly Token[] | null;
+  /** Keyword: each distinct (normalized) value once, in the order of the source. */
+  terms: readonly string[] | null;
   /** Lucene's one-byte norm of the field length (1 for fields without norms). */
   norm: number;
   /** Tokens for text, distinct terms for keyword, values for the rest: what field_stats adds up. */
@@ -86,7 +89,8 @@ function contribute(
   const base = {
     path: field.path,
     type: field.type,
-    terms: new Map(),
+    tokens: null,
+    terms: null,
     norm: 1,
     length: 0,
     numbers: [],
@@ -98,20 +102,13 @@ function contribute(
       values.map(String),
     );
     if (tokens.length === 0) return undefined;
-    const terms = new Map<string, { freq: number; positions: number[] | null }>();
-    for (const token of tokens) {
-      const entry = terms.get(token.term) ?? { freq: 0, positions: [] };
-      entry.freq += 1;
-      entry.positions!.push(token.position);
-      terms.set(token.term, entry);
-    }
-    return { ...base, terms, norm: intToByte4(tokens.length), length: tokens.length };
+    return { ...base, tokens, norm: intToByte4(tokens.length), length: tokens.length };
   }
   if (field.type === 'keyword') {
     const ignoreAbove = field.mapping.ignore_above ?? Infinity;
     const normalize = cached(field, 'normalizer', () => keywordNormalizer(field, settings));
     // ignore_above looks at the original value; the normalized value is what is indexed.
-    const kept = [
+    const terms = [
       ...new Set(
         values
           .map(String)
@@ -119,9 +116,8 @@ function contribute(
           .map(normalize),
       ),
     ];
-    if (kept.length === 0) return undefined;
-    const terms = new Map(kept.map((v) => [v, { freq: 1, positions: null }]));
-    return { ...base, terms, length: kept.length, keywords: kept.sort() };
+    if (terms.length === 0) return undefined;
+    return { ...base, terms, length: terms.length, keywords: [...terms].sort() };
   }
   const numbers = values.map((v) => toNumber(field, v)).filter((n): n is number => n !== undefined);
   if (numbers.length === 0) return undefined;

@@ -8,10 +8,13 @@ export const BLOCK_SIZE = 128;
 /** doc_offsets are int4: a block never spans more doc keys than an int4 holds. */
 const MAX_OFFSET = 2_147_483_647;
 
-export interface Posting {
-  docKey: number;
-  freq: number;
-  norm: number;
+/** One term's postings in ascending doc key order: [start, end) of three parallel arrays. */
+export interface PostingRun {
+  docKeys: ArrayLike<number>;
+  freqs: ArrayLike<number>;
+  norms: ArrayLike<number>;
+  start: number;
+  end: number;
 }
 
 export interface Block {
@@ -24,40 +27,70 @@ export interface Block {
   minNorm: number;
 }
 
+/** Where the block that starts at posting `from` ends (exclusive): 128 postings, or an offset past int4. */
+export function blockEnd(run: PostingRun, from: number): number {
+  const base = run.docKeys[from]!;
+  const limit = Math.min(run.end, from + BLOCK_SIZE);
+  let end = from + 1;
+  while (end < limit && run.docKeys[end]! - base <= MAX_OFFSET) end++;
+  return end;
+}
+
 /** Postings in ascending doc key order → blocks, each full but the last. */
-export function buildBlocks(postings: Posting[]): Block[] {
+export function buildBlocks(run: PostingRun): Block[] {
   const blocks: Block[] = [];
-  let block: Block | undefined;
-  for (const p of postings) {
-    if (!block || block.offsets.length === BLOCK_SIZE || p.docKey - block.baseDocKey > MAX_OFFSET) {
-      block = {
-        baseDocKey: p.docKey,
-        lastDocKey: p.docKey,
-        offsets: [],
-        freqs: [],
-        norms: [],
-        maxFreq: p.freq,
-        minNorm: p.norm,
-      };
-      blocks.push(block);
+  for (let from = run.start; from < run.end;) {
+    const end = blockEnd(run, from);
+    const base = run.docKeys[from]!;
+    const block: Block = {
+      baseDocKey: base,
+      lastDocKey: run.docKeys[end - 1]!,
+      offsets: [],
+      freqs: [],
+      norms: [],
+      maxFreq: run.freqs[from]!,
+      minNorm: run.norms[from]!,
+    };
+    for (let p = from; p < end; p++) {
+      block.offsets.push(run.docKeys[p]! - base);
+      block.freqs.push(run.freqs[p]!);
+      block.norms.push(run.norms[p]!);
+      if (run.freqs[p]! > block.maxFreq) block.maxFreq = run.freqs[p]!;
+      if (run.norms[p]! < block.minNorm) block.minNorm = run.norms[p]!;
     }
-    block.offsets.push(p.docKey - block.baseDocKey);
-    block.freqs.push(p.freq);
-    block.norms.push(p.norm);
-    block.lastDocKey = p.docKey;
-    if (p.freq > block.maxFreq) block.maxFreq = p.freq;
-    if (p.norm < block.minNorm) block.minNorm = p.norm;
+    blocks.push(block);
+    from = end;
   }
   return blocks;
 }
 
-/** How many of `postings` a tail block holding `size` documents from `baseDocKey` can still take. */
-export function tailRoom(baseDocKey: number, size: number, postings: Posting[]): number {
+/** One block's COPY columns (posting_blocks from base_doc_key on), tab-separated, arrays as literals. */
+export function blockColumns(run: PostingRun, from: number, end: number): string {
+  const base = run.docKeys[from]!;
+  let offsets = '0';
+  let freqs = `${run.freqs[from]!}`;
+  let norms = `${run.norms[from]!}`;
+  let maxFreq = run.freqs[from]!;
+  let minNorm = run.norms[from]!;
+  for (let p = from + 1; p < end; p++) {
+    const freq = run.freqs[p]!;
+    const norm = run.norms[p]!;
+    offsets += `,${run.docKeys[p]! - base}`;
+    freqs += `,${freq}`;
+    norms += `,${norm}`;
+    if (freq > maxFreq) maxFreq = freq;
+    if (norm < minNorm) minNorm = norm;
+  }
+  return `${base}\t${run.docKeys[end - 1]!}\t{${offsets}}\t{${freqs}}\t{${norms}}\t${maxFreq}\t${minNorm}`;
+}
+
+/** How many of a run's postings a tail block holding `size` documents from `baseDocKey` can still take. */
+export function tailRoom(baseDocKey: number, size: number, run: PostingRun): number {
   let room = 0;
   while (
-    room < postings.length &&
+    run.start + room < run.end &&
     size + room < BLOCK_SIZE &&
-    postings[room]!.docKey - baseDocKey <= MAX_OFFSET
+    run.docKeys[run.start + room]! - baseDocKey <= MAX_OFFSET
   )
     room++;
   return room;
@@ -77,28 +110,24 @@ export interface TailExtension {
   minNorm: number;
 }
 
-/** The first `count` postings as an append to the tail block based at `base`. */
-export function tailExtension(
-  termId: string,
-  base: number,
-  postings: Posting[],
-  count: number,
-): TailExtension {
+/** The run's first `count` postings as an append to the tail block based at `base`. */
+export function tailExtension(termId: string, base: number, run: PostingRun, count: number): TailExtension {
   let offsets = '';
   let freqs = '';
   let norms = '';
   let maxFreq = 0;
   let minNorm = Infinity;
-  for (let i = 0; i < count; i++) {
-    const p = postings[i]!;
-    const sep = i === 0 ? '' : ',';
-    offsets += sep + (p.docKey - base);
-    freqs += sep + p.freq;
-    norms += sep + p.norm;
-    if (p.freq > maxFreq) maxFreq = p.freq;
-    if (p.norm < minNorm) minNorm = p.norm;
+  for (let p = run.start; p < run.start + count; p++) {
+    const sep = p === run.start ? '' : ',';
+    const freq = run.freqs[p]!;
+    const norm = run.norms[p]!;
+    offsets += sep + (run.docKeys[p]! - base);
+    freqs += sep + freq;
+    norms += sep + norm;
+    if (freq > maxFreq) maxFreq = freq;
+    if (norm < minNorm) minNorm = norm;
   }
-  const last = postings[count - 1]!.docKey;
+  const last = run.docKeys[run.start + count - 1]!;
   return {
     termId,
     base,

@@ -1,27 +1,17 @@
 import type { PoolClient } from 'pg';
 import type { IndexMapping } from '../mapping/mapping-types';
-import { analyzeDocument } from './analyze-document';
-import { listIndexedFields } from './indexed-fields';
-import type { Posting } from './build-blocks';
+import { setImmediate } from 'node:timers/promises';
+import { analyzeBatch, BatchAnalyzer, type AnalyzedBatch } from './batch-analyzer';
 import {
   deleteDocValues,
   deleteFieldLengths,
   deleteUnusedTerms,
   copyInvertedIndex,
   deleteInvertedIndex,
-  insertDocTokens,
-  insertDocValues,
-  insertFieldLengths,
   saveFieldStatDeltas,
-  saveFields,
-  saveTermDeltas,
-  type DocTokensRow,
-  type DocValueRow,
-  type FieldLengthRow,
-  type FieldStatDelta,
-  type TermDelta,
 } from './inverted-index.repo';
-import { appendPostings, removePostings } from './posting-blocks.repo';
+import { removePostings } from './posting-blocks.repo';
+import { saveAnalyzedBatch } from './save-analyzed-batch';
 
 /** What the writer needs to know about the index a batch goes to. */
 export interface IndexContext {
@@ -43,12 +33,49 @@ export interface DocumentToIndex {
  * half-written. A replace is `remove(old doc_key)` then `add(new doc_key)`: doc keys are never reused.
  */
 export interface IndexWriter {
-  /** Analyzes the documents and writes postings, field statistics and doc values for them. */
-  add(client: PoolClient, index: IndexContext, documents: DocumentToIndex[]): Promise<void>;
+  /**
+   * Analyzes documents whose rows are not written yet (no I/O, no doc keys needed), a slice at a time
+   * so that the caller's statements progress meanwhile (the documents COPY); `add` uses the result for
+   * the same sources in the same order.
+   */
+  prepare?(index: IndexContext, sources: Record<string, unknown>[]): Promise<PreparedDocuments>;
+  /** Analyzes the documents (unless prepared) and writes postings, field statistics and doc values. */
+  add(
+    client: PoolClient,
+    index: IndexContext,
+    documents: DocumentToIndex[],
+    prepared?: PreparedDocuments,
+  ): Promise<void>;
   /** Removes everything indexed for these doc keys and corrects every statistic. */
   remove(client: PoolClient, index: IndexContext, docKeys: string[]): Promise<void>;
   /** Copies one index's inverted index to another index id in SQL (clone keeps doc keys). */
   copyIndex(client: PoolClient, fromIndexId: string, toIndexId: string): Promise<void>;
+}
+
+/** Documents analysed by `prepare`, with what the analysis depended on. */
+export interface PreparedDocuments {
+  readonly mappings: IndexMapping;
+  readonly settings: Record<string, unknown>;
+  readonly sources: readonly Record<string, unknown>[];
+  readonly batch: AnalyzedBatch;
+}
+
+/**
+ * A preparation is used only for exactly what it analysed: the same mapping and settings objects, the
+ * same sources in the same order, and doc keys ascending in that order (ordinals become doc keys).
+ */
+function isPreparedFor(
+  prepared: PreparedDocuments,
+  index: IndexContext,
+  documents: DocumentToIndex[],
+): boolean {
+  if (prepared.mappings !== index.mappings || prepared.settings !== index.settings) return false;
+  if (prepared.sources.length !== documents.length) return false;
+  for (let i = 0; i < documents.length; i++) {
+    if (prepared.sources[i] !== documents[i]!.source) return false;
+    if (i > 0 && Number(documents[i]!.docKey) <= Number(documents[i - 1]!.docKey)) return false;
+  }
+  return true;
 }
 
 /** An IndexWriter that can also drop a whole index's inverted index set-based (DELETE /<index>). */
@@ -56,76 +83,43 @@ export interface DroppingIndexWriter extends IndexWriter {
   dropIndex(client: PoolClient, indexId: string): Promise<void>;
 }
 
+/** Documents analysed between two turns of the event loop in `prepare`. */
+const PREPARE_SLICE = 100;
+
 /** The Postgres implementation of the seam: see inverted-index.repo.ts for the SQL. */
 export function createIndexWriter(): DroppingIndexWriter {
   return {
-    async add(client, index, documents) {
+    async prepare(index, sources) {
+      const { mappings, settings } = index;
+      const analyzer = new BatchAnalyzer(mappings, settings);
+      for (let i = 0; i < sources.length; i++) {
+        analyzer.add(sources[i]!);
+        // ~5 ms slices: Postgres's replies and the COPY's drain events are handled in between.
+        if (i % PREPARE_SLICE === PREPARE_SLICE - 1) await setImmediate();
+      }
+      return { mappings, settings, sources, batch: analyzer.finish() };
+    },
+
+    async add(client, index, documents, prepared) {
       if (documents.length === 0) return;
-      const fields = listIndexedFields(index.mappings);
-      // doc_key order, so each term's postings are produced already sorted for the COPY.
+      if (prepared && isPreparedFor(prepared, index, documents)) {
+        const docKeys = documents.map((d) => Number(d.docKey));
+        await saveAnalyzedBatch(client, index.indexId, prepared.batch, docKeys);
+        return;
+      }
+      // doc_key order, so each term's postings are produced already sorted for the blocks.
       const ordered = [...documents].sort((a, b) => Number(a.docKey) - Number(b.docKey));
-      const analyzed = ordered.map((doc) => ({
-        docKey: doc.docKey,
-        contributions: analyzeDocument(index.mappings, index.settings, doc.source, fields),
-      }));
-      const used = new Map<string, string>();
-      for (const doc of analyzed) for (const c of doc.contributions) used.set(c.path, c.type);
-      if (used.size === 0) return;
-      const fieldIds = await saveFields(
+      const batch = analyzeBatch(
+        index.mappings,
+        index.settings,
+        ordered.map((d) => d.source),
+      );
+      await saveAnalyzedBatch(
         client,
         index.indexId,
-        [...used].map(([path, type]) => ({ path, type })),
+        batch,
+        ordered.map((d) => Number(d.docKey)),
       );
-
-      // One delta per (field, term), collecting the term's postings as documents go by in doc_key order
-      // (so each list is ascending, as blocks need); each field value keeps its deltas by position.
-      const termDeltas = new Map<number, Map<string, TermDelta & { postings: Posting[] }>>();
-      const statDeltas = new Map<number, FieldStatDelta>();
-      const lengths: FieldLengthRow[] = [];
-      const docValues: DocValueRow[] = [];
-      const streams: { docKey: string; fieldId: number; tokens: TermDelta[] }[] = [];
-      for (const doc of analyzed) {
-        const docKey = Number(doc.docKey);
-        for (const c of doc.contributions) {
-          const fieldId = fieldIds.get(c.path)!;
-          let byTerm = termDeltas.get(fieldId);
-          if (!byTerm) termDeltas.set(fieldId, (byTerm = new Map()));
-          const tokens: TermDelta[] = [];
-          for (const [term, { freq, positions }] of c.terms) {
-            let delta = byTerm.get(term);
-            if (!delta)
-              byTerm.set(term, (delta = { fieldId, term, docFreq: 0, totalTermFreq: 0, postings: [] }));
-            delta.docFreq += 1;
-            delta.totalTermFreq += freq;
-            delta.postings.push({ docKey, freq, norm: c.norm });
-            if (positions) for (const p of positions) tokens[p] = delta;
-            else tokens.push(delta);
-          }
-          if (tokens.length > 0) streams.push({ docKey: doc.docKey, fieldId, tokens });
-          const stat = statDeltas.get(fieldId) ?? { fieldId, docCount: 0, sumTotalTermFreq: 0 };
-          stat.docCount += 1;
-          stat.sumTotalTermFreq += c.length;
-          statDeltas.set(fieldId, stat);
-          lengths.push({ fieldId, docKey: doc.docKey, length: c.length });
-          for (const num of c.numbers) docValues.push({ fieldId, docKey: doc.docKey, num, kw: null });
-          for (const kw of c.keywords) docValues.push({ fieldId, docKey: doc.docKey, num: null, kw });
-        }
-      }
-      const deltas = [...termDeltas.values()].flatMap((m) => [...m.values()]);
-      const existing = await saveTermDeltas(client, index.indexId, deltas);
-      const byTerm = new Map(deltas.map((d) => [d.termId!, d.postings]));
-      // Token streams: the term id at each position; gaps (removed stop words, the gap between the
-      // values of an array) hold 0.
-      const tokens: DocTokensRow[] = streams.map((s) => {
-        const termIds = new Array<string>(s.tokens.length);
-        for (let i = 0; i < s.tokens.length; i++) termIds[i] = s.tokens[i]?.termId ?? '0';
-        return { docKey: s.docKey, fieldId: s.fieldId, termIds };
-      });
-      await appendPostings(client, index.indexId, byTerm, existing);
-      await insertDocTokens(client, index.indexId, tokens);
-      await insertFieldLengths(client, index.indexId, lengths);
-      await saveFieldStatDeltas(client, index.indexId, [...statDeltas.values()]);
-      await insertDocValues(client, index.indexId, docValues);
     },
 
     async remove(client, index, docKeys) {

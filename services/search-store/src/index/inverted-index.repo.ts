@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
-import { copyLines } from './copy-lines';
-import { arrayLiteral } from './posting-blocks.repo';
+import { copyLines, copyText, type RenderedCopy } from '../storage/copy-lines';
+import { arrayLiteral, findTails, textArrayLiteral, type Tail } from './posting-blocks.repo';
 
 /**
  * The SQL of the inverted index writer: one round trip per table per batch (arrays through unnest),
@@ -38,33 +38,44 @@ export async function saveFields(
   return ids;
 }
 
-export interface TermDelta {
-  fieldId: number;
-  term: string;
-  docFreq: number;
-  totalTermFreq: number;
-  /** Set by saveTermDeltas. */
-  termId?: string;
+/** A batch's term statistics, sorted by (field id, term): the order rows are locked and new ids drawn in. */
+export interface TermDeltas {
+  fieldIds: number[];
+  terms: string[];
+  docFreqs: ArrayLike<number>;
+  totalTermFreqs: ArrayLike<number>;
+}
+
+/** Each delta's term id, and the tail block of the terms the index had before (the only ones with blocks). */
+export interface SavedTerms {
+  termIds: string[];
+  tails: (Tail | undefined)[];
 }
 
 /**
- * Adds a batch's term statistics in one statement and sets each delta's termId; returns the ids of
- * the terms the index had before (the only ones that may have a tail block). Existing terms are
- * updated through the primary key (no speculative insert; HOT updates thanks to the dictionary's
- * fillfactor, migration 0004), only new terms are inserted, and rows come back by ordinal, without
- * their text. Writers to one index are serialised, so no other transaction inserts the same term
- * meanwhile; if one ever did, the upsert below picks the row up.
+ * Adds a batch's term statistics in one statement and returns, by delta, the term id and, for terms
+ * the index already had, their tail block (one backward probe each, so the append needs no second
+ * round trip). Existing terms are updated through the primary key (no speculative insert; HOT updates
+ * thanks to the dictionary's fillfactor, migration 0004); the others, those the update did not reach
+ * (an anti-join on the ordinal, not a second pass over the dictionary), are inserted. Rows come back
+ * by ordinal, without their text. Writers to one index are serialised, so no other transaction
+ * inserts the same term meanwhile; if one ever did, the upsert below picks the row up.
  */
 export async function saveTermDeltas(
   client: PoolClient,
   indexId: string,
-  deltas: TermDelta[],
-): Promise<string[]> {
-  if (deltas.length === 0) return [];
-  const sorted = [...deltas].sort(
-    (a, b) => a.fieldId - b.fieldId || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0),
-  );
-  const { rows } = await client.query<{ i: string; term_id: string; existed: boolean }>(
+  deltas: TermDeltas,
+): Promise<SavedTerms> {
+  const count = deltas.terms.length;
+  const saved: SavedTerms = { termIds: new Array<string>(count), tails: new Array<Tail | undefined>(count) };
+  if (count === 0) return saved;
+  const { rows } = await client.query<{
+    i: string;
+    term_id: string;
+    base: string | null;
+    last: string | null;
+    size: number | null;
+  }>(
     `WITH u AS (
        SELECT * FROM unnest($2::int[], $3::text[], $4::int[], $5::bigint[]) WITH ORDINALITY AS u(f, t, df, ttf, i)),
      old AS (
@@ -74,41 +85,51 @@ export async function saveTermDeltas(
      new AS (
        INSERT INTO terms (index_id, field_id, term, term_id, doc_freq, total_term_freq)
        SELECT $1, f, t, nextval('term_id_seq'), df, ttf FROM u
-       WHERE NOT EXISTS (SELECT 1 FROM terms x WHERE x.index_id = $1 AND x.field_id = u.f AND x.term = u.t)
+       WHERE NOT EXISTS (SELECT 1 FROM old WHERE old.i = u.i)
        ORDER BY f, t COLLATE "C"
        ON CONFLICT (index_id, field_id, term) DO NOTHING
        RETURNING field_id, term, term_id)
-     SELECT i, term_id, true AS existed FROM old
-     UNION ALL SELECT u.i, new.term_id, false FROM new JOIN u ON u.f = new.field_id AND u.t = new.term`,
+     SELECT old.i, old.term_id, tail.base, tail.last, tail.size FROM old
+     LEFT JOIN LATERAL (
+       SELECT b.base_doc_key AS base, b.last_doc_key AS last, cardinality(b.doc_offsets) AS size
+       FROM posting_blocks b WHERE b.index_id = $1 AND b.term_id = old.term_id
+       ORDER BY b.base_doc_key DESC LIMIT 1) tail ON true
+     UNION ALL SELECT u.i, new.term_id, NULL, NULL, NULL FROM new JOIN u ON u.f = new.field_id AND u.t = new.term`,
     [
       indexId,
-      arrayLiteral(sorted.map((d) => d.fieldId)),
-      sorted.map((d) => d.term),
-      arrayLiteral(sorted.map((d) => d.docFreq)),
-      arrayLiteral(sorted.map((d) => d.totalTermFreq)),
+      arrayLiteral(deltas.fieldIds),
+      textArrayLiteral(deltas.terms),
+      arrayLiteral(Array.from(deltas.docFreqs)),
+      arrayLiteral(Array.from(deltas.totalTermFreqs)),
     ],
   );
-  const existing: string[] = [];
   for (const r of rows) {
-    sorted[Number(r.i) - 1]!.termId = r.term_id;
-    if (r.existed) existing.push(r.term_id);
+    const i = Number(r.i) - 1;
+    saved.termIds[i] = r.term_id;
+    if (r.base !== null)
+      saved.tails[i] = { baseDocKey: Number(r.base), lastDocKey: Number(r.last), size: r.size! };
   }
-  if (rows.length < sorted.length) {
-    const missing = sorted.filter((d) => d.termId === undefined);
-    const ids = await upsertTerms(client, indexId, missing);
-    for (const d of missing) {
-      d.termId = ids.get(`${d.fieldId}\u0000${d.term}`)!;
-      existing.push(d.termId);
-    }
+  if (rows.length < count) {
+    const missing: number[] = [];
+    for (let i = 0; i < count; i++) if (saved.termIds[i] === undefined) missing.push(i);
+    const ids = await upsertTerms(client, indexId, deltas, missing);
+    for (const i of missing) saved.termIds[i] = ids.get(`${deltas.fieldIds[i]}\u0000${deltas.terms[i]}`)!;
+    const tails = await findTails(
+      client,
+      indexId,
+      missing.map((i) => saved.termIds[i]!),
+    );
+    for (const i of missing) saved.tails[i] = tails.get(saved.termIds[i]!);
   }
-  return existing;
+  return saved;
 }
 
 /** The plain upsert, for terms a concurrent writer inserted after this statement's snapshot. */
 async function upsertTerms(
   client: PoolClient,
   indexId: string,
-  deltas: TermDelta[],
+  deltas: TermDeltas,
+  which: number[],
 ): Promise<Map<string, string>> {
   const { rows } = await client.query<{ field_id: number; term: string; term_id: string }>(
     `INSERT INTO terms (index_id, field_id, term, term_id, doc_freq, total_term_freq)
@@ -121,10 +142,10 @@ async function upsertTerms(
      RETURNING field_id, term, term_id`,
     [
       indexId,
-      deltas.map((d) => d.fieldId),
-      deltas.map((d) => d.term),
-      deltas.map((d) => d.docFreq),
-      deltas.map((d) => d.totalTermFreq),
+      which.map((i) => deltas.fieldIds[i]),
+      which.map((i) => deltas.terms[i]),
+      which.map((i) => deltas.docFreqs[i]),
+      which.map((i) => deltas.totalTermFreqs[i]),
     ],
   );
   return new Map(rows.map((r) => [`${r.field_id}\u0000${r.term}`, r.term_id]));
@@ -132,21 +153,15 @@ async function upsertTerms(
 
 export interface FieldLengthRow {
   fieldId: number;
-  docKey: string;
+  docKey: number | string;
   length: number;
 }
 
-export async function insertFieldLengths(
-  client: PoolClient,
-  indexId: string,
-  rows: FieldLengthRow[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await client.query(
-    `INSERT INTO field_lengths (index_id, field_id, doc_key, length)
-     SELECT $1, f, d, l FROM unnest($2::int[], $3::bigint[], $4::int[]) AS u(f, d, l)`,
-    [indexId, rows.map((r) => r.fieldId), rows.map((r) => r.docKey), rows.map((r) => r.length)],
-  );
+/** field_lengths rows as COPY text (sendCopy writes them). */
+export function renderFieldLengths(indexId: string, rows: Iterable<FieldLengthRow>): RenderedCopy {
+  let text = '';
+  for (const r of rows) text += `${indexId}\t${r.fieldId}\t${r.docKey}\t${r.length}\n`;
+  return { sql: 'COPY field_lengths (index_id, field_id, doc_key, length) FROM STDIN', text };
 }
 
 export interface FieldStatDelta {
@@ -179,46 +194,38 @@ export async function saveFieldStatDeltas(
 
 export interface DocValueRow {
   fieldId: number;
-  docKey: string;
+  docKey: number | string;
   num: number | null;
   kw: string | null;
 }
 
-export async function insertDocValues(
-  client: PoolClient,
-  indexId: string,
-  rows: DocValueRow[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await client.query(
-    `INSERT INTO doc_values (index_id, field_id, doc_key, num, kw)
-     SELECT $1, f, d, n, k FROM unnest($2::int[], $3::bigint[], $4::float8[], $5::text[]) AS u(f, d, n, k)`,
-    [
-      indexId,
-      rows.map((r) => r.fieldId),
-      rows.map((r) => r.docKey),
-      rows.map((r) => r.num),
-      rows.map((r) => r.kw),
-    ],
-  );
+/** doc_values rows as COPY text (sendCopy writes them); a missing number or keyword is NULL. */
+export function renderDocValues(indexId: string, rows: Iterable<DocValueRow>): RenderedCopy {
+  let text = '';
+  for (const r of rows) {
+    const num = r.num === null ? '\\N' : String(r.num);
+    const kw = r.kw === null ? '\\N' : copyText(r.kw);
+    text += `${indexId}\t${r.fieldId}\t${r.docKey}\t${num}\t${kw}\n`;
+  }
+  return { sql: 'COPY doc_values (index_id, field_id, doc_key, num, kw) FROM STDIN', text };
 }
 
 /** One document's token stream in one field (see migration 0004): term id per position, 0 for gaps. */
 export interface DocTokensRow {
-  docKey: string;
+  docKey: number | string;
   fieldId: number;
-  termIds: string[];
+  /** The term ids, comma-separated (the inside of the array literal). */
+  termIds: string;
 }
 
 /** Saves the documents' token streams (positions and the forward index that delete/replace follow). */
 export async function insertDocTokens(
   client: PoolClient,
   indexId: string,
-  rows: DocTokensRow[],
+  rows: Iterable<DocTokensRow>,
 ): Promise<void> {
-  if (rows.length === 0) return;
   function* lines(): Generator<string> {
-    for (const r of rows) yield `${indexId}\t${r.docKey}\t${r.fieldId}\t{${r.termIds.join(',')}}\n`;
+    for (const r of rows) yield `${indexId}\t${r.docKey}\t${r.fieldId}\t{${r.termIds}}\n`;
   }
   await copyLines(client, 'COPY doc_tokens (index_id, doc_key, field_id, term_ids) FROM STDIN', lines());
 }

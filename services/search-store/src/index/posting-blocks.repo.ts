@@ -1,20 +1,42 @@
 import type { PoolClient } from 'pg';
 import {
+  blockColumns,
+  blockEnd,
   buildBlocks,
   tailExtension,
   tailRoom,
   BLOCK_SIZE,
   type Block,
-  type Posting,
+  type PostingRun,
   type TailExtension,
 } from './build-blocks';
-import { copyLines } from './copy-lines';
+import { copyLines } from '../storage/copy-lines';
 import { withNestedLoops } from './with-nested-loops';
+
+/** A term's last block: where a batch's postings for the term are appended. */
+export interface Tail {
+  baseDocKey: number;
+  lastDocKey: number;
+  size: number;
+}
+
+/**
+ * A batch's postings by term t (a batch-local number): its id, its tail block when the index had the
+ * term, and its postings [start[t], start[t + 1]) of the parallel arrays, in ascending doc key order.
+ */
+export interface BatchPostings {
+  termIds: string[];
+  tails: (Tail | undefined)[];
+  start: Int32Array;
+  docKeys: Float64Array;
+  freqs: Int32Array;
+  norms: Int32Array;
+}
 
 /**
  * The SQL of block postings (migration 0004): a batch appends to each term's tail block and writes
- * whole new blocks after it, in three round trips whatever the batch size: read the tails of the terms
- * the index already had, extend them with one UPDATE, COPY the new blocks.
+ * whole new blocks after it, in two round trips whatever the batch size (the tails come with the term
+ * ids, saveTermDeltas): extend the tails with one UPDATE, COPY the new blocks.
  *
  * Writers to one index are serialised (FOR UPDATE on its `indices` row, api/write/execute-writes.ts)
  * and doc keys come from one sequence, so a batch's doc keys are above every key already indexed: the
@@ -25,45 +47,68 @@ import { withNestedLoops } from './with-nested-loops';
 export async function appendPostings(
   client: PoolClient,
   indexId: string,
-  byTerm: Map<string, Posting[]>,
-  existingTermIds: string[],
+  postings: BatchPostings,
 ): Promise<void> {
-  if (byTerm.size === 0) return;
-  const tails = await findTails(client, indexId, existingTermIds);
-  const blocks: { termId: string; block: Block }[] = [];
+  const terms = postings.termIds.length;
+  if (terms === 0) return;
+  // Term id order: the tail UPDATE locks rows in key order and the COPY fills the primary key in order.
+  const order = Array.from({ length: terms }, (_, t) => t).sort(
+    (a, b) => Number(postings.termIds[a]) - Number(postings.termIds[b]),
+  );
   const extended: TailExtension[] = [];
-  const merging: string[] = [];
-  for (const [termId, postings] of byTerm) {
-    const tail = tails.get(termId);
-    if (!tail) {
-      for (const block of buildBlocks(postings)) blocks.push({ termId, block });
+  const merging: number[] = [];
+  /** Per term in `order`, the first posting that goes to new blocks. */
+  const fresh = new Int32Array(terms);
+  const run = (t: number): PostingRun => ({
+    docKeys: postings.docKeys,
+    freqs: postings.freqs,
+    norms: postings.norms,
+    start: postings.start[t]!,
+    end: postings.start[t + 1]!,
+  });
+  for (const t of order) {
+    const r = run(t);
+    fresh[t] = r.start;
+    const tail = postings.tails[t];
+    if (!tail) continue;
+    if (r.docKeys[r.start]! <= tail.lastDocKey) {
+      merging.push(t);
+      fresh[t] = r.end;
       continue;
     }
-    if (postings[0]!.docKey <= tail.lastDocKey) {
-      merging.push(termId);
-      continue;
-    }
-    const room = tail.size < BLOCK_SIZE ? tailRoom(tail.baseDocKey, tail.size, postings) : 0;
-    if (room > 0) extended.push(tailExtension(termId, tail.baseDocKey, postings, room));
-    for (const block of buildBlocks(room > 0 ? postings.slice(room) : postings))
-      blocks.push({ termId, block });
+    const room = tail.size < BLOCK_SIZE ? tailRoom(tail.baseDocKey, tail.size, r) : 0;
+    if (room > 0) extended.push(tailExtension(postings.termIds[t]!, tail.baseDocKey, r, room));
+    fresh[t] = r.start + room;
   }
-  if (merging.length > 0) {
-    for (const [termId, block] of await mergeBlocks(client, indexId, merging, byTerm))
-      blocks.push({ termId, block });
-  }
+  const merged = merging.length > 0 ? await mergeBlocks(client, indexId, merging, postings, run) : [];
   await extendTails(client, indexId, extended);
-  await copyBlocks(client, indexId, blocks);
-}
-
-interface Tail {
-  baseDocKey: number;
-  lastDocKey: number;
-  size: number;
+  function* lines(): Generator<string> {
+    for (const t of order) {
+      const r = run(t);
+      for (let from = fresh[t]!; from < r.end;) {
+        const end = blockEnd(r, from);
+        yield `${indexId}\t${postings.termIds[t]!}\t${blockColumns(r, from, end)}\n`;
+        from = end;
+      }
+    }
+    for (const { termId, block: b } of merged) {
+      yield `${indexId}\t${termId}\t${b.baseDocKey}\t${b.lastDocKey}\t{${b.offsets.join(',')}}\t{${b.freqs.join(',')}}\t{${b.norms.join(',')}}\t${b.maxFreq}\t${b.minNorm}\n`;
+    }
+  }
+  await copyLines(
+    client,
+    `COPY posting_blocks (index_id, term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm)
+     FROM STDIN`,
+    lines(),
+  );
 }
 
 /** The last block of each term (one backward probe of the primary key per term). */
-async function findTails(client: PoolClient, indexId: string, termIds: string[]): Promise<Map<string, Tail>> {
+export async function findTails(
+  client: PoolClient,
+  indexId: string,
+  termIds: string[],
+): Promise<Map<string, Tail>> {
   if (termIds.length === 0) return new Map();
   const { rows } = await client.query<{ term_id: string; base: string; last: string; size: number }>(
     `SELECT u.term_id, t.base_doc_key AS base, t.last_doc_key AS last, t.size
@@ -85,6 +130,16 @@ async function findTails(client: PoolClient, indexId: string, termIds: string[])
 export const arrayLiteral = (values: (number | string)[]): string => `{${values.join(',')}}`;
 /** Array literals (`{3,9}`) as one text[] literal: each element quoted, none holds `"` or `\`. */
 const nestedLiteral = (literals: string[]): string => `{"${literals.join('","')}"}`;
+
+/** A text[] literal: every element quoted, `"` and `\\` escaped (what node-postgres does, in one string). */
+export function textArrayLiteral(values: string[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    out += `${i === 0 ? '' : ','}"${/["\\]/.test(v) ? v.replace(/["\\]/g, '\\$&') : v}"`;
+  }
+  return `${out}}`;
+}
 
 async function extendTails(client: PoolClient, indexId: string, tails: TailExtension[]): Promise<void> {
   if (tails.length === 0) return;
@@ -117,9 +172,11 @@ async function extendTails(client: PoolClient, indexId: string, tails: TailExten
 async function mergeBlocks(
   client: PoolClient,
   indexId: string,
-  termIds: string[],
-  byTerm: Map<string, Posting[]>,
-): Promise<[string, Block][]> {
+  terms: number[],
+  postings: BatchPostings,
+  run: (t: number) => PostingRun,
+): Promise<{ termId: string; block: Block }[]> {
+  const termIds = terms.map((t) => postings.termIds[t]!);
   const { rows } = await client.query<{
     term_id: string;
     base_doc_key: string;
@@ -130,43 +187,34 @@ async function mergeBlocks(
     `DELETE FROM posting_blocks b USING unnest($2::bigint[], $3::bigint[]) AS u(term_id, first_key)
      WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.last_doc_key >= u.first_key
      RETURNING b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms`,
-    [indexId, termIds, termIds.map((t) => byTerm.get(t)![0]!.docKey)],
+    [indexId, termIds, terms.map((t) => postings.docKeys[postings.start[t]!]!)],
   );
-  const merged = new Map<string, Posting[]>(termIds.map((t) => [t, [...byTerm.get(t)!]]));
+  type Posting = [docKey: number, freq: number, norm: number];
+  const merged = new Map<string, Posting[]>();
+  terms.forEach((t, i) => {
+    const r = run(t);
+    const list: Posting[] = [];
+    for (let p = r.start; p < r.end; p++) list.push([r.docKeys[p]!, r.freqs[p]!, r.norms[p]!]);
+    merged.set(termIds[i]!, list);
+  });
   for (const row of rows) {
     const list = merged.get(row.term_id)!;
     const base = Number(row.base_doc_key);
-    row.doc_offsets.forEach((offset, i) =>
-      list.push({ docKey: base + offset, freq: row.freqs[i]!, norm: row.norms[i]! }),
-    );
+    row.doc_offsets.forEach((offset, i) => list.push([base + offset, row.freqs[i]!, row.norms[i]!]));
   }
-  const out: [string, Block][] = [];
+  const out: { termId: string; block: Block }[] = [];
   for (const [termId, list] of merged) {
-    list.sort((a, b) => a.docKey - b.docKey);
-    for (const block of buildBlocks(list)) out.push([termId, block]);
+    list.sort((a, b) => a[0] - b[0]);
+    const blocks = buildBlocks({
+      docKeys: list.map((p) => p[0]),
+      freqs: list.map((p) => p[1]),
+      norms: list.map((p) => p[2]),
+      start: 0,
+      end: list.length,
+    });
+    for (const block of blocks) out.push({ termId, block });
   }
   return out;
-}
-
-/** New blocks with COPY, in (term_id, base_doc_key) order so the primary-key btree fills in order. */
-async function copyBlocks(
-  client: PoolClient,
-  indexId: string,
-  blocks: { termId: string; block: Block }[],
-): Promise<void> {
-  if (blocks.length === 0) return;
-  blocks.sort((a, b) => Number(a.termId) - Number(b.termId) || a.block.lastDocKey - b.block.lastDocKey);
-  function* lines(): Generator<string> {
-    for (const { termId, block: b } of blocks) {
-      yield `${indexId}\t${termId}\t${b.baseDocKey}\t${b.lastDocKey}\t{${b.offsets.join(',')}}\t{${b.freqs.join(',')}}\t{${b.norms.join(',')}}\t${b.maxFreq}\t${b.minNorm}\n`;
-    }
-  }
-  await copyLines(
-    client,
-    `COPY posting_blocks (index_id, term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm)
-     FROM STDIN`,
-    lines(),
-  );
 }
 
 export interface RemovedTerm {

@@ -1,3 +1,5 @@
+import type { PoolClient } from 'pg';
+import { copyLines, copyText } from './copy-lines';
 import type { Queryable } from './queryable';
 
 export interface StoredDocument {
@@ -87,29 +89,37 @@ export interface NewDocument {
   primaryTerm: number;
 }
 
-/** Inserts a batch with one statement (unnest of arrays); returns each row's fresh doc_key by id. */
+/**
+ * Inserts a batch and returns each row's fresh doc_key by id: the keys are drawn from the sequence in
+ * the documents' order (as the column default would), then the rows go by COPY, which Postgres parses
+ * in about half the time of an INSERT of unnest(json[]) and node-postgres no longer escapes every
+ * source as an array element. The source text is stored exactly as given (COPY escapes are undone).
+ */
 export async function saveDocuments(
-  db: Queryable,
+  client: PoolClient,
   indexId: string,
   documents: NewDocument[],
 ): Promise<Map<string, string>> {
   if (documents.length === 0) return new Map();
-  const { rows } = await db.query<{ doc_key: string; id: string }>(
-    `INSERT INTO documents (index_id, id, source, version, seq_no, primary_term)
-     SELECT $1, d.id, d.source, d.version, d.seq_no, d.primary_term
-     FROM unnest($2::text[], $3::json[], $4::bigint[], $5::bigint[], $6::bigint[])
-       AS d(id, source, version, seq_no, primary_term)
-     RETURNING doc_key, id`,
-    [
-      indexId,
-      documents.map((d) => d.id),
-      documents.map((d) => d.sourceText ?? JSON.stringify(d.source)),
-      documents.map((d) => d.version),
-      documents.map((d) => d.seqNo),
-      documents.map((d) => d.primaryTerm),
-    ],
+  const { rows } = await client.query<{ k: string }>(
+    "SELECT nextval('doc_key_seq') AS k FROM generate_series(1, $1) ORDER BY 1",
+    [documents.length],
   );
-  return new Map(rows.map((row) => [row.id, row.doc_key]));
+  const keys = new Map<string, string>();
+  function* lines(): Generator<string> {
+    for (const [i, d] of documents.entries()) {
+      const key = rows[i]!.k;
+      keys.set(d.id, key);
+      const source = copyText(d.sourceText ?? JSON.stringify(d.source));
+      yield `${indexId}\t${key}\t${copyText(d.id)}\t${source}\t${d.version}\t${d.seqNo}\t${d.primaryTerm}\n`;
+    }
+  }
+  await copyLines(
+    client,
+    'COPY documents (index_id, doc_key, id, source, version, seq_no, primary_term) FROM STDIN',
+    lines(),
+  );
+  return keys;
 }
 
 export async function countDocuments(db: Queryable, indexIds: string[]): Promise<Map<string, number>> {

@@ -172,4 +172,88 @@ describe('index writer', () => {
     expect(await termStats(to)).toEqual(await termStats(from));
     expect(await fieldStats(to)).toEqual(await fieldStats(from));
   });
+
+  it('stores terms with quotes, backslashes, commas and braces exactly as analysed', async () => {
+    const index = await fx.createIndex(mappings);
+    const odd = ['say "hi"', 'back\\slash', 'a,b', '{x}', 'NULL', ''];
+    await fx.putDocs(index, { a: { tags: odd } });
+    expect(Object.keys(await termStats(index)).filter((k) => k.startsWith('tags:'))).toEqual(
+      [...new Set(odd)].sort().map((t) => `tags:${t}`),
+    );
+  });
+
+  it('keeps keywords with tabs, newlines and backslashes exact in doc values', async () => {
+    const index = await fx.createIndex(mappings);
+    const odd = ['tab\there', 'line\nbreak', 'cr\rx', 'back\\slash', '\\N'];
+    const keys = await fx.putDocs(index, { a: { tags: odd } });
+    const { rows } = await fx.pool.query<{ kw: string }>(
+      'SELECT kw FROM doc_values WHERE index_id = $1 AND doc_key = $2 ORDER BY kw COLLATE "C"',
+      [index.indexId, keys.a],
+    );
+    expect(rows.map((r) => r.kw)).toEqual([...odd].sort());
+  });
+
+  describe('prepare', () => {
+    const docs = {
+      a: { title: 'The quick fox', tags: ['x'], views: 1 },
+      b: { title: 'the slow fox and the dog', tags: ['y', 'x'] },
+    };
+
+    /** Inserts the rows, then adds them with a preparation of `prepareFrom` (the rows' own sources when absent). */
+    async function addPrepared(index: IndexContext, prepareFrom?: Record<string, unknown>[]): Promise<void> {
+      const writer = createIndexWriter();
+      const client = await fx.pool.connect();
+      try {
+        await client.query('BEGIN');
+        const ids = Object.keys(docs);
+        const { rows } = await client.query<{ id: string; doc_key: string }>(
+          `INSERT INTO documents (index_id, id, source, version, seq_no)
+           SELECT $1, id, source, 1, 0 FROM unnest($2::text[], $3::jsonb[]) AS u(id, source) RETURNING id, doc_key`,
+          [index.indexId, ids, ids.map((id) => JSON.stringify(docs[id as keyof typeof docs]))],
+        );
+        const keys = new Map(rows.map((r) => [r.id, r.doc_key]));
+        const sources = ids.map((id) => docs[id as keyof typeof docs] as Record<string, unknown>);
+        const prepared = await writer.prepare!(index, prepareFrom ?? sources);
+        await writer.add(
+          client,
+          index,
+          ids.map((id, i) => ({ docKey: keys.get(id)!, source: sources[i]! })),
+          prepared,
+        );
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+    }
+
+    async function postings(index: IndexContext): Promise<unknown[]> {
+      const { rows } = await fx.pool.query(
+        `SELECT f.path, t.term, p.freq, p.norm, p.positions, d.id FROM postings p
+         JOIN terms t USING (index_id, term_id) JOIN fields f USING (index_id, field_id)
+         JOIN documents d ON d.index_id = p.index_id AND d.doc_key = p.doc_key
+         WHERE p.index_id = $1 ORDER BY f.path, t.term, d.id`,
+        [index.indexId],
+      );
+      return rows;
+    }
+
+    it('writes from a preparation exactly what add writes without one', async () => {
+      const plain = await fx.createIndex(mappings);
+      await fx.putDocs(plain, docs);
+      const prepared = await fx.createIndex(mappings);
+      await addPrepared(prepared);
+      expect(await postings(prepared)).toEqual(await postings(plain));
+      expect(await termStats(prepared)).toEqual(await termStats(plain));
+      expect(await fieldStats(prepared)).toEqual(await fieldStats(plain));
+    });
+
+    it('ignores a preparation of other sources and analyses the documents it is given', async () => {
+      const plain = await fx.createIndex(mappings);
+      await fx.putDocs(plain, docs);
+      const stale = await fx.createIndex(mappings);
+      await addPrepared(stale, [{ title: 'something else' }, { title: 'entirely' }]);
+      expect(await postings(stale)).toEqual(await postings(plain));
+      expect(await termStats(stale)).toEqual(await termStats(plain));
+    });
+  });
 });

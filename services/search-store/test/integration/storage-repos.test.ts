@@ -17,6 +17,7 @@ describe('storage repositories on a migrated database', () => {
   let pool: Pool;
   let source: IndexRecord;
   let dest: IndexRecord;
+  let verbatim: IndexRecord;
   beforeAll(async () => {
     const url = await createTestDatabase('search_repos');
     await runMigrations({ databaseUrl: url, dir: MIGRATIONS_DIR, table: 'search_migrations' });
@@ -31,6 +32,7 @@ describe('storage repositories on a migrated database', () => {
       })) as IndexRecord;
     source = await make('source');
     dest = await make('dest');
+    verbatim = await make('verbatim');
   });
   afterAll(async () => {
     await pool.end();
@@ -48,11 +50,14 @@ describe('storage repositories on a migrated database', () => {
     ).toBeUndefined();
   });
 
-  it('saves a batch in one statement with fresh, never reused doc keys and keeps source key order', async () => {
-    const keys = await saveDocuments(pool, source.indexId, [
-      { id: 'a', source: { z: 1, a: 2 }, version: 1, seqNo: 0, primaryTerm: 1 },
-      { id: 'b', source: { b: true }, version: 1, seqNo: 1, primaryTerm: 1 },
-    ]);
+  it('saves a batch with fresh, never reused doc keys ascending in batch order and keeps source key order', async () => {
+    const keys = await inTransaction(pool, (client) =>
+      saveDocuments(client, source.indexId, [
+        { id: 'a', source: { z: 1, a: 2 }, version: 1, seqNo: 0, primaryTerm: 1 },
+        { id: 'b', source: { b: true }, version: 1, seqNo: 1, primaryTerm: 1 },
+      ]),
+    );
+    expect(BigInt(keys.get('b') as string)).toBeGreaterThan(BigInt(keys.get('a') as string));
     expect([...keys.keys()].sort()).toEqual(['a', 'b']);
     const rows = await findDocuments(pool, source.indexId, ['a', 'b', 'missing']);
     expect(rows.map((r) => [r.id, JSON.stringify(r.source)]).sort()).toEqual([
@@ -60,16 +65,32 @@ describe('storage repositories on a migrated database', () => {
       ['b', '{"b":true}'],
     ]);
     await deleteDocumentsByKey(pool, source.indexId, [keys.get('b') as string]);
-    const again = await saveDocuments(pool, source.indexId, [
-      { id: 'b', source: {}, version: 3, seqNo: 2, primaryTerm: 1 },
-    ]);
+    const again = await inTransaction(pool, (client) =>
+      saveDocuments(client, source.indexId, [{ id: 'b', source: {}, version: 3, seqNo: 2, primaryTerm: 1 }]),
+    );
     expect(BigInt(again.get('b') as string)).toBeGreaterThan(BigInt(keys.get('b') as string));
   });
 
+  it('stores source text verbatim through COPY: whitespace, tabs, newlines and escapes', async () => {
+    const text = '{\n\t"q": "say \\"hi\\"\\\\n",\r\n  "path": "C:\\\\dir"  }';
+    const keys = await inTransaction(pool, (client) =>
+      saveDocuments(client, verbatim.indexId, [
+        { id: 'tab\there', source: JSON.parse(text), sourceText: text, version: 1, seqNo: 5, primaryTerm: 1 },
+      ]),
+    );
+    const { rows } = await pool.query<{ id: string; t: string }>(
+      'SELECT id, source::text AS t FROM documents WHERE index_id = $1 AND doc_key = $2',
+      [verbatim.indexId, keys.get('tab\there')],
+    );
+    expect(rows).toEqual([{ id: 'tab\there', t: text }]);
+  });
+
   it('copies for reindex in SQL: new keys, +1 version on replace, consecutive seq_nos, create-only conflicts', async () => {
-    await saveDocuments(pool, dest.indexId, [
-      { id: 'a', source: { old: true }, version: 4, seqNo: 0, primaryTerm: 1 },
-    ]);
+    await inTransaction(pool, (client) =>
+      saveDocuments(client, dest.indexId, [
+        { id: 'a', source: { old: true }, version: 4, seqNo: 0, primaryTerm: 1 },
+      ]),
+    );
     expect(await findReindexConflicts(pool, dest.indexId, [source.indexId], undefined)).toEqual([
       { id: 'a', version: 4 },
     ]);

@@ -4,6 +4,7 @@ import {
   type DocumentToIndex,
   type DroppingIndexWriter,
   type IndexContext,
+  type PreparedDocuments,
 } from '../../src/index/index-writer';
 
 export interface IndexWriterCall {
@@ -32,14 +33,20 @@ export function createRecordingIndexWriter(
   };
   return {
     calls,
-    async add(client: PoolClient, index: IndexContext, documents: DocumentToIndex[]) {
+    prepare: inner.prepare?.bind(inner),
+    async add(
+      client: PoolClient,
+      index: IndexContext,
+      documents: DocumentToIndex[],
+      prepared?: PreparedDocuments,
+    ) {
       calls.push({
         method: 'add',
         indexName: index.name,
         docKeys: documents.map((d) => d.docKey),
         inTransaction: await inTransaction(client),
       });
-      await inner.add(client, index, documents);
+      await inner.add(client, index, documents, prepared);
     },
     async remove(client: PoolClient, index: IndexContext, docKeys: string[]) {
       calls.push({

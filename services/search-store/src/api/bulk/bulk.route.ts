@@ -12,10 +12,10 @@ import { ROUTE_PARAMS } from '../route-params';
 /**
  * Items per transaction: big enough for set-based writes, small enough to keep locks short and memory
  * bounded. Much of a batch's write cost is per distinct term (dictionary update, tail probe and append),
- * so bigger batches amortise it: 5,000-document bulks of Brown paragraphs peak at ~430 MB RSS with 2,500
- * (581 MB with 5,000, over the 512 MB budget of issue 6).
+ * so bigger batches amortise it. With the writer's flat arrays (index/batch-analyzer.ts) 5,000-document
+ * bulks of Brown paragraphs peak at ~380 MB RSS with 5,000 (the 512 MB budget of issue 6; 581 MB before).
  */
-const BATCH_SIZE = 2500;
+const BATCH_SIZE = 5000;
 
 /**
  * POST /_bulk and /<index>/_bulk (ES "Bulk API"): the NDJSON body is read as a stream and parsed

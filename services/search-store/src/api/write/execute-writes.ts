@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { EsError } from '@acme/common';
-import type { IndexContext, IndexWriter } from '../../index/index-writer';
+import type { IndexContext, IndexWriter, PreparedDocuments } from '../../index/index-writer';
 import { findClusterSettings } from '../../storage/cluster-settings.repo';
 import { deleteDocumentsByKey, findDocuments, saveDocuments } from '../../storage/documents.repo';
 import {
@@ -211,7 +211,8 @@ async function flushIndex(client: PoolClient, indexWriter: IndexWriter, state: I
     await indexWriter.remove(client, context, removed);
     await deleteDocumentsByKey(client, record.indexId, removed);
   }
-  const keys = await saveDocuments(
+  // The rows go to Postgres first; the documents are analysed, a slice at a time, while it copies them.
+  const saving = saveDocuments(
     client,
     record.indexId,
     inserted.map(({ id, doc }) => ({
@@ -223,13 +224,35 @@ async function flushIndex(client: PoolClient, indexWriter: IndexWriter, state: I
       primaryTerm: doc.primaryTerm,
     })),
   );
+  const preparing = prepareQuietly(
+    indexWriter,
+    context,
+    inserted.map(({ doc }) => doc.source),
+  );
+  const keys = await saving;
+  const prepared = await preparing;
   if (inserted.length > 0) {
     await indexWriter.add(
       client,
       context,
       inserted.map(({ id, doc }) => ({ docKey: keys.get(id) as string, source: doc.source })),
+      prepared,
     );
   }
   if (state.nextSeqNo - 1 !== record.maxSeqNo)
     await saveMaxSeqNo(client, record.indexId, state.nextSeqNo - 1);
+}
+
+/** A failed preparation is left to `add`, which analyses again and fails in its place. */
+async function prepareQuietly(
+  indexWriter: IndexWriter,
+  context: IndexContext,
+  sources: Record<string, unknown>[],
+): Promise<PreparedDocuments | undefined> {
+  if (sources.length === 0 || !indexWriter.prepare) return undefined;
+  try {
+    return await indexWriter.prepare(context, sources);
+  } catch {
+    return undefined;
+  }
 }

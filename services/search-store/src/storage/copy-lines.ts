@@ -23,3 +23,22 @@ export async function copyLines(client: PoolClient, sql: string, lines: Iterable
   stream.end(chunk);
   await done;
 }
+
+/** A COPY statement with its rows already rendered (built while Postgres runs another statement). */
+export interface RenderedCopy {
+  sql: string;
+  text: string;
+}
+
+export async function sendCopy(client: PoolClient, copy: RenderedCopy): Promise<void> {
+  if (copy.text.length > 0) await copyLines(client, copy.sql, [copy.text]);
+}
+
+/** A text value in COPY's text format: backslash, newline, carriage return and tab escaped. */
+export function copyText(value: string): string {
+  return /[\\\n\r\t]/.test(value)
+    ? value.replace(/[\\\n\r\t]/g, (c) =>
+        c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t',
+      )
+    : value;
+}

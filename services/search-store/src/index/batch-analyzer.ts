@@ -1,0 +1,232 @@
+import type { Token } from '../analysis/token';
+import type { IndexMapping } from '../mapping/mapping-types';
+import { analyzeDocument } from './analyze-document';
+import { listIndexedFields, type IndexedField } from './indexed-fields';
+import { IntList } from './int-list';
+
+/**
+ * A batch of documents analysed into what the writer stores, before it has doc keys, field ids or
+ * term ids: documents are ordinals (their order in the batch), fields and terms batch-local numbers.
+ * Everything per posting or per token is in flat int arrays.
+ */
+export interface AnalyzedBatch {
+  docCount: number;
+  /** The fields the batch uses, by field ordinal. */
+  fields: { path: string; type: string }[];
+  /** The batch dictionary: term t belongs to field ordinal termField[t]. */
+  termField: Int32Array;
+  termText: string[];
+  docFreq: Int32Array;
+  totalTermFreq: Int32Array;
+  /** Postings grouped by term: term t's are [postingStart[t], postingStart[t + 1]), ascending doc ordinal. */
+  postingStart: Int32Array;
+  postingDoc: Int32Array;
+  postingFreq: Int32Array;
+  postingNorm: Int32Array;
+  /** Token streams (doc_tokens rows), stream s's tokens are [streamStart[s], streamStart[s + 1]): term + 1, 0 for a gap. */
+  streamDoc: Int32Array;
+  streamField: Int32Array;
+  streamStart: Int32Array;
+  streamTokens: Int32Array;
+  /** field_lengths rows. */
+  lengthDoc: Int32Array;
+  lengthField: Int32Array;
+  lengthValue: Int32Array;
+  /** field_stats deltas by field ordinal. */
+  statDocCount: number[];
+  statSumTotalTermFreq: number[];
+  /** doc_values rows: a number or a keyword each. */
+  valueDoc: Int32Array;
+  valueField: Int32Array;
+  valueNum: (number | null)[];
+  valueKw: (string | null)[];
+}
+
+/** Analyses documents one at a time (so a caller can spread a batch over several turns of the event loop). */
+export class BatchAnalyzer {
+  private readonly indexed: IndexedField[];
+  private docCount = 0;
+  private readonly fieldOrdinals = new Map<string, number>();
+  private readonly fields: { path: string; type: string }[] = [];
+  private readonly dictionaries: Map<string, number>[] = [];
+  private readonly termField = new IntList();
+  private readonly termText: string[] = [];
+  private readonly docFreq = new IntList();
+  /** Per term, the document of its latest posting and that posting's index. */
+  private readonly lastDoc = new IntList();
+  private readonly lastPosting = new IntList();
+  /** Postings in document order, regrouped by term in finish(). */
+  private readonly postingTerm = new IntList(16_384);
+  private readonly postingDoc = new IntList(16_384);
+  private readonly postingFreq = new IntList(16_384);
+  private readonly postingNorm = new IntList(16_384);
+  private readonly streamDoc = new IntList();
+  private readonly streamField = new IntList();
+  private readonly streamStart = new IntList();
+  private readonly streamTokens = new IntList(65_536);
+  private readonly lengthDoc = new IntList();
+  private readonly lengthField = new IntList();
+  private readonly lengthValue = new IntList();
+  private readonly statDocCount: number[] = [];
+  private readonly statSumTotalTermFreq: number[] = [];
+  private readonly valueDoc = new IntList();
+  private readonly valueField = new IntList();
+  private readonly valueNum: (number | null)[] = [];
+  private readonly valueKw: (string | null)[] = [];
+
+  constructor(
+    private readonly mappings: IndexMapping,
+    private readonly settings: Record<string, unknown>,
+  ) {
+    this.indexed = listIndexedFields(mappings);
+  }
+
+  /** Adds the next document (ordinal = the number added before it). */
+  add(source: Record<string, unknown>): void {
+    const doc = this.docCount++;
+    for (const c of analyzeDocument(this.mappings, this.settings, source, this.indexed)) {
+      const field = this.fieldOrdinal(c.path, c.type);
+      if (c.tokens) this.addTokens(doc, field, c.tokens, c.norm);
+      else if (c.terms) this.addKeywords(doc, field, c.terms);
+      this.statDocCount[field]! += 1;
+      this.statSumTotalTermFreq[field]! += c.length;
+      this.lengthDoc.push(doc);
+      this.lengthField.push(field);
+      this.lengthValue.push(c.length);
+      for (const num of c.numbers) this.addValue(doc, field, num, null);
+      for (const kw of c.keywords) this.addValue(doc, field, null, kw);
+    }
+  }
+
+  finish(): AnalyzedBatch {
+    const terms = this.termText.length;
+    // Counting sort of the postings by term, stable, so each term's run stays in document order.
+    const postingStart = new Int32Array(terms + 1);
+    for (let t = 0; t < terms; t++) postingStart[t + 1] = postingStart[t]! + this.docFreq.at(t);
+    const next = postingStart.slice(0, terms);
+    const count = this.postingTerm.length;
+    const postingDoc = new Int32Array(count);
+    const postingFreq = new Int32Array(count);
+    const postingNorm = new Int32Array(count);
+    const totalTermFreq = new Int32Array(terms);
+    for (let p = 0; p < count; p++) {
+      const term = this.postingTerm.at(p);
+      totalTermFreq[term] = totalTermFreq[term]! + this.postingFreq.at(p);
+      const at = next[term]!++;
+      postingDoc[at] = this.postingDoc.at(p);
+      postingFreq[at] = this.postingFreq.at(p);
+      postingNorm[at] = this.postingNorm.at(p);
+    }
+    const streamStart = new Int32Array(this.streamStart.length + 1);
+    streamStart.set(this.streamStart.view());
+    streamStart[this.streamStart.length] = this.streamTokens.length;
+    return {
+      docCount: this.docCount,
+      fields: this.fields,
+      termField: this.termField.view().slice(),
+      termText: this.termText,
+      docFreq: this.docFreq.view().slice(),
+      totalTermFreq,
+      postingStart,
+      postingDoc,
+      postingFreq,
+      postingNorm,
+      streamDoc: this.streamDoc.view().slice(),
+      streamField: this.streamField.view().slice(),
+      streamStart,
+      streamTokens: this.streamTokens.view().slice(),
+      lengthDoc: this.lengthDoc.view().slice(),
+      lengthField: this.lengthField.view().slice(),
+      lengthValue: this.lengthValue.view().slice(),
+      statDocCount: this.statDocCount,
+      statSumTotalTermFreq: this.statSumTotalTermFreq,
+      valueDoc: this.valueDoc.view().slice(),
+      valueField: this.valueField.view().slice(),
+      valueNum: this.valueNum,
+      valueKw: this.valueKw,
+    };
+  }
+
+  private fieldOrdinal(path: string, type: string): number {
+    let field = this.fieldOrdinals.get(path);
+    if (field === undefined) {
+      field = this.fields.length;
+      this.fieldOrdinals.set(path, field);
+      this.fields.push({ path, type });
+      this.dictionaries.push(new Map());
+      this.statDocCount.push(0);
+      this.statSumTotalTermFreq.push(0);
+    }
+    return field;
+  }
+
+  /** A text field's tokens: a posting per distinct term, and the token stream (term at each position). */
+  private addTokens(doc: number, field: number, tokens: readonly Token[], norm: number): void {
+    const at = this.startStream(doc, field);
+    // Positions ascend; gaps (removed stop words, between the values of an array) hold 0.
+    const size = tokens[tokens.length - 1]!.position + 1;
+    for (let i = 0; i < size; i++) this.streamTokens.push(0);
+    for (const token of tokens) {
+      this.streamTokens.set(at + token.position, this.addOccurrence(doc, field, token.term, norm) + 1);
+    }
+  }
+
+  /** A keyword field's distinct values: a posting each (norm 1), and the stream in source order. */
+  private addKeywords(doc: number, field: number, terms: readonly string[]): void {
+    this.startStream(doc, field);
+    for (const text of terms) this.streamTokens.push(this.addOccurrence(doc, field, text, 1) + 1);
+  }
+
+  private startStream(doc: number, field: number): number {
+    this.streamDoc.push(doc);
+    this.streamField.push(field);
+    this.streamStart.push(this.streamTokens.length);
+    return this.streamTokens.length;
+  }
+
+  /** One occurrence of a term in a document's field: a new posting, or one more freq on the last. */
+  private addOccurrence(doc: number, field: number, text: string, norm: number): number {
+    const dictionary = this.dictionaries[field]!;
+    let term = dictionary.get(text);
+    if (term === undefined) {
+      term = this.termText.length;
+      dictionary.set(text, term);
+      this.termText.push(text);
+      this.termField.push(field);
+      this.docFreq.push(0);
+      this.lastDoc.push(-1);
+      this.lastPosting.push(-1);
+    }
+    if (this.lastDoc.at(term) === doc) {
+      const posting = this.lastPosting.at(term);
+      this.postingFreq.set(posting, this.postingFreq.at(posting) + 1);
+    } else {
+      this.lastDoc.set(term, doc);
+      this.lastPosting.set(term, this.postingTerm.length);
+      this.docFreq.set(term, this.docFreq.at(term) + 1);
+      this.postingTerm.push(term);
+      this.postingDoc.push(doc);
+      this.postingFreq.push(1);
+      this.postingNorm.push(norm);
+    }
+    return term;
+  }
+
+  private addValue(doc: number, field: number, num: number | null, kw: string | null): void {
+    this.valueDoc.push(doc);
+    this.valueField.push(field);
+    this.valueNum.push(num);
+    this.valueKw.push(kw);
+  }
+}
+
+/** Analyses a whole batch at once. */
+export function analyzeBatch(
+  mappings: IndexMapping,
+  settings: Record<string, unknown>,
+  sources: Record<string, unknown>[],
+): AnalyzedBatch {
+  const analyzer = new BatchAnalyzer(mappings, settings);
+  for (const source of sources) analyzer.add(source);
+  return analyzer.finish();
+}
