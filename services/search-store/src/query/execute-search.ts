@@ -123,6 +123,24 @@ export function searchResponse(
   return response;
 }
 
+/**
+ * `size: 0` (aggregations, counts): no page, and max_score prints null, so only hits.total is needed,
+ * and only up to what track_total_hits reports: counting stops at limit + 1 (relation gte past it),
+ * as Lucene's TotalHitCountCollector stops at the threshold. The matches are not materialised (a
+ * CTE of every match went to temp files at 100k documents: ~30 ms of a 150 ms aggregation).
+ */
+function countOnly(matched: string, request: SearchRequest, params: SqlParams): string {
+  const limit =
+    request.trackTotalHits === true
+      ? undefined
+      : request.trackTotalHits === false
+        ? 0
+        : request.trackTotalHits;
+  const capped = limit === undefined ? '' : ` LIMIT ${params.add(limit + 1)}`;
+  return `SELECT count(*)::bigint AS total, NULL::float4 AS max_score, NULL::bigint AS doc_key
+    FROM (SELECT 1 FROM (${matched}) q${capped}) c`;
+}
+
 export async function executeSearch(
   db: Pool | PoolClient,
   readers: IndexReader[],
@@ -175,7 +193,10 @@ export async function executeSearch(
            SELECT * FROM (SELECT q.index_id, q.doc_key, q.s${plan.expressions.map((e) => `, ${e}`).join('')} FROM q) q ${where}
            ORDER BY ${[...orderBy, 'q.index_id ASC', 'q.doc_key ASC'].join(', ')}
            LIMIT ${params.add(request.size)} OFFSET ${params.add(request.from)}) p`;
-  const sql = `WITH q AS MATERIALIZED (${matched})
+  const sql =
+    request.size === 0
+      ? countOnly(matched, request, params)
+      : `WITH q AS MATERIALIZED (${matched})
     SELECT t.total, t.max_score, page.*, d.id, d.source::text AS source_text, d.version, d.seq_no, d.primary_term
     FROM (SELECT count(*)::bigint AS total, max(s) AS max_score FROM q) t
     LEFT JOIN LATERAL (${pageSql}) page ON true

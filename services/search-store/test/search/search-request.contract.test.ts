@@ -185,6 +185,32 @@ describe('paging, totals and scores', () => {
     expect(((await res.json()) as { hits: unknown }).hits).toEqual({ total: 4, max_score: null, hits: [] });
   });
 
+  it('counts with size 0 only as far as track_total_hits reports, max_score null, min_score applied', async () => {
+    const total = async (body: Record<string, unknown>) =>
+      (await fx.es.search({ index: fx.articles.name, size: 0, ...body })).hits;
+    expect(await total({ track_total_hits: 3 })).toEqual({
+      total: { value: 3, relation: 'gte' },
+      max_score: null,
+      hits: [],
+    });
+    expect(await total({ track_total_hits: 4 })).toEqual({
+      total: { value: 4, relation: 'eq' },
+      max_score: null,
+      hits: [],
+    });
+    expect(await total({})).toEqual({ total: { value: 4, relation: 'eq' }, max_score: null, hits: [] });
+    expect(await total({ track_total_hits: false })).toEqual({ max_score: null, hits: [] });
+    expect((await total({ query: { match: { body: 'fox' } }, track_total_hits: true })).total).toEqual(
+      (await fx.es.search({ index: fx.articles.name, query: { match: { body: 'fox' } } })).hits.total,
+    );
+    const scored = await fx.es.search({ index: fx.articles.name, query: { match: { body: 'fox quick' } } });
+    const threshold = scored.hits.hits[0]!._score!;
+    expect((await total({ query: { match: { body: 'fox quick' } }, min_score: threshold })).total).toEqual({
+      value: scored.hits.hits.filter((h) => h._score! >= threshold).length,
+      relation: 'eq',
+    });
+  });
+
   it('keeps index order for equal scores', async () => {
     expect(await ids({ query: { match_all: {} } })).toEqual(['1', '2', '3', '4']);
   });
