@@ -9,6 +9,7 @@ import { PostingsCache } from '../../../src/query/fast-match/postings-cache';
 import { openIndexReaders } from '../../../src/query/index-reader';
 import { parseSearchRequest } from '../../../src/query/search-request';
 import { startSearchStore, type RunningSearchStore } from '../../support/start-search-store';
+import { seededRandom as random } from '../../support/seeded-random';
 
 /**
  * The fast path against the SQL plans it replaces: the same random match, multi_match and bool
@@ -22,18 +23,6 @@ const suffix = uniqueId('fm')
   .replace(/[^a-z0-9]/g, '');
 const first = `fm-a-${suffix}`;
 const second = `fm-b-${suffix}`;
-
-/** mulberry32: a small seeded generator, so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rnd = random(20261122);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;

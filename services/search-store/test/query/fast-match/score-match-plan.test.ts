@@ -4,18 +4,7 @@ import {
   type MatchPostings,
   type TermPostings,
 } from '../../../src/query/fast-match/score-match-plan';
-
-/** mulberry32, so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../support/seeded-random';
 
 function postings(rnd: () => number, universe: number, density: number): TermPostings {
   const docs: number[] = [];
