@@ -73,11 +73,11 @@ export async function executeFastSearch(
         const rows = page.map((p) => byKey.get(`${p.indexId}:${p.docKey}`)!);
         return respond(db, readers, request, ranked, rows, started);
       }
-      plans.forEach((plan) => cache.forgetFields(plan));
+      // Something changed: read the postings again below, which replaces what the cache holds.
     }
   }
   const postings = await Promise.all(plans.map((plan) => loadMatchPostings(db, plan, cache?.enabled)));
-  if (cache) plans.forEach((plan, i) => cache.remember(plan, postings[i]!, postings[i]!.versions));
+  if (cache) plans.forEach((plan, i) => cache.remember(plan, postings[i]!));
   const ranked = rankPlans(plans, postings, rank, request);
   const rows = await loadPageRows(db, ranked.page.map(located));
   return respond(db, readers, request, ranked, rows, started);

@@ -90,8 +90,9 @@ export class PostingsCache {
    * back whole (a conjunction sends only the blocks near the rarest term's documents: those are not
    * kept). Terms the index does not have are kept as such.
    */
-  remember(plan: FastMatchPlan, read: MatchPostings, versions: Map<string, TermVersion>): void {
+  remember(plan: FastMatchPlan, read: MatchPostings & { versions: Map<string, TermVersion> }): void {
     if (this.maxBytes <= 0) return;
+    const { versions } = read;
     const index = plan.reader.indexId;
     for (const path of plan.fields) this.fields.set(fieldKey(index, path), read.fields.get(path) ?? null);
     for (const { path, term } of plan.terms) {
@@ -110,11 +111,6 @@ export class PostingsCache {
     }
     // Field statistics are a few numbers per field; bound their count all the same.
     while (this.fields.size > 10_000) this.fields.delete(this.fields.keys().next().value!);
-  }
-
-  /** Drops an index's field statistics after they were found changed, so the next search reads them. */
-  forgetFields(plan: FastMatchPlan): void {
-    for (const path of plan.fields) this.fields.delete(fieldKey(plan.reader.indexId, path));
   }
 
   private put(at: string, entry: TermEntry): void {
