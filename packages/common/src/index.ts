@@ -11,6 +11,7 @@ export * from './http/metrics';
 export * from './http/health';
 export * from './http/error-handlers';
 export * from './http/malformed-http';
+export * from './http/adopt-express-objects';
 export * from './schemas/introspection.schema';
 export * from './schemas/error-envelope.schema';
 export * from './schemas/revocation-event.schema';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
-import { resolveRequestId, type Logger } from '@acme/common';
+import { adoptExpressObjects, resolveRequestId, type Logger } from '@acme/common';
 import { INTROSPECTION_HEADERS, type IntrospectionHandler } from './introspection.route';
 import { parseParams } from './parse-params';
 
@@ -48,12 +48,8 @@ export function serveBeforeRouter(
   const fail = (req: LeanRequest, res: ServerResponse, error: unknown) => {
     if (res.headersSent) return void res.destroy();
     for (const [name, value] of Object.entries(INTROSPECTION_HEADERS)) res.setHeader(name, value);
-    // What app.handle does to every request, needed here only by the error handler (res.status, res.json).
-    Object.assign(req, { res });
-    Object.assign(res, { req });
-    Object.setPrototypeOf(req, app.request);
-    Object.setPrototypeOf(res, app.response);
-    deps.errorHandler(error, req as Request, res as Response, skip);
+    const adopted = adoptExpressObjects(app, req, res);
+    deps.errorHandler(error, adopted.req, adopted.res, skip);
   };
   routed.handle = (request, response, callback) => {
     if (!isLeanIntrospection(request)) return handleInExpress(request, response, callback);

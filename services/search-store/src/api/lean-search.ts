@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
-import { resolveRequestId } from '@acme/common';
+import { adoptExpressObjects, resolveRequestId } from '@acme/common';
 import { parseMediaType } from '../http/media-type';
 import { parseJsonText } from '../http/parse-json-text';
 import { stringifyWithRaw } from '../http/raw-json';
@@ -49,13 +49,9 @@ export function serveSearchBeforeRouter(app: Express, deps: LeanSearchDeps): voi
   const skip = () => undefined;
   const fail = (req: LeanRequest, res: ServerResponse, error: unknown) => {
     if (res.headersSent) return void res.destroy();
-    // What app.handle does to every request, needed here by the error handler (res.status, res.json).
-    Object.assign(req, { res, originalUrl: req.url });
-    Object.assign(res, { req, locals: Object.create(null) as Record<string, unknown> });
-    Object.setPrototypeOf(req, app.request);
-    Object.setPrototypeOf(res, app.response);
-    deps.formatResponse(req as Request, res as Response, skip);
-    deps.errorHandler(error, req as Request, res as Response, skip);
+    const adopted = adoptExpressObjects(app, req, res);
+    deps.formatResponse(adopted.req, adopted.res, skip);
+    deps.errorHandler(error, adopted.req, adopted.res, skip);
   };
   routed.handle = (request, response, callback) => {
     const match = leanSearchPath(request);
