@@ -28,7 +28,7 @@ export interface AggContext {
   runtimeFields?: RuntimeFields;
   /** search.max_buckets (Elasticsearch default 65,536). */
   maxBuckets?: number;
-  /** Most matched documents a runtime field is evaluated over in Node (default 100,000). */
+  /** Most matched documents a runtime field is evaluated over in Node (default 1,000,000). */
   maxRuntimeDocs?: number;
   /** Script time budget for the whole request, epoch ms (default now + 5 s). */
   scriptDeadline?: number;

@@ -1,7 +1,7 @@
 import { EsError } from '@acme/common';
 import type { DocValueType } from '../script/script-values';
 import type { AggContext, MatchedSet, Queryable } from './agg-context';
-import { loadDocumentValues } from './load-document-values';
+import { DEFAULT_MAX_RUNTIME_DOCS, forEachDocumentChunk } from './load-document-values';
 import type { SqlBuilder } from './sql-builder';
 
 /** How a field's values are stored: `num` (numbers, dates, booleans) or `kw` (keyword strings). */
@@ -118,17 +118,25 @@ export class FieldResolver {
     if (cached) return cached;
     const field = this.ctx.runtimeFields?.get(path);
     if (!field) throw new Error(`runtime field ${path} vanished`);
-    const limit = this.ctx.maxRuntimeDocs ?? 100_000;
-    const docs = await loadDocumentValues(this.client, this.ctx, this.matched, limit);
     const deadline = this.ctx.scriptDeadline ?? Date.now() + 5_000;
     const keys: string[] = [];
     const values: Array<number | string> = [];
-    for (const [docKey, doc] of docs) {
-      for (const v of field.evaluate(doc, deadline)) {
-        keys.push(docKey);
-        values.push(typeof v === 'boolean' ? (v ? 1 : 0) : v);
-      }
-    }
+    // Runtime fields may read each other through doc[…]: _source is loaded when any of them needs it.
+    const withSource = [...(this.ctx.runtimeFields?.values() ?? [])].some((f) => f.readsSource);
+    await forEachDocumentChunk(
+      this.client,
+      this.ctx,
+      this.matched,
+      { limit: this.ctx.maxRuntimeDocs ?? DEFAULT_MAX_RUNTIME_DOCS, withSource },
+      (docs) => {
+        for (const [docKey, doc] of docs) {
+          for (const v of field.evaluate(doc, deadline)) {
+            keys.push(docKey);
+            values.push(typeof v === 'boolean' ? (v ? 1 : 0) : v);
+          }
+        }
+      },
+    );
     const column: ValueColumn = field.type === 'keyword' ? 'kw' : 'num';
     const result: FieldValues = {
       path,

@@ -6,12 +6,9 @@ import type { IndexReader } from '../query/index-reader';
 import type { RuntimeRelation } from '../query/search-seams';
 import type { RuntimeFields } from '../script/runtime-fields';
 
-/** Most documents of one index a runtime field is evaluated over for a query or sort (as for aggregations). */
-export const DEFAULT_MAX_RUNTIME_DOCS = 100_000;
-
 /**
  * A runtime field's `(doc_key, v)` over every document of one index, through script-aggs's
- * FieldResolver (the same evaluator and limit aggregations use: documents loaded in three queries,
+ * FieldResolver (the same evaluator and limit aggregations use: documents loaded a chunk at a time,
  * evaluated in Node within the script deadline, handed back as an unnest relation).
  */
 export async function loadRuntimeRelation(

@@ -2,7 +2,8 @@ import { runAggregations } from '../aggs/run-aggregations';
 import { adaptAggregationRunner } from '../query/aggregation-adapter';
 import { adaptRuntimeFields } from '../query/runtime-field-adapter';
 import type { RuntimeRelation, SearchSeams } from '../query/search-seams';
-import { DEFAULT_MAX_RUNTIME_DOCS, loadRuntimeRelation } from './runtime-relation';
+import { DEFAULT_MAX_RUNTIME_DOCS } from '../aggs/load-document-values';
+import { loadRuntimeRelation } from './runtime-relation';
 import { compileRuntimeFields } from '../script/runtime-fields';
 
 /**

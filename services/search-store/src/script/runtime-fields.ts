@@ -26,6 +26,8 @@ export interface DocumentValues {
 export interface RuntimeField {
   readonly name: string;
   readonly type: RuntimeFieldType;
+  /** Whether evaluating needs the document's `_source` (no script, or a script naming `_source`). */
+  readonly readsSource: boolean;
   /** Runs the script for one document: its values, coerced to the type and sorted (always an array). */
   evaluate(doc: DocumentValues, deadline: number): Array<number | string | boolean>;
 }
@@ -55,6 +57,7 @@ export function compileRuntimeFields(mappings: unknown, limits: Partial<ScriptLi
     const field: RuntimeField = {
       name,
       type,
+      readsSource: !compiled || compiled.source.includes('_source'),
       evaluate(doc, deadline) {
         if (!compiled) return coerceAll(name, type, sourceValues(doc.source, name));
         if (resolving.includes(name)) {

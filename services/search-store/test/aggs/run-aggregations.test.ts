@@ -2,7 +2,7 @@ import { EsError } from '@acme/common';
 import { runAggregations } from '../../src/aggs/run-aggregations';
 import { compileRuntimeFields } from '../../src/script/runtime-fields';
 import { createAggFixture, type AggFixture } from './aggs-fixture';
-import { loadDocumentValues } from '../../src/aggs/load-document-values';
+import { forEachDocumentChunk, loadDocumentValues } from '../../src/aggs/load-document-values';
 
 let fx: AggFixture;
 beforeAll(async () => {
@@ -640,6 +640,51 @@ test('loadDocumentValues gives runtime scripts each document its doc values and 
   await expect(loadDocumentValues(fx.pool, fx.ctx, fx.all, 2)).rejects.toThrow(
     '[5] matched documents exceed the limit of [2]',
   );
+});
+
+test('forEachDocumentChunk visits every matched document once, in doc_key order, a chunk at a time', async () => {
+  const chunks: Array<Array<{ key: string; price: unknown; source: unknown }>> = [];
+  const matched = {
+    sql: 'SELECT doc_key FROM documents WHERE index_id = $1 UNION ALL SELECT doc_key FROM documents WHERE index_id = $1',
+    params: [fx.indexId],
+  };
+  await forEachDocumentChunk(
+    fx.pool,
+    fx.ctx,
+    matched,
+    { limit: 10, withSource: false, chunkSize: 2 },
+    (docs) => {
+      chunks.push(
+        [...docs].map(([key, d]) => ({ key, price: d.docValues('price')?.values, source: d.source })),
+      );
+    },
+  );
+  const { rows } = await fx.pool.query<{ doc_key: string; price: number | null }>(
+    `SELECT d.doc_key::text AS doc_key, (d.source->>'price')::float8 AS price FROM documents d
+      WHERE d.index_id = $1 ORDER BY d.doc_key`,
+    [fx.indexId],
+  );
+  // Five documents (each matched twice above, visited once) in chunks of 2, 2 and 1; no _source unless asked.
+  expect(chunks.map((c) => c.length)).toEqual([2, 2, 1]);
+  expect(chunks.flat()).toEqual(
+    rows.map((r) => ({ key: r.doc_key, price: r.price === null ? [] : [r.price], source: undefined })),
+  );
+  const withSource: unknown[] = [];
+  await forEachDocumentChunk(
+    fx.pool,
+    fx.ctx,
+    fx.all,
+    { limit: 10, withSource: true, chunkSize: 3 },
+    (docs) => {
+      for (const d of docs.values()) withSource.push(d.source?.name);
+    },
+  );
+  expect(withSource).toHaveLength(5);
+  expect(withSource).toContain('red apple');
+  // The limit counts matched rows before anything is loaded.
+  await expect(
+    forEachDocumentChunk(fx.pool, fx.ctx, matched, { limit: 9, withSource: false }, () => undefined),
+  ).rejects.toThrow('[10] matched documents exceed the limit of [9]');
 });
 
 describe('match_all shortcut', () => {
