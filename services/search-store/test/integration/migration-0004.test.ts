@@ -110,7 +110,9 @@ describe('migration 0004 (block postings)', () => {
     );
     expect(before.rows).toHaveLength(390);
 
-    expect(await runMigrations({ databaseUrl, dir: MIGRATIONS_DIR, table: 'search_migrations' })).toEqual([
+    // Up to 0004 exactly: later migrations have tests of their own.
+    copyFileSync(join(MIGRATIONS_DIR, '0004_posting_blocks.sql'), join(dir, '0004_posting_blocks.sql'));
+    expect(await runMigrations({ databaseUrl, dir, table: 'search_migrations' })).toEqual([
       '0004_posting_blocks',
     ]);
     // The postings view gives back every posting exactly, positions included.

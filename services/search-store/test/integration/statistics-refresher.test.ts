@@ -83,4 +83,30 @@ describe('planner statistics of a fast-growing index', () => {
       expect(after[table]).toBe((before[table] ?? 0) + 1);
     expect((await es().count({ index: 'grown' })).count).toBe(1700);
   });
+
+  it('leave the inverted index array columns without statistics (migration 0005)', async () => {
+    // Its own index, after the tests above have counted this instance's writes.
+    const written = await es().bulk({
+      refresh: true,
+      operations: Array.from({ length: 20 }, (_, i) => [
+        { index: { _index: 'arrays' } },
+        { tag: `t${i % 3}` },
+      ]).flat(),
+    });
+    expect(written.errors).toBe(false);
+    await server.pool.query('ANALYZE posting_blocks, doc_tokens');
+    const { rows } = await server.pool.query<{ table: string; column: string }>(
+      `SELECT tablename AS table, attname AS column FROM pg_stats
+        WHERE schemaname = current_schema() AND tablename IN ('posting_blocks', 'doc_tokens')
+        ORDER BY 1, 2`,
+    );
+    const columns = rows.map((r) => `${r.table}.${r.column}`);
+    // The key columns keep theirs (the planner's row estimates); the arrays, read only by the scorer, none.
+    expect(columns).toEqual(
+      expect.arrayContaining(['posting_blocks.term_id', 'posting_blocks.base_doc_key', 'doc_tokens.doc_key']),
+    );
+    for (const column of ['posting_blocks.doc_offsets', 'posting_blocks.freqs', 'posting_blocks.norms'])
+      expect(columns).not.toContain(column);
+    expect(columns).not.toContain('doc_tokens.term_ids');
+  });
 });
