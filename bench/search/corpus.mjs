@@ -64,11 +64,25 @@ export function readParagraphs() {
 }
 
 /**
- * `count` documents {id, title, body, category, words, year}: the paragraphs in shuffled order, repeated
- * (each pass reshuffled, ids distinct) when the corpus has fewer paragraphs than `count`.
+ * `count` documents {id, title, body, category, words, year}. Document k of a pass starts at a paragraph
+ * and holds it and the next `perDocument - 1` paragraphs of the same Brown sample (the sample's last
+ * paragraphs take the ones before them instead), so there is one document per paragraph of the corpus,
+ * taken in shuffled order, repeated (each pass reshuffled, ids distinct) when the corpus has fewer
+ * paragraphs than `count`. Three paragraphs make documents of ~1.3 kB of JSON, the size issue 6's
+ * reference figures were measured on; one gives single paragraphs (~490 B).
  */
-export function buildDocuments(paragraphs, count, seed = 42) {
+export function buildDocuments(paragraphs, count, perDocument = 3, seed = 42) {
   const next = random(seed);
+  // Each paragraph's sample as the range [first, end) of paragraph indices.
+  const first = new Int32Array(paragraphs.length);
+  const end = new Int32Array(paragraphs.length);
+  for (let i = 0; i < paragraphs.length;) {
+    let j = i;
+    while (j < paragraphs.length && paragraphs[j].file === paragraphs[i].file) j += 1;
+    first.fill(i, i, j);
+    end.fill(j, i, j);
+    i = j;
+  }
   const documents = [];
   for (let pass = 0; documents.length < count; pass += 1) {
     const order = paragraphs.map((_, i) => i);
@@ -79,12 +93,18 @@ export function buildDocuments(paragraphs, count, seed = 42) {
     for (const i of order) {
       if (documents.length === count) break;
       const p = paragraphs[i];
+      const from = Math.max(first[i], Math.min(i, end[i] - perDocument));
+      const to = Math.min(end[i], from + perDocument);
+      const body = paragraphs
+        .slice(from, to)
+        .map((q) => q.body)
+        .join(' ');
       documents.push({
         id: `${p.file}-${p.n}-${pass}`,
         title: `${p.category} ${p.file} paragraph ${p.n}`,
-        body: p.body,
+        body,
         category: p.category,
-        words: p.body.split(/\s+/).length,
+        words: body.split(/\s+/).length,
         // Every Brown sample was printed in 1961.
         year: 1961,
       });

