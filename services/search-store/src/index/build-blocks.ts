@@ -1,3 +1,5 @@
+import type { BinaryCopy } from '../storage/copy-binary';
+
 /**
  * Cutting one term's postings into blocks of at most 128 documents (Lucene's block size), with the
  * per-block impact (highest freq, shortest norm) that block-max pruning reads. Pure: the SQL is in
@@ -64,24 +66,33 @@ export function buildBlocks(run: PostingRun): Block[] {
   return blocks;
 }
 
-/** One block's COPY columns (posting_blocks from base_doc_key on), tab-separated, arrays as literals. */
-export function blockColumns(run: PostingRun, from: number, end: number): string {
+/** One posting_blocks row (all nine columns, in table order) for the run's postings [from, end), by binary COPY. */
+export function writeBlockRow(
+  copy: BinaryCopy,
+  indexId: number,
+  termId: number,
+  run: PostingRun,
+  from: number,
+  end: number,
+): void {
   const base = run.docKeys[from]!;
-  let offsets = '0';
-  let freqs = `${run.freqs[from]!}`;
-  let norms = `${run.norms[from]!}`;
   let maxFreq = run.freqs[from]!;
   let minNorm = run.norms[from]!;
   for (let p = from + 1; p < end; p++) {
-    const freq = run.freqs[p]!;
-    const norm = run.norms[p]!;
-    offsets += `,${run.docKeys[p]! - base}`;
-    freqs += `,${freq}`;
-    norms += `,${norm}`;
-    if (freq > maxFreq) maxFreq = freq;
-    if (norm < minNorm) minNorm = norm;
+    if (run.freqs[p]! > maxFreq) maxFreq = run.freqs[p]!;
+    if (run.norms[p]! < minNorm) minNorm = run.norms[p]!;
   }
-  return `${base}\t${run.docKeys[end - 1]!}\t{${offsets}}\t{${freqs}}\t{${norms}}\t${maxFreq}\t${minNorm}`;
+  copy
+    .row(9)
+    .int8(indexId)
+    .int8(termId)
+    .int8(base)
+    .int8(run.docKeys[end - 1]!)
+    .int4Array(end - from, (i) => run.docKeys[from + i]! - base)
+    .int4Array(end - from, (i) => run.freqs[from + i]!)
+    .int2Array(end - from, (i) => run.norms[from + i]!)
+    .int4(maxFreq)
+    .int2(minNorm);
 }
 
 /** How many of a run's postings a tail block holding `size` documents from `baseDocKey` can still take. */

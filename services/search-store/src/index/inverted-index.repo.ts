@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import { copyBinary } from '../storage/copy-binary';
 import { copyLines, copyText, type RenderedCopy } from '../storage/copy-lines';
 import { arrayLiteral, findTails, textArrayLiteral, type Tail } from './posting-blocks.repo';
 
@@ -210,24 +211,44 @@ export function renderDocValues(indexId: string, rows: Iterable<DocValueRow>): R
   return { sql: 'COPY doc_values (index_id, field_id, doc_key, num, kw) FROM STDIN', text };
 }
 
-/** One document's token stream in one field (see migration 0004): term id per position, 0 for gaps. */
-export interface DocTokensRow {
-  docKey: number | string;
-  fieldId: number;
-  /** The term ids, comma-separated (the inside of the array literal). */
-  termIds: string;
+/** Token streams (see migration 0004): stream s is field `fieldIds[s]` of document `docKeys[s]`. */
+export interface DocTokenStreams {
+  docKeys: ArrayLike<number>;
+  fieldIds: ArrayLike<number>;
+  /** Stream s's tokens are [start[s], start[s + 1]) of `tokens`. */
+  start: ArrayLike<number>;
+  /** Per position, the term id, 0 for a gap. */
+  tokens: ArrayLike<number>;
 }
 
-/** Saves the documents' token streams (positions and the forward index that delete/replace follow). */
+/**
+ * Saves the documents' token streams (positions and the forward index that delete/replace follow) by
+ * binary COPY: a batch holds ~10⁶ term ids, which as text took longer to render and to parse than
+ * everything else the row needs.
+ */
 export async function insertDocTokens(
   client: PoolClient,
   indexId: string,
-  rows: Iterable<DocTokensRow>,
+  streams: DocTokenStreams,
 ): Promise<void> {
-  function* lines(): Generator<string> {
-    for (const r of rows) yield `${indexId}\t${r.docKey}\t${r.fieldId}\t{${r.termIds}}\n`;
-  }
-  await copyLines(client, 'COPY doc_tokens (index_id, doc_key, field_id, term_ids) FROM STDIN', lines());
+  const index = Number(indexId);
+  const { docKeys, fieldIds, start, tokens } = streams;
+  await copyBinary(
+    client,
+    'COPY doc_tokens (index_id, doc_key, field_id, term_ids) FROM STDIN',
+    function* (copy) {
+      for (let s = 0; s < docKeys.length; s++) {
+        const from = start[s]!;
+        copy
+          .row(4)
+          .int8(index)
+          .int8(docKeys[s]!)
+          .int4(fieldIds[s]!)
+          .int8Array(start[s + 1]! - from, (i) => tokens[from + i]!);
+        yield;
+      }
+    },
+  );
 }
 
 /** Terms no document uses any more leave the dictionary (prefix/wildcard expansion never sees them). */

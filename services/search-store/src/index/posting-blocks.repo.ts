@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import {
-  blockColumns,
+  writeBlockRow,
   blockEnd,
   buildBlocks,
   tailExtension,
@@ -10,7 +10,7 @@ import {
   type PostingRun,
   type TailExtension,
 } from './build-blocks';
-import { copyLines } from '../storage/copy-lines';
+import { copyBinary } from '../storage/copy-binary';
 import { withNestedLoops } from './with-nested-loops';
 
 /** A term's last block: where a batch's postings for the term are appended. */
@@ -82,24 +82,37 @@ export async function appendPostings(
   }
   const merged = merging.length > 0 ? await mergeBlocks(client, indexId, merging, postings, run) : [];
   await extendTails(client, indexId, extended);
-  function* lines(): Generator<string> {
-    for (const t of order) {
-      const r = run(t);
-      for (let from = fresh[t]!; from < r.end;) {
-        const end = blockEnd(r, from);
-        yield `${indexId}\t${postings.termIds[t]!}\t${blockColumns(r, from, end)}\n`;
-        from = end;
-      }
-    }
-    for (const { termId, block: b } of merged) {
-      yield `${indexId}\t${termId}\t${b.baseDocKey}\t${b.lastDocKey}\t{${b.offsets.join(',')}}\t{${b.freqs.join(',')}}\t{${b.norms.join(',')}}\t${b.maxFreq}\t${b.minNorm}\n`;
-    }
-  }
-  await copyLines(
+  const index = Number(indexId);
+  await copyBinary(
     client,
     `COPY posting_blocks (index_id, term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm)
      FROM STDIN`,
-    lines(),
+    function* (copy) {
+      for (const t of order) {
+        const r = run(t);
+        const termId = Number(postings.termIds[t]!);
+        for (let from = fresh[t]!; from < r.end;) {
+          const end = blockEnd(r, from);
+          writeBlockRow(copy, index, termId, r, from, end);
+          from = end;
+        }
+        yield;
+      }
+      for (const { termId, block: b } of merged) {
+        copy
+          .row(9)
+          .int8(index)
+          .int8(Number(termId))
+          .int8(b.baseDocKey)
+          .int8(b.lastDocKey)
+          .int4Array(b.offsets.length, (i) => b.offsets[i]!)
+          .int4Array(b.freqs.length, (i) => b.freqs[i]!)
+          .int2Array(b.norms.length, (i) => b.norms[i]!)
+          .int4(b.maxFreq)
+          .int2(b.minNorm);
+        yield;
+      }
+    },
   );
 }
 

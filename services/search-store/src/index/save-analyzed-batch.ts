@@ -8,7 +8,7 @@ import {
   saveFieldStatDeltas,
   saveFields,
   saveTermDeltas,
-  type DocTokensRow,
+  type DocTokenStreams,
   type DocValueRow,
   type FieldLengthRow,
 } from './inverted-index.repo';
@@ -64,7 +64,7 @@ export async function saveAnalyzedBatch(
     norms: batch.postingNorm,
   });
   if (batch.streamDoc.length > 0)
-    await insertDocTokens(client, indexId, tokenRows(batch, docKeys, fieldIds, termIds));
+    await insertDocTokens(client, indexId, tokenStreams(batch, docKeys, fieldIds, termIds));
   await sendCopy(client, lengths);
   await saveFieldStatDeltas(
     client,
@@ -107,20 +107,22 @@ function* valueRows(
   }
 }
 
-/** Token streams as rows: the term id at each position, 0 for a gap. */
-function* tokenRows(
+/** Token streams under doc keys, field ids and term ids (a batch term t + 1 becomes its id; 0, a gap, stays). */
+function tokenStreams(
   batch: AnalyzedBatch,
   docKeys: ArrayLike<number>,
   fieldIds: number[],
   termIds: string[],
-): Generator<DocTokensRow> {
-  const { streamStart, streamTokens } = batch;
-  for (let s = 0; s < batch.streamDoc.length; s++) {
-    let ids = '';
-    for (let i = streamStart[s]!; i < streamStart[s + 1]!; i++) {
-      const token = streamTokens[i]!;
-      ids += `${i === streamStart[s] ? '' : ','}${token === 0 ? '0' : termIds[token - 1]!}`;
-    }
-    yield { docKey: docKeys[batch.streamDoc[s]!]!, fieldId: fieldIds[batch.streamField[s]!]!, termIds: ids };
-  }
+): DocTokenStreams {
+  const ids = new Float64Array(termIds.length + 1);
+  for (let t = 0; t < termIds.length; t++) ids[t + 1] = Number(termIds[t]);
+  const { streamTokens } = batch;
+  const tokens = new Float64Array(streamTokens.length);
+  for (let i = 0; i < tokens.length; i++) tokens[i] = ids[streamTokens[i]!]!;
+  return {
+    docKeys: Array.from(batch.streamDoc, (d) => docKeys[d]!),
+    fieldIds: Array.from(batch.streamField, (f) => fieldIds[f]!),
+    start: batch.streamStart,
+    tokens,
+  };
 }

@@ -1,6 +1,7 @@
+import type { BinaryCopy } from '../../src/storage/copy-binary';
 import {
   BLOCK_SIZE,
-  blockColumns,
+  writeBlockRow,
   blockEnd,
   buildBlocks,
   tailExtension,
@@ -75,21 +76,53 @@ describe('buildBlocks', () => {
   });
 });
 
-describe('blockColumns', () => {
-  it('writes the COPY columns of exactly the block buildBlocks cuts', () => {
-    const list = run(Array.from({ length: 130 }, (_, i) => 500 + 3 * i));
+/** Records what writeBlockRow writes, column by column (arrays as the values the callback gives). */
+function recorder(): { copy: BinaryCopy; rows: unknown[][] } {
+  const rows: unknown[][] = [];
+  const push = (value: unknown) => rows[rows.length - 1]!.push(value);
+  const array = (count: number, value: (i: number) => number) =>
+    Array.from({ length: count }, (_, i) => value(i));
+  const copy = {
+    row() {
+      rows.push([]);
+      return copy;
+    },
+    int8: (v: number) => (push(v), copy),
+    int4: (v: number) => (push(v), copy),
+    int2: (v: number) => (push(v), copy),
+    int8Array: (n: number, v: (i: number) => number) => (push(array(n, v)), copy),
+    int4Array: (n: number, v: (i: number) => number) => (push(array(n, v)), copy),
+    int2Array: (n: number, v: (i: number) => number) => (push(array(n, v)), copy),
+  };
+  return { copy: copy as unknown as BinaryCopy, rows };
+}
+
+describe('writeBlockRow', () => {
+  it('writes the posting_blocks row of exactly the block buildBlocks cuts', () => {
+    const list = { ...run(Array.from({ length: 130 }, (_, i) => 500 + 3 * i)) };
+    list.freqs = Array.from({ length: 130 }, (_, i) => 1 + (i % 5));
+    list.norms = Array.from({ length: 130 }, (_, i) => 40 + (i % 7));
     const blocks = buildBlocks(list);
-    const lines: string[] = [];
+    const { copy, rows } = recorder();
     for (let from = list.start; from < list.end;) {
       const end = blockEnd(list, from);
-      lines.push(blockColumns(list, from, end));
+      writeBlockRow(copy, 9, 77, list, from, end);
       from = end;
     }
-    expect(lines).toEqual(
-      blocks.map(
-        (b) =>
-          `${b.baseDocKey}\t${b.lastDocKey}\t{${b.offsets.join(',')}}\t{${b.freqs.join(',')}}\t{${b.norms.join(',')}}\t${b.maxFreq}\t${b.minNorm}`,
-      ),
+    expect(rows).toEqual(
+      blocks.map((b) => [
+        9,
+        77,
+        b.baseDocKey,
+        b.lastDocKey,
+        b.offsets,
+        b.freqs,
+        b.norms,
+        b.maxFreq,
+        b.minNorm,
+      ]),
     );
+    expect(rows.map((r) => r[7])).toEqual([5, 5]);
+    expect(rows.map((r) => r[8])).toEqual([40, 42]);
   });
 });

@@ -1,0 +1,184 @@
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+
+/** Element type OIDs of the arrays written here (pg_type). */
+const INT2_OID = 21;
+const INT4_OID = 23;
+const INT8_OID = 20;
+const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+/** Flush to Postgres in chunks of about this many bytes, so that it parses while rows are still built. */
+const CHUNK_BYTES = 256 * 1024;
+const TWO_32 = 2 ** 32;
+const NONE: Buffer[] = [];
+
+/**
+ * Rows in COPY's binary format (PostgreSQL docs, "COPY: Binary Format"): a signature, flags and header
+ * extension, then per row a 16-bit field count and per field a 32-bit length and the value in network
+ * byte order, then -1. Integer arrays go as array_send writes them (ndim, has-nulls flag, element
+ * OID, length and lower bound, then length + value per element).
+ *
+ * For the writer's integer-heavy tables (token streams, posting blocks) this replaces rendering numbers
+ * as text and Postgres parsing them back: 1,006,079 term ids of a 5,000-document batch took 190 ms to
+ * render and 205 ms to COPY as text, 45 ms and 110 ms in binary. Only integers are written here: a
+ * number must be a safe integer in the column type's range (doc keys and term ids come from sequences).
+ */
+export class BinaryCopy {
+  private buffer = Buffer.allocUnsafe(CHUNK_BYTES * 2);
+  /** DataView's setters compile to plain stores; Buffer.writeInt32BE checks its arguments on every call. */
+  private view = viewOf(this.buffer);
+  private at = 0;
+  private readonly full: Buffer[] = [];
+
+  constructor() {
+    SIGNATURE.copy(this.buffer, 0);
+    this.at = SIGNATURE.length;
+    this.int32(0); // flags: no OIDs
+    this.int32(0); // header extension length
+  }
+
+  row(fields: number): this {
+    this.room(2);
+    this.view.setInt16(this.at, fields);
+    this.at += 2;
+    return this;
+  }
+
+  int8(value: number): this {
+    this.room(12);
+    this.int32(8);
+    this.int64(value);
+    return this;
+  }
+
+  int4(value: number): this {
+    this.room(8);
+    this.int32(4);
+    this.int32(value);
+    return this;
+  }
+
+  int2(value: number): this {
+    this.room(6);
+    this.int32(2);
+    this.view.setInt16(this.at, value);
+    this.at += 2;
+    return this;
+  }
+
+  /** An int8[] of `count` elements, each `value(i)`. */
+  int8Array(count: number, value: (i: number) => number): this {
+    this.arrayHeader(count, INT8_OID, 12);
+    for (let i = 0; i < count; i++) {
+      this.int32(8);
+      this.int64(value(i));
+    }
+    return this;
+  }
+
+  int4Array(count: number, value: (i: number) => number): this {
+    this.arrayHeader(count, INT4_OID, 8);
+    for (let i = 0; i < count; i++) {
+      this.int32(4);
+      this.int32(value(i));
+    }
+    return this;
+  }
+
+  int2Array(count: number, value: (i: number) => number): this {
+    this.arrayHeader(count, INT2_OID, 6);
+    for (let i = 0; i < count; i++) {
+      this.int32(2);
+      this.view.setInt16(this.at, value(i));
+      this.at += 2;
+    }
+    return this;
+  }
+
+  /** The chunks filled so far (taken: the writer keeps only what it builds next). */
+  takeChunks(): Buffer[] {
+    return this.full.length === 0 ? NONE : this.full.splice(0);
+  }
+
+  /** Everything left, with the trailer: the last chunk. */
+  finish(): Buffer {
+    this.room(2);
+    this.view.setInt16(this.at, -1);
+    this.at += 2;
+    const last = this.buffer.subarray(0, this.at);
+    this.buffer = Buffer.alloc(0);
+    this.view = viewOf(this.buffer);
+    this.at = 0;
+    return last;
+  }
+
+  /** A 1-dimensional array without NULLs, lower bound 1; an empty array has no dimensions. */
+  private arrayHeader(count: number, oid: number, perElement: number): void {
+    const bytes = count === 0 ? 12 : 20 + count * perElement;
+    this.room(4 + bytes);
+    this.int32(bytes);
+    this.int32(count === 0 ? 0 : 1);
+    this.int32(0);
+    this.int32(oid);
+    if (count > 0) {
+      this.int32(count);
+      this.int32(1);
+    }
+  }
+
+  private int32(value: number): void {
+    this.view.setInt32(this.at, value);
+    this.at += 4;
+  }
+
+  private int64(value: number): void {
+    // Two's complement across two words (Number has 53 bits; the high word carries the sign).
+    const high = Math.floor(value / TWO_32);
+    this.view.setInt32(this.at, high);
+    this.view.setUint32(this.at + 4, value - high * TWO_32);
+    this.at += 8;
+  }
+
+  /** Makes room for `bytes` more: a filled chunk is set aside once it passes CHUNK_BYTES. */
+  private room(bytes: number): void {
+    if (this.at + bytes <= this.buffer.length) return;
+    if (this.at >= CHUNK_BYTES) {
+      this.full.push(this.buffer.subarray(0, this.at));
+      this.buffer = Buffer.allocUnsafe(Math.max(CHUNK_BYTES * 2, bytes));
+      this.view = viewOf(this.buffer);
+      this.at = 0;
+      return;
+    }
+    const bigger = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.at + bytes));
+    this.buffer.copy(bigger, 0, 0, this.at);
+    this.buffer = bigger;
+    this.view = viewOf(bigger);
+  }
+}
+
+/** A big-endian view of exactly the buffer's bytes (allocUnsafe buffers may sit inside a shared pool). */
+function viewOf(buffer: Buffer): DataView {
+  return new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+/**
+ * Runs `COPY … FROM STDIN (FORMAT binary)` with the rows `fill` writes, sending each filled chunk while
+ * the next is built (`fill` yields between rows: a generator, driven here).
+ */
+export async function copyBinary(
+  client: PoolClient,
+  sql: string,
+  fill: (copy: BinaryCopy) => Iterable<unknown>,
+): Promise<void> {
+  const stream = client.query(copyFrom(`${sql} (FORMAT binary)`));
+  const done = finished(stream);
+  const copy = new BinaryCopy();
+  const rows = fill(copy)[Symbol.iterator]();
+  for (let more = true; more;) {
+    more = rows.next().done !== true;
+    for (const chunk of copy.takeChunks()) if (!stream.write(chunk)) await once(stream, 'drain');
+  }
+  stream.end(copy.finish());
+  await done;
+}
