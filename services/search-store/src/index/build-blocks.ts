@@ -107,46 +107,48 @@ export function tailRoom(baseDocKey: number, size: number, run: PostingRun): num
   return room;
 }
 
-/** Postings appended to a term's tail block: the columns of one row of the tail UPDATE. */
-export interface TailExtension {
-  termId: string;
-  /** The tail's base_doc_key (its key; an append keeps it, so the update can be HOT). */
-  base: number;
-  last: number;
-  /** The appended offsets, freqs and norms as array literals (`{3,9}`), built in one pass. */
-  offsets: string;
-  freqs: string;
-  norms: string;
-  maxFreq: number;
-  minNorm: number;
-}
+/**
+ * Postings appended to terms' tail blocks, as the tail UPDATE's parameters: per tail its term, key
+ * (base_doc_key: an append keeps it, so the update can be HOT), new last key, impacts and the slice
+ * [from, to] (1-based, inclusive, as SQL slices) of three flat arrays holding every tail's offsets,
+ * freqs and norms. Flat number arrays render as one literal each and Postgres parses each once; an
+ * array literal per tail (a text[] of literals, each cast again) cost more on both sides.
+ */
+export class TailAppends {
+  readonly termIds: string[] = [];
+  readonly bases: number[] = [];
+  readonly lasts: number[] = [];
+  readonly from: number[] = [];
+  readonly to: number[] = [];
+  readonly maxFreqs: number[] = [];
+  readonly minNorms: number[] = [];
+  readonly offsets: number[] = [];
+  readonly freqs: number[] = [];
+  readonly norms: number[] = [];
 
-/** The run's first `count` postings as an append to the tail block based at `base`. */
-export function tailExtension(termId: string, base: number, run: PostingRun, count: number): TailExtension {
-  let offsets = '';
-  let freqs = '';
-  let norms = '';
-  let maxFreq = 0;
-  let minNorm = Infinity;
-  for (let p = run.start; p < run.start + count; p++) {
-    const sep = p === run.start ? '' : ',';
-    const freq = run.freqs[p]!;
-    const norm = run.norms[p]!;
-    offsets += sep + (run.docKeys[p]! - base);
-    freqs += sep + freq;
-    norms += sep + norm;
-    if (freq > maxFreq) maxFreq = freq;
-    if (norm < minNorm) minNorm = norm;
+  get size(): number {
+    return this.termIds.length;
   }
-  const last = run.docKeys[run.start + count - 1]!;
-  return {
-    termId,
-    base,
-    last,
-    offsets: `{${offsets}}`,
-    freqs: `{${freqs}}`,
-    norms: `{${norms}}`,
-    maxFreq,
-    minNorm,
-  };
+
+  /** The run's first `count` postings appended to the tail block based at `base`. */
+  add(termId: string, base: number, run: PostingRun, count: number): void {
+    let maxFreq = 0;
+    let minNorm = Infinity;
+    this.from.push(this.offsets.length + 1);
+    for (let p = run.start; p < run.start + count; p++) {
+      const freq = run.freqs[p]!;
+      const norm = run.norms[p]!;
+      this.offsets.push(run.docKeys[p]! - base);
+      this.freqs.push(freq);
+      this.norms.push(norm);
+      if (freq > maxFreq) maxFreq = freq;
+      if (norm < minNorm) minNorm = norm;
+    }
+    this.to.push(this.offsets.length);
+    this.termIds.push(termId);
+    this.bases.push(base);
+    this.lasts.push(run.docKeys[run.start + count - 1]!);
+    this.maxFreqs.push(maxFreq);
+    this.minNorms.push(minNorm);
+  }
 }

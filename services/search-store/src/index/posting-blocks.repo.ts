@@ -3,12 +3,11 @@ import {
   writeBlockRow,
   blockEnd,
   buildBlocks,
-  tailExtension,
+  TailAppends,
   tailRoom,
   BLOCK_SIZE,
   type Block,
   type PostingRun,
-  type TailExtension,
 } from './build-blocks';
 import { copyBinary } from '../storage/copy-binary';
 import { withNestedLoops } from './with-nested-loops';
@@ -55,7 +54,7 @@ export async function appendPostings(
   const order = Array.from({ length: terms }, (_, t) => t).sort(
     (a, b) => Number(postings.termIds[a]) - Number(postings.termIds[b]),
   );
-  const extended: TailExtension[] = [];
+  const extended = new TailAppends();
   const merging: number[] = [];
   /** Per term in `order`, the first posting that goes to new blocks. */
   const fresh = new Int32Array(terms);
@@ -77,7 +76,7 @@ export async function appendPostings(
       continue;
     }
     const room = tail.size < BLOCK_SIZE ? tailRoom(tail.baseDocKey, tail.size, r) : 0;
-    if (room > 0) extended.push(tailExtension(postings.termIds[t]!, tail.baseDocKey, r, room));
+    if (room > 0) extended.add(postings.termIds[t]!, tail.baseDocKey, r, room);
     fresh[t] = r.start + room;
   }
   const merged = merging.length > 0 ? await mergeBlocks(client, indexId, merging, postings, run) : [];
@@ -141,8 +140,6 @@ export async function findTails(
  * (a third of the writer's CPU on a bulk); numbers need no escaping, and Postgres parses the literal.
  */
 export const arrayLiteral = (values: (number | string)[]): string => `{${values.join(',')}}`;
-/** Array literals (`{3,9}`) as one text[] literal: each element quoted, none holds `"` or `\`. */
-const nestedLiteral = (literals: string[]): string => `{"${literals.join('","')}"}`;
 
 /** A text[] literal: every element quoted, `"` and `\\` escaped (what node-postgres does, in one string). */
 export function textArrayLiteral(values: string[]): string {
@@ -154,28 +151,31 @@ export function textArrayLiteral(values: string[]): string {
   return `${out}}`;
 }
 
-async function extendTails(client: PoolClient, indexId: string, tails: TailExtension[]): Promise<void> {
-  if (tails.length === 0) return;
-  tails.sort((a, b) => Number(a.termId) - Number(b.termId));
+/** One UPDATE for every tail (term id order, as `appendPostings` adds them), each a primary-key probe. */
+async function extendTails(client: PoolClient, indexId: string, tails: TailAppends): Promise<void> {
+  if (tails.size === 0) return;
   // One primary-key probe per tail; planned freely, the join hashed every block of the index.
   await withNestedLoops(client, () =>
     client.query(
       `UPDATE posting_blocks b
-     SET last_doc_key = u.last, doc_offsets = b.doc_offsets || u.o::int4[], freqs = b.freqs || u.f::int4[],
-         norms = b.norms || u.n::int2[], max_freq = greatest(b.max_freq, u.mf), min_norm = least(b.min_norm, u.mn)
-     FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::int4[], $9::int2[])
-       AS u(term_id, base, last, o, f, n, mf, mn)
+     SET last_doc_key = u.last, doc_offsets = b.doc_offsets || a.o[u.s:u.e], freqs = b.freqs || a.f[u.s:u.e],
+         norms = b.norms || a.n[u.s:u.e], max_freq = greatest(b.max_freq, u.mf), min_norm = least(b.min_norm, u.mn)
+     FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::int4[], $6::int4[], $7::int4[], $8::int2[])
+       AS u(term_id, base, last, s, e, mf, mn),
+       (SELECT $9::int4[] AS o, $10::int4[] AS f, $11::int2[] AS n) a
      WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.base_doc_key = u.base`,
       [
         indexId,
-        arrayLiteral(tails.map((t) => t.termId)),
-        arrayLiteral(tails.map((t) => t.base)),
-        arrayLiteral(tails.map((t) => t.last)),
-        nestedLiteral(tails.map((t) => t.offsets)),
-        nestedLiteral(tails.map((t) => t.freqs)),
-        nestedLiteral(tails.map((t) => t.norms)),
-        arrayLiteral(tails.map((t) => t.maxFreq)),
-        arrayLiteral(tails.map((t) => t.minNorm)),
+        arrayLiteral(tails.termIds),
+        arrayLiteral(tails.bases),
+        arrayLiteral(tails.lasts),
+        arrayLiteral(tails.from),
+        arrayLiteral(tails.to),
+        arrayLiteral(tails.maxFreqs),
+        arrayLiteral(tails.minNorms),
+        arrayLiteral(tails.offsets),
+        arrayLiteral(tails.freqs),
+        arrayLiteral(tails.norms),
       ],
     ),
   );

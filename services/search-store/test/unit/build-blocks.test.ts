@@ -4,7 +4,7 @@ import {
   writeBlockRow,
   blockEnd,
   buildBlocks,
-  tailExtension,
+  TailAppends,
   tailRoom,
   type PostingRun,
 } from '../../src/index/build-blocks';
@@ -17,15 +17,33 @@ const run = (keys: number[]): PostingRun => ({
   end: keys.length,
 });
 
-describe('tailExtension', () => {
+/** The one tail of `appends` at `i`: its columns, and its slice of the flat arrays. */
+function tail(appends: TailAppends, i: number) {
+  const slice = (values: number[]) => values.slice(appends.from[i]! - 1, appends.to[i]);
+  return {
+    termId: appends.termIds[i],
+    base: appends.bases[i],
+    last: appends.lasts[i],
+    offsets: slice(appends.offsets),
+    freqs: slice(appends.freqs),
+    norms: slice(appends.norms),
+    maxFreq: appends.maxFreqs[i],
+    minNorm: appends.minNorms[i],
+  };
+}
+
+describe('TailAppends', () => {
   it('appends the first postings as offsets from the tail base, with their freqs, norms and impacts', () => {
-    expect(tailExtension('42', 100, run([105, 107, 120, 300]), 3)).toEqual({
+    const appends = new TailAppends();
+    appends.add('42', 100, run([105, 107, 120, 300]), 3);
+    expect(appends.size).toBe(1);
+    expect(tail(appends, 0)).toEqual({
       termId: '42',
       base: 100,
       last: 120,
-      offsets: '{5,7,20}',
-      freqs: '{1,2,3}',
-      norms: '{40,39,38}',
+      offsets: [5, 7, 20],
+      freqs: [1, 2, 3],
+      norms: [40, 39, 38],
       maxFreq: 3,
       minNorm: 38,
     });
@@ -35,26 +53,35 @@ describe('tailExtension', () => {
     const list = run(Array.from({ length: 10 }, (_, i) => 1000 + i));
     const room = tailRoom(900, BLOCK_SIZE - 4, list);
     expect(room).toBe(4);
-    const ext = tailExtension('7', 900, list, room);
-    expect(ext.offsets).toBe('{100,101,102,103}');
-    expect(ext.last).toBe(1003);
+    const appends = new TailAppends();
+    appends.add('7', 900, list, room);
+    expect(tail(appends, 0).offsets).toEqual([100, 101, 102, 103]);
+    expect(tail(appends, 0).last).toBe(1003);
     expect(buildBlocks({ ...list, start: room }).map((b) => b.baseDocKey)).toEqual([1004]);
   });
 
   it('gives the same columns as a block built from the same postings', () => {
     const list = run([8, 9, 15, 16, 40]);
     const [block] = buildBlocks(list);
-    const ext = tailExtension('1', block!.baseDocKey, list, list.end);
-    expect(ext.offsets).toBe(`{${block!.offsets.join(',')}}`);
-    expect(ext.freqs).toBe(`{${block!.freqs.join(',')}}`);
-    expect(ext.norms).toBe(`{${block!.norms.join(',')}}`);
+    const appends = new TailAppends();
+    appends.add('1', block!.baseDocKey, list, list.end);
+    const ext = tail(appends, 0);
+    expect([ext.offsets, ext.freqs, ext.norms]).toEqual([block!.offsets, block!.freqs, block!.norms]);
     expect([ext.maxFreq, ext.minNorm, ext.last]).toEqual([block!.maxFreq, block!.minNorm, block!.lastDocKey]);
   });
 
-  it('reads only its run of the shared arrays', () => {
+  it('keeps each tail its own slice of the flat arrays, reading only its run of the shared arrays', () => {
     const list = { ...run([1, 2, 50, 60, 70]), start: 2, end: 4 };
     expect(tailRoom(40, 3, list)).toBe(2);
-    expect(tailExtension('3', 40, list, 2).offsets).toBe('{10,20}');
+    const appends = new TailAppends();
+    appends.add('3', 40, list, 2);
+    appends.add('4', 0, { ...list, start: 0, end: 5 }, 1);
+    expect([appends.from, appends.to]).toEqual([
+      [1, 3],
+      [2, 3],
+    ]);
+    expect(tail(appends, 0).offsets).toEqual([10, 20]);
+    expect(tail(appends, 1).offsets).toEqual([1]);
   });
 });
 
