@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { copyBinary } from '../storage/copy-binary';
-import { copyLines, copyText, type RenderedCopy } from '../storage/copy-lines';
+import { copyText, type RenderedCopy } from '../storage/copy-lines';
 import { arrayLiteral, findTails, textArrayLiteral, type Tail } from './posting-blocks.repo';
 
 /**
