@@ -1,7 +1,8 @@
 import type { PoolClient } from 'pg';
+import { int4ArrayParam, int8ArrayParam, textArrayParam } from '../storage/binary-params';
 import { copyBinary } from '../storage/copy-binary';
 import { copyText, type RenderedCopy } from '../storage/copy-lines';
-import { arrayLiteral, findTails, textArrayLiteral, type Tail } from './posting-blocks.repo';
+import { findTails, type Tail } from './posting-blocks.repo';
 
 /**
  * The SQL of the inverted index writer: one round trip per table per batch (arrays through unnest),
@@ -98,10 +99,10 @@ export async function saveTermDeltas(
      UNION ALL SELECT u.i, new.term_id, NULL, NULL, NULL FROM new JOIN u ON u.f = new.field_id AND u.t = new.term`,
     [
       indexId,
-      arrayLiteral(deltas.fieldIds),
-      textArrayLiteral(deltas.terms),
-      arrayLiteral(Array.from(deltas.docFreqs)),
-      arrayLiteral(Array.from(deltas.totalTermFreqs)),
+      int4ArrayParam(deltas.fieldIds),
+      textArrayParam(deltas.terms),
+      int4ArrayParam(deltas.docFreqs),
+      int8ArrayParam(deltas.totalTermFreqs),
     ],
   );
   for (const r of rows) {

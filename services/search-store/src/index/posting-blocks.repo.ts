@@ -9,6 +9,7 @@ import {
   type Block,
   type PostingRun,
 } from './build-blocks';
+import { int2ArrayParam, int4ArrayParam, int8ArrayParam } from '../storage/binary-params';
 import { copyBinary } from '../storage/copy-binary';
 import { withNestedLoops } from './with-nested-loops';
 
@@ -128,27 +129,11 @@ export async function findTails(
      CROSS JOIN LATERAL (
        SELECT base_doc_key, last_doc_key, cardinality(doc_offsets) AS size FROM posting_blocks b
        WHERE b.index_id = $1 AND b.term_id = u.term_id ORDER BY b.base_doc_key DESC LIMIT 1) t`,
-    [indexId, arrayLiteral(termIds)],
+    [indexId, int8ArrayParam(termIds.map(Number))],
   );
   return new Map(
     rows.map((r) => [r.term_id, { baseDocKey: Number(r.base), lastDocKey: Number(r.last), size: r.size }]),
   );
-}
-
-/**
- * Array parameters as literals built here: node-postgres would serialise and escape each element
- * (a third of the writer's CPU on a bulk); numbers need no escaping, and Postgres parses the literal.
- */
-export const arrayLiteral = (values: (number | string)[]): string => `{${values.join(',')}}`;
-
-/** A text[] literal: every element quoted, `"` and `\\` escaped (what node-postgres does, in one string). */
-export function textArrayLiteral(values: string[]): string {
-  let out = '{';
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    out += `${i === 0 ? '' : ','}"${/["\\]/.test(v) ? v.replace(/["\\]/g, '\\$&') : v}"`;
-  }
-  return `${out}}`;
 }
 
 /** One UPDATE for every tail (term id order, as `appendPostings` adds them), each a primary-key probe. */
@@ -166,16 +151,16 @@ async function extendTails(client: PoolClient, indexId: string, tails: TailAppen
      WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.base_doc_key = u.base`,
       [
         indexId,
-        arrayLiteral(tails.termIds),
-        arrayLiteral(tails.bases),
-        arrayLiteral(tails.lasts),
-        arrayLiteral(tails.from),
-        arrayLiteral(tails.to),
-        arrayLiteral(tails.maxFreqs),
-        arrayLiteral(tails.minNorms),
-        arrayLiteral(tails.offsets),
-        arrayLiteral(tails.freqs),
-        arrayLiteral(tails.norms),
+        int8ArrayParam(tails.termIds.map(Number)),
+        int8ArrayParam(tails.bases),
+        int8ArrayParam(tails.lasts),
+        int4ArrayParam(tails.from),
+        int4ArrayParam(tails.to),
+        int4ArrayParam(tails.maxFreqs),
+        int2ArrayParam(tails.minNorms),
+        int4ArrayParam(tails.offsets),
+        int4ArrayParam(tails.freqs),
+        int2ArrayParam(tails.norms),
       ],
     ),
   );

@@ -1,5 +1,11 @@
 import { Pool } from 'pg';
 import { createTestDatabase } from '@acme/testkit';
+import {
+  int2ArrayParam,
+  int4ArrayParam,
+  int8ArrayParam,
+  textArrayParam,
+} from '../../src/storage/binary-params';
 import { copyBinary } from '../../src/storage/copy-binary';
 
 describe('binary COPY (storage/copy-binary.ts)', () => {
@@ -100,5 +106,39 @@ describe('binary COPY (storage/copy-binary.ts)', () => {
     }
     const { rows } = await pool.query('SELECT k FROM numbers WHERE k IN (5, 6)');
     expect(rows).toEqual([]);
+  });
+
+  it('sends array parameters in binary that Postgres reads as the cast type', async () => {
+    const terms = [
+      'plain',
+      'with "quotes"',
+      'back\\slash',
+      'comma,brace}{',
+      'NULL',
+      '',
+      'ünïcødé 日本',
+      '😀',
+    ];
+    const { rows } = await pool.query<{ k: string[]; i: number[]; s: number[]; t: string[]; e: number[] }>(
+      'SELECT $1::int8[] AS k, $2::int4[] AS i, $3::int2[] AS s, $4::text[] AS t, $5::int4[] AS e',
+      [
+        int8ArrayParam([0, -1, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 32]),
+        int4ArrayParam([2147483647, -2147483648, 0]),
+        int2ArrayParam([32767, -32768]),
+        textArrayParam(terms),
+        int4ArrayParam([]),
+      ],
+    );
+    expect(rows[0]).toEqual({
+      k: ['0', '-1', String(Number.MAX_SAFE_INTEGER), String(-Number.MAX_SAFE_INTEGER), String(2 ** 32)],
+      i: [2147483647, -2147483648, 0],
+      s: [32767, -32768],
+      t: terms,
+      e: [],
+    });
+    // array_recv checks the element type: an int4 array is not taken for an int8[] parameter.
+    await expect(pool.query('SELECT $1::int8[]', [int4ArrayParam([1])])).rejects.toThrow(
+      /element type 23 .* instead of expected 20/,
+    );
   });
 });
