@@ -112,17 +112,3 @@ async function loadChunk(
   }
   return out;
 }
-
-/** Every matched document's doc values and `_source` at once (tests and small sets; see forEachDocumentChunk). */
-export async function loadDocumentValues(
-  client: Queryable,
-  scope: { indexIds: string[]; fieldsByPath(path: string): AggField[] },
-  docs: MatchedSet,
-  limit: number,
-): Promise<Map<string, DocumentValues>> {
-  const out = new Map<string, DocumentValues>();
-  await forEachDocumentChunk(client, scope, docs, { limit, withSource: true }, (chunk) => {
-    for (const [key, doc] of chunk) out.set(key, doc);
-  });
-  return out;
-}

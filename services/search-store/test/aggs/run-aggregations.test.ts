@@ -2,7 +2,8 @@ import { EsError } from '@acme/common';
 import { runAggregations } from '../../src/aggs/run-aggregations';
 import { compileRuntimeFields } from '../../src/script/runtime-fields';
 import { createAggFixture, type AggFixture } from './aggs-fixture';
-import { forEachDocumentChunk, loadDocumentValues } from '../../src/aggs/load-document-values';
+import type { DocumentValues } from '../../src/script/runtime-fields';
+import { forEachDocumentChunk } from '../../src/aggs/load-document-values';
 
 let fx: AggFixture;
 beforeAll(async () => {
@@ -610,14 +611,16 @@ describe('more bucket shapes', () => {
   });
 });
 
-test('loadDocumentValues gives runtime scripts each document its doc values and _source', async () => {
-  const docs = await loadDocumentValues(
+test('forEachDocumentChunk gives runtime scripts each document its doc values and _source', async () => {
+  const docs: DocumentValues[] = [];
+  await forEachDocumentChunk(
     fx.pool,
     fx.ctx,
     { sql: `SELECT doc_key FROM documents WHERE index_id = $1 AND id IN ('1', '5')`, params: [fx.indexId] },
-    10,
+    { limit: 10, withSource: true },
+    (chunk) => docs.push(...chunk.values()),
   );
-  const byId = [...docs.values()].map((d) => ({
+  const byId = docs.map((d) => ({
     name: d.source?.name,
     tags: d.docValues('tags'),
     price: d.docValues('price'),
@@ -637,9 +640,9 @@ test('loadDocumentValues gives runtime scripts each document its doc values and 
       none: undefined,
     },
   ]);
-  await expect(loadDocumentValues(fx.pool, fx.ctx, fx.all, 2)).rejects.toThrow(
-    '[5] matched documents exceed the limit of [2]',
-  );
+  await expect(
+    forEachDocumentChunk(fx.pool, fx.ctx, fx.all, { limit: 2, withSource: true }, () => undefined),
+  ).rejects.toThrow('[5] matched documents exceed the limit of [2]');
 });
 
 test('forEachDocumentChunk visits every matched document once, in doc_key order, a chunk at a time', async () => {
