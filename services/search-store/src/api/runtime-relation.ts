@@ -3,11 +3,11 @@ import type { AggContext } from '../aggs/agg-context';
 import { FieldResolver } from '../aggs/field-values';
 import { SqlBuilder } from '../aggs/sql-builder';
 import type { IndexReader } from '../query/index-reader';
-import type { RuntimeRelation } from '../query/search-seams';
+import type { DocKeySet, RuntimeRelation } from '../query/search-seams';
 import type { RuntimeFields } from '../script/runtime-fields';
 
 /**
- * A runtime field's `(doc_key, v)` over every document of one index, through script-aggs's
+ * A runtime field's `(doc_key, v)` over every document of one index (or the `matched` ones), through script-aggs's
  * FieldResolver (the same evaluator and limit aggregations use: documents loaded a chunk at a time,
  * evaluated in Node within the script deadline, handed back as an unnest relation).
  */
@@ -17,6 +17,7 @@ export async function loadRuntimeRelation(
   fields: RuntimeFields,
   name: string,
   limits: { maxRuntimeDocs: number; scriptDeadline: number },
+  matched?: DocKeySet,
 ): Promise<RuntimeRelation> {
   const ctx: AggContext = {
     indexIds: [reader.indexId],
@@ -33,10 +34,11 @@ export async function loadRuntimeRelation(
     maxRuntimeDocs: limits.maxRuntimeDocs,
     scriptDeadline: limits.scriptDeadline,
   };
-  const resolver = new FieldResolver(client, ctx, {
-    sql: 'SELECT doc_key FROM documents WHERE index_id = $1::bigint',
-    params: [reader.indexId],
-  });
+  const resolver = new FieldResolver(
+    client,
+    ctx,
+    matched ?? { sql: 'SELECT doc_key FROM documents WHERE index_id = $1::bigint', params: [reader.indexId] },
+  );
   const values = await resolver.resolve(name, 'runtime', true);
   const b = new SqlBuilder();
   const text = values.sql(b);

@@ -35,11 +35,13 @@ export function createSearchSeams(
         const relations = new Map<string, Promise<RuntimeRelation>>();
         return {
           ...compiled,
-          relation(client, reader, name) {
-            const key = `${reader.indexId}\u0000${name}`;
+          relation(client, reader, name, matched) {
+            // A restricted relation is keyed by its SQL too: a query leaf and a sort on the same field
+            // need different documents.
+            const key = `${reader.indexId}\u0000${name}\u0000${matched?.sql ?? ''}`;
             let relation = relations.get(key);
             if (!relation) {
-              relation = loadRuntimeRelation(client, reader, fields, name, limits);
+              relation = loadRuntimeRelation(client, reader, fields, name, limits, matched);
               relations.set(key, relation);
             }
             return relation;

@@ -180,7 +180,7 @@ export async function executeSearch(
     true,
     runtime,
   );
-  const runtimeKeys = await planRuntimeSort(db, readers, runtime, request.sort, params);
+  const runtimeKeys = await planRuntimeSort(db, readers, runtime, request.sort, params, matched);
   const plan = planSort(readers, request.sort, params, runtimeKeys);
   const scored =
     request.sort.length === 0 || request.sort.some((k) => k.kind === 'score') || request.trackScores;

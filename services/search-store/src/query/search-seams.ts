@@ -43,9 +43,22 @@ export interface RuntimeFields {
   /**
    * A runtime field's values over one index's documents as SQL yielding `(doc_key bigint, v)` (`v` text
    * for keyword, float8 otherwise: dates as epoch ms, booleans 1/0) with its own `$1…$n`; for queries
-   * and sort. Refused beyond the per-request evaluation limit.
+   * and sort. Over every document of the index, or only over `matched` (SQL yielding doc_key with its
+   * own `$1…$n`: a sort needs only the documents the query matched). Refused beyond the per-request
+   * evaluation limit.
    */
-  relation?(client: Pool | PoolClient, reader: IndexReader, name: string): Promise<RuntimeRelation>;
+  relation?(
+    client: Pool | PoolClient,
+    reader: IndexReader,
+    name: string,
+    matched?: DocKeySet,
+  ): Promise<RuntimeRelation>;
+}
+
+/** SQL yielding `doc_key` with its own parameters. */
+export interface DocKeySet {
+  sql: string;
+  params: unknown[];
 }
 
 export interface RuntimeRelation {

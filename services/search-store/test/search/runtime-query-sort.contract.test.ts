@@ -181,6 +181,21 @@ describe('runtime fields beyond the evaluation limit', () => {
     });
     expect(sort.status).toBe(400);
   });
+
+  it('evaluates a sort key only over the documents the query matched', async () => {
+    // Two of the three documents match: within the limit of 2, where the whole index (3) is not.
+    const result = await call(server.url, 'POST', '/many/_search', {
+      runtime_mappings: { m: { type: 'long', script: { source: "emit(10 - doc['n'].value)" } } },
+      query: { ids: { values: ['1', '3'] } },
+      sort: [{ m: 'asc' }],
+    });
+    expect(result.status).toBe(200);
+    const hits = (result.json as { hits: { hits: { _id: string; sort: number[] }[] } }).hits.hits;
+    expect(hits.map((h) => [h._id, h.sort])).toEqual([
+      ['3', [7]],
+      ['1', [9]],
+    ]);
+  });
 });
 
 describe('runtime fields in filter aggregations', () => {
