@@ -14,7 +14,17 @@ export function connectRedis(url: string, logger: Logger): { redis: Redis; subsc
     retryStrategy: (times: number) => Math.min(times * 200, 2000),
   };
   const redis = new Redis(url, options);
-  const subscriber = new Redis(url, { ...options, enableOfflineQueue: true, commandTimeout: undefined });
+  // No autoResubscribe: ioredis re-sends SUBSCRIBE on reconnect without handling its promise, so a
+  // connection that closes again before the reply (a flapping Redis, or shutdown right after a
+  // reconnect) left an unhandled "Connection is closed." rejection, which ends a Node 20 process. The
+  // stores subscribe again themselves on every 'ready', with the failure handled
+  // (introspection-cache.store.ts, revocation-bus.store.ts).
+  const subscriber = new Redis(url, {
+    ...options,
+    enableOfflineQueue: true,
+    commandTimeout: undefined,
+    autoResubscribe: false,
+  });
   let down = false;
   redis.on('error', (error: Error) => {
     if (!down) logger.warn('redis unavailable', { error: error.message });

@@ -73,15 +73,18 @@ export function createIntrospectionCache(options: CacheOptions): IntrospectionCa
   if (redis && subscriber) {
     localEnabled = false;
     subscriber.on('message', (_channel: string, message: string) => local.invalidate(message.split(',')));
-    subscriber.on('ready', () => (localEnabled = options.localMs > 0));
+    // The in-process layer serves only while invalidations can arrive: from each (re)subscription on.
+    const subscribe = () =>
+      subscriber.subscribe(REVOCATION_CHANNEL).then(
+        () => (localEnabled = options.localMs > 0),
+        (error: unknown) => warn('subscribe', error),
+      );
+    subscriber.on('ready', subscribe);
     subscriber.on('close', () => {
       localEnabled = false;
       local.clear();
     });
-    subscriber.subscribe(REVOCATION_CHANNEL).then(
-      () => (localEnabled = options.localMs > 0),
-      (error: unknown) => warn('subscribe', error),
-    );
+    void subscribe();
     redis.on('ready', healIfDirty);
   }
 

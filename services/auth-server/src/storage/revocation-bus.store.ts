@@ -38,15 +38,22 @@ export function createRevocationBus(options: {
     local.deliver({ type: 'revocation', event: parsed.event });
   });
   subscriber.on('close', () => (lostSubscription = true));
-  subscriber.on('ready', () => {
-    if (!lostSubscription) return;
-    lostSubscription = false;
-    logger.warn('revocation fan-out resumed: subscribers told to resync');
-    local.deliver({ type: 'resync' });
-  });
-  subscriber.psubscribe(REVOCATION_EVENTS_CHANNEL).catch((error: unknown) => {
-    logger.warn('revocation fan-out unavailable', { error: String(error) });
-  });
+  // Subscribe on every (re)connection (connect-redis.ts: no autoResubscribe), and tell local subscribers
+  // to resync once the subscription is back: events published while it was down never reach us.
+  const subscribe = () =>
+    subscriber.psubscribe(REVOCATION_EVENTS_CHANNEL).then(
+      () => {
+        if (!lostSubscription) return;
+        lostSubscription = false;
+        logger.warn('revocation fan-out resumed: subscribers told to resync');
+        local.deliver({ type: 'resync' });
+      },
+      (error: unknown) => {
+        logger.warn('revocation fan-out unavailable', { error: String(error) });
+      },
+    );
+  subscriber.on('ready', subscribe);
+  void subscribe();
 
   let lastWarn = 0;
   return {
