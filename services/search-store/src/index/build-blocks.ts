@@ -82,15 +82,43 @@ export function writeBlockRow(
     if (run.freqs[p]! > maxFreq) maxFreq = run.freqs[p]!;
     if (run.norms[p]! < minNorm) minNorm = run.norms[p]!;
   }
+  writeColumns(copy, indexId, termId, base, run.docKeys[end - 1]!, end - from, maxFreq, minNorm, {
+    offset: (i) => run.docKeys[from + i]! - base,
+    freq: (i) => run.freqs[from + i]!,
+    norm: (i) => run.norms[from + i]!,
+  });
+}
+
+/** A block already built (the merge path) as one posting_blocks row. */
+export function writeBlock(copy: BinaryCopy, indexId: number, termId: number, b: Block): void {
+  writeColumns(copy, indexId, termId, b.baseDocKey, b.lastDocKey, b.offsets.length, b.maxFreq, b.minNorm, {
+    offset: (i) => b.offsets[i]!,
+    freq: (i) => b.freqs[i]!,
+    norm: (i) => b.norms[i]!,
+  });
+}
+
+/** The nine posting_blocks columns in table order (the COPY statement in posting-blocks.repo.ts lists them). */
+function writeColumns(
+  copy: BinaryCopy,
+  indexId: number,
+  termId: number,
+  base: number,
+  last: number,
+  count: number,
+  maxFreq: number,
+  minNorm: number,
+  at: { offset(i: number): number; freq(i: number): number; norm(i: number): number },
+): void {
   copy
     .row(9)
     .int8(indexId)
     .int8(termId)
     .int8(base)
-    .int8(run.docKeys[end - 1]!)
-    .int4Array(end - from, (i) => run.docKeys[from + i]! - base)
-    .int4Array(end - from, (i) => run.freqs[from + i]!)
-    .int2Array(end - from, (i) => run.norms[from + i]!)
+    .int8(last)
+    .int4Array(count, at.offset)
+    .int4Array(count, at.freq)
+    .int2Array(count, at.norm)
     .int4(maxFreq)
     .int2(minNorm);
 }

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import {
+  writeBlock,
   writeBlockRow,
   blockEnd,
   buildBlocks,
@@ -98,18 +99,8 @@ export async function appendPostings(
         }
         yield;
       }
-      for (const { termId, block: b } of merged) {
-        copy
-          .row(9)
-          .int8(index)
-          .int8(Number(termId))
-          .int8(b.baseDocKey)
-          .int8(b.lastDocKey)
-          .int4Array(b.offsets.length, (i) => b.offsets[i]!)
-          .int4Array(b.freqs.length, (i) => b.freqs[i]!)
-          .int2Array(b.norms.length, (i) => b.norms[i]!)
-          .int4(b.maxFreq)
-          .int2(b.minNorm);
+      for (const { termId, block } of merged) {
+        writeBlock(copy, index, Number(termId), block);
         yield;
       }
     },

@@ -1,6 +1,7 @@
 import type { BinaryCopy } from '../../src/storage/copy-binary';
 import {
   BLOCK_SIZE,
+  writeBlock,
   writeBlockRow,
   blockEnd,
   buildBlocks,
@@ -151,5 +152,9 @@ describe('writeBlockRow', () => {
     );
     expect(rows.map((r) => r[7])).toEqual([5, 5]);
     expect(rows.map((r) => r[8])).toEqual([40, 42]);
+    // A block built beforehand (the merge path) is written as the same row.
+    const built = recorder();
+    for (const b of blocks) writeBlock(built.copy, 9, 77, b);
+    expect(built.rows).toEqual(rows);
   });
 });
