@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import { int4ArrayParam, int8ArrayParam, textArrayParam } from '../storage/binary-params';
-import { copyBinary } from '../storage/copy-binary';
+import { queueBinaryCopy } from '../storage/copy-binary';
+import { StatementQueue } from '../storage/statement-queue';
 import { copyText, type RenderedCopy } from '../storage/copy-lines';
 import { findTails, type Tail } from './posting-blocks.repo';
 
@@ -159,7 +160,7 @@ export interface FieldLengthRow {
   length: number;
 }
 
-/** field_lengths rows as COPY text (sendCopy writes them). */
+/** field_lengths rows as COPY text (sendCopy queues them). */
 export function renderFieldLengths(indexId: string, rows: Iterable<FieldLengthRow>): RenderedCopy {
   let text = '';
   for (const r of rows) text += `${indexId}\t${r.fieldId}\t${r.docKey}\t${r.length}\n`;
@@ -201,7 +202,7 @@ export interface DocValueRow {
   kw: string | null;
 }
 
-/** doc_values rows as COPY text (sendCopy writes them); a missing number or keyword is NULL. */
+/** doc_values rows as COPY text (sendCopy queues them); a missing number or keyword is NULL. */
 export function renderDocValues(indexId: string, rows: Iterable<DocValueRow>): RenderedCopy {
   let text = '';
   for (const r of rows) {
@@ -218,23 +219,26 @@ export interface DocTokenStreams {
   fieldIds: ArrayLike<number>;
   /** Stream s's tokens are [start[s], start[s + 1]) of `tokens`. */
   start: ArrayLike<number>;
-  /** Per position, the term id, 0 for a gap. */
+  /** Per position, a code: the term id is `termIds[code]` (codes are rendered only here, in slices). */
   tokens: ArrayLike<number>;
+  /** Term id by code; code 0 is a gap (term id 0). */
+  termIds: ArrayLike<number>;
 }
 
 /**
  * Saves the documents' token streams (positions and the forward index that delete/replace follow) by
  * binary COPY: a batch holds ~10⁶ term ids, which as text took longer to render and to parse than
- * everything else the row needs.
+ * everything else the row needs. Rendered, then queued on the client (`queueBinaryCopy`).
  */
-export async function insertDocTokens(
+export function insertDocTokens(
   client: PoolClient,
   indexId: string,
   streams: DocTokenStreams,
+  queue = new StatementQueue(),
 ): Promise<void> {
   const index = Number(indexId);
-  const { docKeys, fieldIds, start, tokens } = streams;
-  await copyBinary(
+  const { docKeys, fieldIds, start, tokens, termIds } = streams;
+  return queueBinaryCopy(
     client,
     'COPY doc_tokens (index_id, doc_key, field_id, term_ids) FROM STDIN',
     function* (copy) {
@@ -245,10 +249,11 @@ export async function insertDocTokens(
           .int8(index)
           .int8(docKeys[s]!)
           .int4(fieldIds[s]!)
-          .int8Array(start[s + 1]! - from, (i) => tokens[from + i]!);
+          .int8Array(start[s + 1]! - from, (i) => termIds[tokens[from + i]!]!);
         yield;
       }
     },
+    { queue },
   );
 }
 

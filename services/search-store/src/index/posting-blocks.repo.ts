@@ -11,7 +11,9 @@ import {
   type PostingRun,
 } from './build-blocks';
 import { int2ArrayParam, int4ArrayParam, int8ArrayParam } from '../storage/binary-params';
-import { copyBinary } from '../storage/copy-binary';
+import { queueBinaryCopy } from '../storage/copy-binary';
+import { EventLoopTurns } from '../storage/event-loop-turns';
+import { StatementQueue } from '../storage/statement-queue';
 import { withNestedLoops } from './with-nested-loops';
 
 /** A term's last block: where a batch's postings for the term are appended. */
@@ -37,7 +39,8 @@ export interface BatchPostings {
 /**
  * The SQL of block postings (migration 0004): a batch appends to each term's tail block and writes
  * whole new blocks after it, in two round trips whatever the batch size (the tails come with the term
- * ids, saveTermDeltas): extend the tails with one UPDATE, COPY the new blocks.
+ * ids, saveTermDeltas): extend the tails with one UPDATE, COPY the new blocks. Both go through the
+ * caller's queue: the UPDATE is queued first, and the blocks are rendered while Postgres runs it.
  *
  * Writers to one index are serialised (FOR UPDATE on its `indices` row, api/write/execute-writes.ts)
  * and doc keys come from one sequence, so a batch's doc keys are above every key already indexed: the
@@ -49,13 +52,15 @@ export async function appendPostings(
   client: PoolClient,
   indexId: string,
   postings: BatchPostings,
+  queue = new StatementQueue(),
 ): Promise<void> {
   const terms = postings.termIds.length;
   if (terms === 0) return;
   // Term id order: the tail UPDATE locks rows in key order and the COPY fills the primary key in order.
-  const order = Array.from({ length: terms }, (_, t) => t).sort(
-    (a, b) => Number(postings.termIds[a]) - Number(postings.termIds[b]),
-  );
+  const numericIds = Float64Array.from(postings.termIds, Number);
+  const order = Array.from({ length: terms }, (_, t) => t).sort((a, b) => numericIds[a]! - numericIds[b]!);
+  // Postgres is meanwhile writing what the caller queued before: give node-pg its turns.
+  const turns = new EventLoopTurns();
   const extended = new TailAppends();
   const merging: number[] = [];
   /** Per term in `order`, the first posting that goes to new blocks. */
@@ -67,7 +72,9 @@ export async function appendPostings(
     start: postings.start[t]!,
     end: postings.start[t + 1]!,
   });
-  for (const t of order) {
+  for (let i = 0; i < terms; i++) {
+    if (i % 64 === 63 && turns.due()) await turns.give();
+    const t = order[i]!;
     const r = run(t);
     fresh[t] = r.start;
     const tail = postings.tails[t];
@@ -81,20 +88,21 @@ export async function appendPostings(
     if (room > 0) extended.add(postings.termIds[t]!, tail.baseDocKey, r, room);
     fresh[t] = r.start + room;
   }
-  const merged = merging.length > 0 ? await mergeBlocks(client, indexId, merging, postings, run) : [];
-  await extendTails(client, indexId, extended);
+  const merged =
+    merging.length > 0 ? await queue.add(() => mergeBlocks(client, indexId, merging, postings, run)) : [];
+  const extending = extendTails(client, indexId, extended, queue);
+  // Rendered while Postgres extends the tails; queued behind that UPDATE.
   const index = Number(indexId);
-  await copyBinary(
+  const copying = queueBinaryCopy(
     client,
     `COPY posting_blocks (index_id, term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm)
      FROM STDIN`,
     function* (copy) {
       for (const t of order) {
         const r = run(t);
-        const termId = Number(postings.termIds[t]!);
         for (let from = fresh[t]!; from < r.end;) {
           const end = blockEnd(r, from);
-          writeBlockRow(copy, index, termId, r, from, end);
+          writeBlockRow(copy, index, numericIds[t]!, r, from, end);
           from = end;
         }
         yield;
@@ -104,7 +112,9 @@ export async function appendPostings(
         yield;
       }
     },
+    { queue, turns },
   );
+  await Promise.all([extending, copying]);
 }
 
 /** The last block of each term (one backward probe of the primary key per term). */
@@ -128,32 +138,40 @@ export async function findTails(
 }
 
 /** One UPDATE for every tail (term id order, as `appendPostings` adds them), each a primary-key probe. */
-async function extendTails(client: PoolClient, indexId: string, tails: TailAppends): Promise<void> {
-  if (tails.size === 0) return;
+function extendTails(
+  client: PoolClient,
+  indexId: string,
+  tails: TailAppends,
+  queue: StatementQueue,
+): Promise<unknown> {
+  if (tails.size === 0) return Promise.resolve();
   // One primary-key probe per tail; planned freely, the join hashed every block of the index.
-  await withNestedLoops(client, () =>
-    client.query(
-      `UPDATE posting_blocks b
+  return withNestedLoops(
+    client,
+    () =>
+      client.query(
+        `UPDATE posting_blocks b
      SET last_doc_key = u.last, doc_offsets = b.doc_offsets || a.o[u.s:u.e], freqs = b.freqs || a.f[u.s:u.e],
          norms = b.norms || a.n[u.s:u.e], max_freq = greatest(b.max_freq, u.mf), min_norm = least(b.min_norm, u.mn)
      FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::int4[], $6::int4[], $7::int4[], $8::int2[])
        AS u(term_id, base, last, s, e, mf, mn),
        (SELECT $9::int4[] AS o, $10::int4[] AS f, $11::int2[] AS n) a
      WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.base_doc_key = u.base`,
-      [
-        indexId,
-        int8ArrayParam(tails.termIds.map(Number)),
-        int8ArrayParam(tails.bases),
-        int8ArrayParam(tails.lasts),
-        int4ArrayParam(tails.from),
-        int4ArrayParam(tails.to),
-        int4ArrayParam(tails.maxFreqs),
-        int2ArrayParam(tails.minNorms),
-        int4ArrayParam(tails.offsets),
-        int4ArrayParam(tails.freqs),
-        int2ArrayParam(tails.norms),
-      ],
-    ),
+        [
+          indexId,
+          int8ArrayParam(tails.termIds.map(Number)),
+          int8ArrayParam(tails.bases),
+          int8ArrayParam(tails.lasts),
+          int4ArrayParam(tails.from),
+          int4ArrayParam(tails.to),
+          int4ArrayParam(tails.maxFreqs),
+          int2ArrayParam(tails.minNorms),
+          int4ArrayParam(tails.offsets),
+          int4ArrayParam(tails.freqs),
+          int2ArrayParam(tails.norms),
+        ],
+      ),
+    queue,
   );
 }
 

@@ -1,7 +1,7 @@
-import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { copyChunks } from './copy-lines';
+import { EventLoopTurns } from './event-loop-turns';
+import { StatementQueue } from './statement-queue';
 import {
   INT2,
   INT4,
@@ -14,7 +14,7 @@ import {
 } from './binary-params';
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
-/** Flush to Postgres in chunks of about this many bytes, so that it parses while rows are still built. */
+/** Rows go into buffers of about this many bytes, set aside when full: no copying of one growing buffer. */
 const CHUNK_BYTES = 256 * 1024;
 const NONE: Buffer[] = [];
 
@@ -137,22 +137,20 @@ export class BinaryCopy {
 }
 
 /**
- * Runs `COPY … FROM STDIN (FORMAT binary)` with the rows `fill` writes, sending each filled chunk while
- * the next is built (`fill` yields between rows: a generator, driven here).
+ * Renders the rows `fill` writes (a generator: it yields between rows), then sends the binary COPY
+ * through the caller's queue (`StatementQueue`): the writer renders it while Postgres runs the
+ * statements queued before, giving the event loop a turn whenever one is due so that those move on
+ * meanwhile (`EventLoopTurns`). Resolves when the COPY is done.
  */
-export async function copyBinary(
+export async function queueBinaryCopy(
   client: PoolClient,
   sql: string,
   fill: (copy: BinaryCopy) => Iterable<unknown>,
+  { queue = new StatementQueue(), turns = new EventLoopTurns() } = {},
 ): Promise<void> {
-  const stream = client.query(copyFrom(`${sql} (FORMAT binary)`));
-  const done = finished(stream);
   const copy = new BinaryCopy();
   const rows = fill(copy)[Symbol.iterator]();
-  for (let more = true; more;) {
-    more = rows.next().done !== true;
-    for (const chunk of copy.takeChunks()) if (!stream.write(chunk)) await once(stream, 'drain');
-  }
-  stream.end(copy.finish());
-  await done;
+  for (let n = 1; rows.next().done !== true; n++) if (n % 64 === 0 && turns.due()) await turns.give();
+  const chunks = [...copy.takeChunks(), copy.finish()];
+  await queue.add(() => copyChunks(client, `${sql} (FORMAT binary)`, chunks));
 }

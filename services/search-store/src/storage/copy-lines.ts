@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { StatementQueue } from './statement-queue';
 
 /**
  * Streams text-format COPY lines: for a 5,000-document bulk that is ~10⁴–10⁵ rows, where COPY is
@@ -30,8 +31,26 @@ export interface RenderedCopy {
   text: string;
 }
 
-export async function sendCopy(client: PoolClient, copy: RenderedCopy): Promise<void> {
-  if (copy.text.length > 0) await copyLines(client, copy.sql, [copy.text]);
+/** Sends a rendered COPY (through the caller's queue when it has one: `StatementQueue`). */
+export async function sendCopy(
+  client: PoolClient,
+  copy: RenderedCopy,
+  queue = new StatementQueue(),
+): Promise<void> {
+  if (copy.text.length > 0) await queue.add(() => copyChunks(client, copy.sql, [copy.text]));
+}
+
+/** Runs a COPY whose data is all rendered: everything is written to the stream at once. */
+export function copyChunks(
+  client: PoolClient,
+  sql: string,
+  chunks: readonly (string | Buffer)[],
+): Promise<void> {
+  const stream = client.query(copyFrom(sql));
+  const done = finished(stream);
+  for (const chunk of chunks) stream.write(chunk);
+  stream.end();
+  return done;
 }
 
 /** A text value in COPY's text format: backslash, newline, carriage return and tab escaped. */

@@ -159,6 +159,55 @@ describe('index writer', () => {
     expect(counts.rows[0]).toEqual({ p: 0, t: 0, s: 0 });
   });
 
+  it('rejects with the first error of a statement queued mid-batch, unhandled by nothing, and leaves nothing written', async () => {
+    const index = await fx.createIndex(mappings);
+    // The dictionary statement fails; the rows queued behind it (field lengths, doc values) are never sent.
+    await fx.pool.query(
+      `CREATE FUNCTION refuse_terms() RETURNS trigger LANGUAGE plpgsql AS
+         $$ BEGIN RAISE EXCEPTION 'terms refused'; END $$;
+       CREATE TRIGGER refuse_terms BEFORE INSERT ON terms FOR EACH ROW
+         WHEN (NEW.index_id = ${Number(index.indexId)}) EXECUTE FUNCTION refuse_terms();`,
+    );
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const client = await fx.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ doc_key: string }>(
+        `INSERT INTO documents (index_id, id, source, version, seq_no)
+         SELECT $1, 'd' || i, '{}', 1, i FROM generate_series(1, 300) i RETURNING doc_key`,
+        [index.indexId],
+      );
+      const documents = rows.map((r, i) => ({
+        docKey: r.doc_key,
+        source: { title: `refused words ${i}`, tags: ['a', `t${i % 7}`], views: i },
+      }));
+      await expect(createIndexWriter().add(client, index, documents)).rejects.toThrow('terms refused');
+      await client.query('ROLLBACK');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      client.release();
+      await fx.pool.query('DROP TRIGGER refuse_terms ON terms; DROP FUNCTION refuse_terms()');
+    }
+    const counts = await fx.pool.query(
+      `SELECT (SELECT count(*) FROM posting_blocks WHERE index_id = $1)::int AS b, (SELECT count(*) FROM terms WHERE index_id = $1)::int AS t,
+              (SELECT count(*) FROM doc_tokens WHERE index_id = $1)::int AS k, (SELECT count(*) FROM field_stats WHERE index_id = $1)::int AS s`,
+      [index.indexId],
+    );
+    expect(counts.rows[0]).toEqual({ b: 0, t: 0, k: 0, s: 0 });
+    // The index takes the same documents once the failure is gone.
+    const keys = await fx.putDocs(index, { a: { title: 'kept words' } });
+    expect(Object.keys(keys)).toEqual(['a']);
+    expect(await termStats(index)).toEqual({
+      'title.keyword:kept words': [1, 1],
+      'title:kept': [1, 1],
+      'title:words': [1, 1],
+    });
+  });
+
   it('copies an index with the same doc keys and statistics', async () => {
     const from = await fx.createIndex(mappings);
     await fx.putDocs(from, { a: { title: 'copy me', views: 3 } });

@@ -6,7 +6,7 @@ import {
   int8ArrayParam,
   textArrayParam,
 } from '../../src/storage/binary-params';
-import { copyBinary } from '../../src/storage/copy-binary';
+import { queueBinaryCopy } from '../../src/storage/copy-binary';
 
 describe('binary COPY (storage/copy-binary.ts)', () => {
   let pool: Pool;
@@ -45,7 +45,7 @@ describe('binary COPY (storage/copy-binary.ts)', () => {
     ];
     const client = await pool.connect();
     try {
-      await copyBinary(client, 'COPY numbers (k, i, s, ks, is4, ss) FROM STDIN', function* (copy) {
+      await queueBinaryCopy(client, 'COPY numbers (k, i, s, ks, is4, ss) FROM STDIN', function* (copy) {
         for (const r of rows) {
           copy
             .row(6)
@@ -87,7 +87,7 @@ describe('binary COPY (storage/copy-binary.ts)', () => {
     const client = await pool.connect();
     try {
       await expect(
-        copyBinary(client, 'COPY numbers (k, i, s, ks, is4, ss) FROM STDIN', function* (copy) {
+        queueBinaryCopy(client, 'COPY numbers (k, i, s, ks, is4, ss) FROM STDIN', function* (copy) {
           for (const k of [5, 6, 5]) {
             copy
               .row(6)
