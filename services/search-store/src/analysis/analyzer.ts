@@ -17,6 +17,19 @@ export interface Analyzer {
   filters: TokenFilter[];
 }
 
+/**
+ * True for the standard tokenizer (default max_token_length) followed by lowercase and nothing else:
+ * the built-in standard analyzer and its equivalents, which the indexer runs fused on ASCII text
+ * (index/batch-analyzer.ts) with the same tokens as `analyze`.
+ */
+export function isStandardLowercase(analyzer: Analyzer): boolean {
+  return (
+    analyzer.tokenizer === TOKENIZERS.standard &&
+    analyzer.filters.length === 1 &&
+    analyzer.filters[0] === lowercaseFilter
+  );
+}
+
 export function analyze(analyzer: Analyzer, text: string): Token[] {
   return analyzer.filters.reduce((tokens, filter) => filter(tokens), analyzer.tokenizer(text));
 }

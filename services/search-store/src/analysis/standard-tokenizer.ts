@@ -21,9 +21,7 @@ const ASCII_NUMERIC = /^[0-9.,;']+$/;
 const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
 
 export function standardTokenizer(text: string, maxTokenLength = MAX_TOKEN_LENGTH): Token[] {
-  // eslint-disable-next-line no-control-regex
-  const ascii = /^[\u0000-\u007f]*$/.test(text);
-  return tokenize(text, maxTokenLength, ascii ? scanAscii : scanWithSegmenter);
+  return tokenize(text, maxTokenLength, isAscii(text) ? scanAscii : scanWithSegmenter);
 }
 
 /** The segmenter path for any text; exported so a test can hold the ASCII fast path to it. */
@@ -83,6 +81,26 @@ for (let c = 0; c < 128; c++) {
  * a digit, `,` `;` `.` or `'`, digit joins (WB11/12). A unit test checks it against Intl.Segmenter.
  */
 function scanAscii(text: string, push: Push): void {
+  const words: number[] = [];
+  scanAsciiWords(text, words);
+  for (let w = 0; w < words.length; w += 2) {
+    const start = words[w]!;
+    const term = text.slice(start, words[w + 1]);
+    // typeOf for ASCII: only <NUM> or <ALPHANUM> can apply, without the Unicode property tests.
+    push(term, start, ASCII_NUMERIC.test(term) ? '<NUM>' : '<ALPHANUM>');
+  }
+}
+
+/** True when every code unit of `text` is ASCII: `scanAsciiWords` applies. */
+// eslint-disable-next-line no-control-regex
+export const isAscii = (text: string): boolean => /^[\u0000-\u007f]*$/.test(text);
+
+/**
+ * The words of pure-ASCII text as [start, end) offsets appended in pairs to `words`, before the
+ * max_token_length split: the standard tokenizer's ASCII path, and the indexer's (index/batch-analyzer.ts),
+ * which interns each word's lowercased code units without making a string of it.
+ */
+export function scanAsciiWords(text: string, words: number[]): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -102,20 +120,25 @@ function scanAscii(text: string, push: Push): void {
       }
       const prev = CLASS[text.charCodeAt(i - 1)];
       const next = i + 1 < n ? CLASS[text.charCodeAt(i + 1)] : 0;
-      const mid = text[i];
-      const letters = prev === LETTER && next === LETTER && (mid === ':' || mid === '.' || mid === "'");
+      const mid = text.charCodeAt(i);
+      const letters =
+        prev === LETTER && next === LETTER && (mid === COLON || mid === DOT || mid === APOSTROPHE);
       const digits =
-        prev === DIGIT && next === DIGIT && (mid === ',' || mid === ';' || mid === '.' || mid === "'");
+        prev === DIGIT &&
+        next === DIGIT &&
+        (mid === COMMA || mid === SEMICOLON || mid === DOT || mid === APOSTROPHE);
       if (!letters && !digits) break;
       i += 2;
     }
-    if (hasWordChar) {
-      const term = text.slice(start, i);
-      // typeOf for ASCII: only <NUM> or <ALPHANUM> can apply, without the Unicode property tests.
-      push(term, start, ASCII_NUMERIC.test(term) ? '<NUM>' : '<ALPHANUM>');
-    }
+    if (hasWordChar) words.push(start, i);
   }
 }
+
+const COLON = 58;
+const DOT = 46;
+const APOSTROPHE = 39;
+const COMMA = 44;
+const SEMICOLON = 59;
 
 /** Each Han character becomes its own <IDEOGRAPHIC> token; runs of other letters in between stay whole. */
 function splitIdeographs(

@@ -72,16 +72,29 @@ export function analyzeDocument(
 ): FieldContribution[] {
   const out: FieldContribution[] = [];
   for (const field of fields) {
-    if (field.mapping.index === false && field.type !== 'keyword' && !isNumericType(field.type)) continue;
-    const values = valuesAtPath(source, field.sourcePath).filter((v) => typeof v !== 'object');
-    if (values.length === 0) continue;
+    const values = indexedValues(field, source);
+    if (values === undefined) continue;
     const contribution = contribute(field, values, settings);
     if (contribution) out.push(contribution);
   }
   return out;
 }
 
-function contribute(
+/** A field's scalar values in a source, undefined when it has none or the field is not indexed. */
+export function indexedValues(field: IndexedField, source: Record<string, unknown>): unknown[] | undefined {
+  if (field.mapping.index === false && field.type !== 'keyword' && !isNumericType(field.type))
+    return undefined;
+  const values = valuesAtPath(source, field.sourcePath).filter((v) => typeof v !== 'object');
+  return values.length === 0 ? undefined : values;
+}
+
+/** The analyzer a text field indexes with, resolved once per field object. */
+export function textAnalyzer(field: IndexedField, settings: Record<string, unknown>): Analyzer {
+  return cached(field, 'analyzer', () => indexAnalyzerFor(field, settings));
+}
+
+/** One field's contribution from its values (`indexedValues`), undefined when it indexes nothing. */
+export function contribute(
   field: IndexedField,
   values: unknown[],
   settings: Record<string, unknown>,
@@ -97,10 +110,7 @@ function contribute(
     keywords: [],
   };
   if (field.type === 'text') {
-    const tokens = analyzeValues(
-      cached(field, 'analyzer', () => indexAnalyzerFor(field, settings)),
-      values.map(String),
-    );
+    const tokens = analyzeValues(textAnalyzer(field, settings), values.map(String));
     if (tokens.length === 0) return undefined;
     return { ...base, tokens, norm: intToByte4(tokens.length), length: tokens.length };
   }

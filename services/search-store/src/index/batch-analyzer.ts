@@ -1,8 +1,12 @@
+import { isStandardLowercase } from '../analysis/analyzer';
+import { isAscii, MAX_TOKEN_LENGTH, scanAsciiWords } from '../analysis/standard-tokenizer';
 import type { Token } from '../analysis/token';
 import type { IndexMapping } from '../mapping/mapping-types';
-import { analyzeDocument } from './analyze-document';
+import { intToByte4 } from '../query/score/small-float';
+import { contribute, indexedValues, textAnalyzer, type FieldContribution } from './analyze-document';
 import { listIndexedFields, type IndexedField } from './indexed-fields';
 import { IntList } from './int-list';
+import { TermHash } from './term-hash';
 
 /**
  * A batch of documents analysed into what the writer stores, before it has doc keys, field ids or
@@ -42,15 +46,26 @@ export interface AnalyzedBatch {
   valueKw: (string | null)[];
 }
 
+/** Lucene's position_increment_gap between the values of a multi-valued text field. */
+const POSITION_INCREMENT_GAP = 100;
+
+export interface BatchAnalyzerOptions {
+  /**
+   * Text fields analysed by the standard analyzer (standard tokenizer + lowercase) are tokenised and
+   * interned in one pass over ASCII values, no Token objects or strings per token (default). Off, every
+   * text goes through `analyzeValues`: the tests hold the two to the same output.
+   */
+  fusedAscii?: boolean;
+}
+
 /** Analyses documents one at a time (so a caller can spread a batch over several turns of the event loop). */
 export class BatchAnalyzer {
   private readonly indexed: IndexedField[];
+  private readonly fusedAscii: boolean;
   private docCount = 0;
   private readonly fieldOrdinals = new Map<string, number>();
   private readonly fields: { path: string; type: string }[] = [];
-  private readonly dictionaries: Map<string, number>[] = [];
-  private readonly termField = new IntList();
-  private readonly termText: string[] = [];
+  private readonly terms = new TermHash();
   private readonly docFreq = new IntList();
   /** Per term, the document of its latest posting and that posting's index. */
   private readonly lastDoc = new IntList();
@@ -73,33 +88,43 @@ export class BatchAnalyzer {
   private readonly valueField = new IntList();
   private readonly valueNum: (number | null)[] = [];
   private readonly valueKw: (string | null)[] = [];
+  /** Scratch for the fused path: word offsets in pairs, and where each value's words end. */
+  private readonly words: number[] = [];
+  private readonly valueEnds: number[] = [];
 
   constructor(
     private readonly mappings: IndexMapping,
     private readonly settings: Record<string, unknown>,
+    options: BatchAnalyzerOptions = {},
   ) {
     this.indexed = listIndexedFields(mappings);
+    this.fusedAscii = options.fusedAscii ?? true;
   }
 
   /** Adds the next document (ordinal = the number added before it). */
   add(source: Record<string, unknown>): void {
     const doc = this.docCount++;
-    for (const c of analyzeDocument(this.mappings, this.settings, source, this.indexed)) {
-      const field = this.fieldOrdinal(c.path, c.type);
-      if (c.tokens) this.addTokens(doc, field, c.tokens, c.norm);
-      else if (c.terms) this.addKeywords(doc, field, c.terms);
-      this.statDocCount[field]! += 1;
-      this.statSumTotalTermFreq[field]! += c.length;
-      this.lengthDoc.push(doc);
-      this.lengthField.push(field);
-      this.lengthValue.push(c.length);
-      for (const num of c.numbers) this.addValue(doc, field, num, null);
-      for (const kw of c.keywords) this.addValue(doc, field, null, kw);
+    for (const field of this.indexed) {
+      const values = indexedValues(field, source);
+      if (values === undefined) continue;
+      if (
+        this.fusedAscii &&
+        field.type === 'text' &&
+        isStandardLowercase(textAnalyzer(field, this.settings))
+      ) {
+        const texts = values.map(String);
+        if (texts.every(isAscii)) {
+          this.addAsciiText(doc, field, texts);
+          continue;
+        }
+      }
+      const c = contribute(field, values, this.settings);
+      if (c) this.addContribution(doc, c);
     }
   }
 
   finish(): AnalyzedBatch {
-    const terms = this.termText.length;
+    const terms = this.terms.size;
     // Counting sort of the postings by term, stable, so each term's run stays in document order.
     const postingStart = new Int32Array(terms + 1);
     for (let t = 0; t < terms; t++) postingStart[t + 1] = postingStart[t]! + this.docFreq.at(t);
@@ -123,8 +148,8 @@ export class BatchAnalyzer {
     return {
       docCount: this.docCount,
       fields: this.fields,
-      termField: this.termField.view().slice(),
-      termText: this.termText,
+      termField: this.terms.fields().slice(),
+      termText: this.terms.texts,
       docFreq: this.docFreq.view().slice(),
       totalTermFreq,
       postingStart,
@@ -147,13 +172,79 @@ export class BatchAnalyzer {
     };
   }
 
+  private addContribution(doc: number, c: FieldContribution): void {
+    const field = this.fieldOrdinal(c.path, c.type);
+    if (c.tokens) this.addTokens(doc, field, c.tokens, c.norm);
+    else if (c.terms) this.addKeywords(doc, field, c.terms);
+    this.addLength(doc, field, c.length);
+    for (const num of c.numbers) this.addValue(doc, field, num, null);
+    for (const kw of c.keywords) this.addValue(doc, field, null, kw);
+  }
+
+  /**
+   * A text field under the standard analyzer whose values are all ASCII, fused: the standard
+   * tokenizer's ASCII word boundaries (`scanAsciiWords`), pieces of max_token_length, lowercase and
+   * the term lookup in one pass over the code units. Positions as `analyzeValues` gives them: one
+   * per token, a gap of 100 between values.
+   */
+  private addAsciiText(doc: number, field: IndexedField, texts: string[]): void {
+    const { words, valueEnds } = this;
+    words.length = 0;
+    valueEnds.length = 0;
+    let count = 0;
+    for (const text of texts) {
+      const from = words.length;
+      scanAsciiWords(text, words);
+      for (let w = from; w < words.length; w += 2)
+        count += Math.ceil((words[w + 1]! - words[w]!) / MAX_TOKEN_LENGTH);
+      valueEnds.push(words.length);
+    }
+    if (count === 0) return;
+    const f = this.fieldOrdinal(field.path, field.type);
+    const norm = intToByte4(count);
+    this.startStream(doc, f);
+    let position = 0; // the next position of the stream
+    let base = 0; // the first position of the current value
+    let w = 0;
+    for (let v = 0; v < texts.length; v++) {
+      const text = texts[v]!;
+      if (v > 0) base += POSITION_INCREMENT_GAP;
+      let p = base;
+      for (; w < valueEnds[v]!; w += 2) {
+        const end = words[w + 1]!;
+        for (let start = words[w]!; start < end; start += MAX_TOKEN_LENGTH) {
+          const term = this.counted(
+            this.terms.internAsciiLowercase(f, text, start, Math.min(end, start + MAX_TOKEN_LENGTH)),
+          );
+          while (position < p) {
+            this.streamTokens.push(0);
+            position++;
+          }
+          this.streamTokens.push(term + 1);
+          position++;
+          p++;
+          this.addOccurrence(doc, term, norm);
+        }
+      }
+      base = p;
+    }
+    this.addLength(doc, f, count);
+  }
+
+  private addLength(doc: number, field: number, length: number): void {
+    this.statDocCount[field]! += 1;
+    this.statSumTotalTermFreq[field]! += length;
+    this.lengthDoc.push(doc);
+    this.lengthField.push(field);
+    this.lengthValue.push(length);
+  }
+
   private fieldOrdinal(path: string, type: string): number {
     let field = this.fieldOrdinals.get(path);
     if (field === undefined) {
       field = this.fields.length;
       this.fieldOrdinals.set(path, field);
       this.fields.push({ path, type });
-      this.dictionaries.push(new Map());
       this.statDocCount.push(0);
       this.statSumTotalTermFreq.push(0);
     }
@@ -167,14 +258,20 @@ export class BatchAnalyzer {
     const size = tokens[tokens.length - 1]!.position + 1;
     for (let i = 0; i < size; i++) this.streamTokens.push(0);
     for (const token of tokens) {
-      this.streamTokens.set(at + token.position, this.addOccurrence(doc, field, token.term, norm) + 1);
+      const term = this.counted(this.terms.intern(field, token.term));
+      this.streamTokens.set(at + token.position, term + 1);
+      this.addOccurrence(doc, term, norm);
     }
   }
 
   /** A keyword field's distinct values: a posting each (norm 1), and the stream in source order. */
   private addKeywords(doc: number, field: number, terms: readonly string[]): void {
     this.startStream(doc, field);
-    for (const text of terms) this.streamTokens.push(this.addOccurrence(doc, field, text, 1) + 1);
+    for (const text of terms) {
+      const term = this.counted(this.terms.intern(field, text));
+      this.streamTokens.push(term + 1);
+      this.addOccurrence(doc, term, 1);
+    }
   }
 
   private startStream(doc: number, field: number): number {
@@ -184,19 +281,18 @@ export class BatchAnalyzer {
     return this.streamTokens.length;
   }
 
-  /** One occurrence of a term in a document's field: a new posting, or one more freq on the last. */
-  private addOccurrence(doc: number, field: number, text: string, norm: number): number {
-    const dictionary = this.dictionaries[field]!;
-    let term = dictionary.get(text);
-    if (term === undefined) {
-      term = this.termText.length;
-      dictionary.set(text, term);
-      this.termText.push(text);
-      this.termField.push(field);
+  /** A term number from the TermHash, with per-term counters from its first occurrence on. */
+  private counted(term: number): number {
+    if (term === this.docFreq.length) {
       this.docFreq.push(0);
       this.lastDoc.push(-1);
       this.lastPosting.push(-1);
     }
+    return term;
+  }
+
+  /** One occurrence of a term in a document's field: a new posting, or one more freq on the last. */
+  private addOccurrence(doc: number, term: number, norm: number): void {
     if (this.lastDoc.at(term) === doc) {
       const posting = this.lastPosting.at(term);
       this.postingFreq.set(posting, this.postingFreq.at(posting) + 1);
@@ -209,7 +305,6 @@ export class BatchAnalyzer {
       this.postingFreq.push(1);
       this.postingNorm.push(norm);
     }
-    return term;
   }
 
   private addValue(doc: number, field: number, num: number | null, kw: string | null): void {
@@ -225,8 +320,9 @@ export function analyzeBatch(
   mappings: IndexMapping,
   settings: Record<string, unknown>,
   sources: Record<string, unknown>[],
+  options: BatchAnalyzerOptions = {},
 ): AnalyzedBatch {
-  const analyzer = new BatchAnalyzer(mappings, settings);
+  const analyzer = new BatchAnalyzer(mappings, settings, options);
   for (const source of sources) analyzer.add(source);
   return analyzer.finish();
 }
