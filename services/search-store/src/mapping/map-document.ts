@@ -287,6 +287,7 @@ class DocumentWalker {
     const cause = this.numberAwareCause(field, value, full, jsonPath, raw);
     if (cause) throw this.parseFailure(full, field, value, jsonPath, cause);
     for (const [subName, sub] of Object.entries(field.fields ?? {})) {
+      checkImmenseTerm(sub, value, `${full}.${subName}`);
       const subCause = this.numberAwareCause(sub, value, `${full}.${subName}`, jsonPath, raw);
       if (subCause) throw this.parseFailure(`${full}.${subName}`, sub, value, jsonPath, subCause);
     }
@@ -370,12 +371,20 @@ class DocumentWalker {
   }
 }
 
-/** Lucene's limit on one indexed term (IndexWriter.MAX_TERM_LENGTH). */
-const MAX_TERM_BYTES = 32766;
+/**
+ * The longest keyword term we store, in UTF-8 bytes. Lucene's limit is 32766 (IndexWriter.MAX_TERM_LENGTH);
+ * ours is what one btree entry holds: a keyword value is a key of the term dictionary
+ * (index_id, field_id, term) and of the keyword doc values index (index_id, field_id, kw, doc_key), and
+ * Postgres refuses an entry over 2704 bytes (a third of a page), less the other columns: past ~2680
+ * bytes of text that does not compress, the whole batch's statement failed. A documented difference
+ * from Elasticsearch (DESIGN.md), refused per document with Lucene's error and our number.
+ */
+export const MAX_TERM_BYTES = 2600;
 
 /**
- * A keyword value is one term; past 32766 UTF-8 bytes Lucene refuses the whole document. Values over
- * `ignore_above` are not indexed, so they never reach the limit (ES "keyword" / "ignore_above").
+ * A keyword value is one term; past MAX_TERM_BYTES the whole document is refused, as Lucene refuses
+ * one past 32766 bytes. Values over `ignore_above` are not indexed, so they never reach the limit
+ * (ES "keyword" / "ignore_above").
  */
 function checkImmenseTerm(field: FieldMapping, value: unknown, full: string): void {
   if (field.type !== 'keyword' || value === null || typeof value === 'object') return;

@@ -113,15 +113,31 @@ describe('mapDocument (dynamic mapping and validation)', () => {
     expect(errorOf({}, '{"_id":"x"}').reason).toContain('Field [_id] is a metadata field');
   });
 
-  it('refuses a keyword term over 32766 bytes unless ignore_above skips it', () => {
+  it('refuses a keyword term over 2600 bytes (what a btree entry holds) unless ignore_above skips it', () => {
     const long = 'x'.repeat(40000);
     const error = errorOf({ properties: { k: { type: 'keyword' } } }, JSON.stringify({ k: long }));
     expect(error.type).toBe('illegal_argument_exception');
-    expect(error.reason).toContain('Document contains at least one immense term in field="k"');
+    expect(error.reason).toContain(
+      'Document contains at least one immense term in field="k" (whose UTF8 encoding is longer than the max length 2600)',
+    );
     expect(error.causedBy).toEqual({
       type: 'max_bytes_length_exceeded_exception',
-      reason: 'bytes can be at most 32766 in length; got 40000',
+      reason: 'bytes can be at most 2600 in length; got 40000',
     });
+    // Bytes, not characters: 1,300 two-byte characters are at the limit, one more is over it.
+    expect(
+      run({ properties: { k: { type: 'keyword' } } }, JSON.stringify({ k: 'é'.repeat(1300) })).changed,
+    ).toBe(false);
+    expect(
+      errorOf({ properties: { k: { type: 'keyword' } } }, JSON.stringify({ k: `${'é'.repeat(1300)}a` }))
+        .causedBy?.reason,
+    ).toBe('bytes can be at most 2600 in length; got 2601');
+    // A keyword multi-field of a text field is one term too.
+    const sub = errorOf(
+      { properties: { t: { type: 'text', fields: { raw: { type: 'keyword' } } } } },
+      JSON.stringify({ t: long }),
+    );
+    expect(sub.reason).toContain('immense term in field="t.raw"');
     expect(
       run({ properties: { k: { type: 'keyword', ignore_above: 256 } } }, JSON.stringify({ k: long })).changed,
     ).toBe(false);
