@@ -4,9 +4,10 @@ import { Client } from 'pg';
  * The inverted index's statistics recounted from what is stored, compared with what the writer keeps:
  * every figure is a count of rows that disagree, so all zeros means the index is consistent.
  * - terms.doc_freq / total_term_freq against the documents and summed freqs of their posting blocks;
- * - field_stats.doc_count / sum_total_term_freq against field_lengths;
+ * - field_stats.doc_count / sum_total_term_freq against the lengths stored per document and field:
+ *   the token streams' (text, keyword) and the number of doc values (numbers, dates, booleans);
  * - postings (in blocks), doc_tokens (orphanDocTerms: the token streams, which are the forward index)
- *   and field_lengths of documents that do not exist (orphans), blocks without a term;
+ *   and doc_values of documents that do not exist (orphans), blocks without a term;
  * - malformed blocks: empty, over 128 documents, arrays of different lengths, base/last not the first
  *   and last doc key, max_freq/min_norm not the block's, or overlapping the term's previous block;
  * - documents of the index that have no doc_tokens row (stored without their postings);
@@ -17,7 +18,7 @@ export interface Recount {
   fieldStatsWrong: number;
   orphanPostings: number;
   orphanDocTerms: number;
-  orphanFieldLengths: number;
+  orphanDocValues: number;
   postingsWithoutTerm: number;
   malformedBlocks: number;
   documentsWithoutPostings: number;
@@ -47,7 +48,12 @@ export async function recountIndex(databaseUrl: string, indexName: string, field
       fieldStatsWrong: await one(
         `SELECT count(*) AS n FROM
            (SELECT field_id, doc_count, sum_total_term_freq FROM field_stats WHERE index_id = $1) s
-           FULL JOIN (SELECT field_id, count(*) AS c, sum(length) AS l FROM field_lengths WHERE index_id = $1 GROUP BY field_id) r
+           FULL JOIN (
+             SELECT field_id, count(*) AS c, sum(length) AS l
+             FROM doc_tokens WHERE index_id = $1 GROUP BY field_id
+             UNION ALL
+             SELECT field_id, count(DISTINCT doc_key), count(*) FROM doc_values
+             WHERE index_id = $1 AND num IS NOT NULL GROUP BY field_id) r
              USING (field_id)
           WHERE coalesce(s.doc_count, 0) <> coalesce(r.c, 0) OR coalesce(s.sum_total_term_freq, 0) <> coalesce(r.l, 0)`,
       ),
@@ -59,9 +65,9 @@ export async function recountIndex(databaseUrl: string, indexName: string, field
         `SELECT count(*) AS n FROM doc_tokens t
           WHERE t.index_id = $1 AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.index_id = $1 AND d.doc_key = t.doc_key)`,
       ),
-      orphanFieldLengths: await one(
-        `SELECT count(*) AS n FROM field_lengths f
-          WHERE f.index_id = $1 AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.index_id = $1 AND d.doc_key = f.doc_key)`,
+      orphanDocValues: await one(
+        `SELECT count(*) AS n FROM doc_values v
+          WHERE v.index_id = $1 AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.index_id = $1 AND d.doc_key = v.doc_key)`,
       ),
       postingsWithoutTerm: await one(
         `SELECT count(*) AS n FROM posting_blocks p
@@ -101,7 +107,7 @@ export const CONSISTENT: Recount = {
   fieldStatsWrong: 0,
   orphanPostings: 0,
   orphanDocTerms: 0,
-  orphanFieldLengths: 0,
+  orphanDocValues: 0,
   postingsWithoutTerm: 0,
   malformedBlocks: 0,
   documentsWithoutPostings: 0,

@@ -32,10 +32,8 @@ export interface AnalyzedBatch {
   streamField: Int32Array;
   streamStart: Int32Array;
   streamTokens: Int32Array;
-  /** field_lengths rows. */
-  lengthDoc: Int32Array;
-  lengthField: Int32Array;
-  lengthValue: Int32Array;
+  /** The field length of each stream: tokens for text, distinct terms for keyword (what BM25's norm encodes). */
+  streamLength: Int32Array;
   /** field_stats deltas by field ordinal. */
   statDocCount: number[];
   statSumTotalTermFreq: number[];
@@ -79,9 +77,7 @@ export class BatchAnalyzer {
   private readonly streamField = new IntList();
   private readonly streamStart = new IntList();
   private readonly streamTokens = new IntList(65_536);
-  private readonly lengthDoc = new IntList();
-  private readonly lengthField = new IntList();
-  private readonly lengthValue = new IntList();
+  private readonly streamLength = new IntList();
   private readonly statDocCount: number[] = [];
   private readonly statSumTotalTermFreq: number[] = [];
   private readonly valueDoc = new IntList();
@@ -160,9 +156,7 @@ export class BatchAnalyzer {
       streamField: this.streamField.view().slice(),
       streamStart,
       streamTokens: this.streamTokens.view().slice(),
-      lengthDoc: this.lengthDoc.view().slice(),
-      lengthField: this.lengthField.view().slice(),
-      lengthValue: this.lengthValue.view().slice(),
+      streamLength: this.streamLength.view().slice(),
       statDocCount: this.statDocCount,
       statSumTotalTermFreq: this.statSumTotalTermFreq,
       valueDoc: this.valueDoc.view().slice(),
@@ -176,7 +170,7 @@ export class BatchAnalyzer {
     const field = this.fieldOrdinal(c.path, c.type);
     if (c.tokens) this.addTokens(doc, field, c.tokens, c.norm);
     else if (c.terms) this.addKeywords(doc, field, c.terms);
-    this.addLength(doc, field, c.length);
+    this.addStats(field, c.length);
     for (const num of c.numbers) this.addValue(doc, field, num, null);
     for (const kw of c.keywords) this.addValue(doc, field, null, kw);
   }
@@ -202,7 +196,7 @@ export class BatchAnalyzer {
     if (count === 0) return;
     const f = this.fieldOrdinal(field.path, field.type);
     const norm = intToByte4(count);
-    this.startStream(doc, f);
+    this.startStream(doc, f, count);
     let position = 0; // the next position of the stream
     let base = 0; // the first position of the current value
     let w = 0;
@@ -228,15 +222,13 @@ export class BatchAnalyzer {
       }
       base = p;
     }
-    this.addLength(doc, f, count);
+    this.addStats(f, count);
   }
 
-  private addLength(doc: number, field: number, length: number): void {
+  /** field_stats: one more document with the field, `length` more tokens, terms or values. */
+  private addStats(field: number, length: number): void {
     this.statDocCount[field]! += 1;
     this.statSumTotalTermFreq[field]! += length;
-    this.lengthDoc.push(doc);
-    this.lengthField.push(field);
-    this.lengthValue.push(length);
   }
 
   private fieldOrdinal(path: string, type: string): number {
@@ -253,7 +245,7 @@ export class BatchAnalyzer {
 
   /** A text field's tokens: a posting per distinct term, and the token stream (term at each position). */
   private addTokens(doc: number, field: number, tokens: readonly Token[], norm: number): void {
-    const at = this.startStream(doc, field);
+    const at = this.startStream(doc, field, tokens.length);
     // Positions ascend; gaps (removed stop words, between the values of an array) hold 0.
     const size = tokens[tokens.length - 1]!.position + 1;
     for (let i = 0; i < size; i++) this.streamTokens.push(0);
@@ -266,7 +258,7 @@ export class BatchAnalyzer {
 
   /** A keyword field's distinct values: a posting each (norm 1), and the stream in source order. */
   private addKeywords(doc: number, field: number, terms: readonly string[]): void {
-    this.startStream(doc, field);
+    this.startStream(doc, field, terms.length);
     for (const text of terms) {
       const term = this.counted(this.terms.intern(field, text));
       this.streamTokens.push(term + 1);
@@ -274,9 +266,10 @@ export class BatchAnalyzer {
     }
   }
 
-  private startStream(doc: number, field: number): number {
+  private startStream(doc: number, field: number, length: number): number {
     this.streamDoc.push(doc);
     this.streamField.push(field);
+    this.streamLength.push(length);
     this.streamStart.push(this.streamTokens.length);
     return this.streamTokens.length;
   }

@@ -4,7 +4,7 @@ import { setImmediate } from 'node:timers/promises';
 import { analyzeBatch, BatchAnalyzer, type AnalyzedBatch } from './batch-analyzer';
 import {
   deleteDocValues,
-  deleteFieldLengths,
+  removedFieldStats,
   deleteUnusedTerms,
   copyInvertedIndex,
   deleteInvertedIndex,
@@ -124,9 +124,9 @@ export function createIndexWriter(): DroppingIndexWriter {
 
     async remove(client, index, docKeys) {
       if (docKeys.length === 0) return;
+      const statDeltas = await removedFieldStats(client, index.indexId, docKeys);
       const unused = await removePostings(client, index.indexId, docKeys);
       await deleteUnusedTerms(client, index.indexId, unused);
-      const statDeltas = await deleteFieldLengths(client, index.indexId, docKeys);
       await saveFieldStatDeltas(client, index.indexId, statDeltas);
       await deleteDocValues(client, index.indexId, docKeys);
     },

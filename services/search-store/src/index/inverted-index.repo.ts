@@ -173,19 +173,6 @@ async function upsertTerms(
   return new Map(rows.map((r) => [`${r.field_id}\u0000${r.term}`, r.term_id]));
 }
 
-export interface FieldLengthRow {
-  fieldId: number;
-  docKey: number | string;
-  length: number;
-}
-
-/** field_lengths rows as COPY text (sendCopy queues them). */
-export function renderFieldLengths(indexId: string, rows: Iterable<FieldLengthRow>): RenderedCopy {
-  let text = '';
-  for (const r of rows) text += `${indexId}\t${r.fieldId}\t${r.docKey}\t${r.length}\n`;
-  return { sql: 'COPY field_lengths (index_id, field_id, doc_key, length) FROM STDIN', text };
-}
-
 export interface FieldStatDelta {
   fieldId: number;
   docCount: number;
@@ -238,6 +225,8 @@ export interface DocTokenStreams {
   fieldIds: ArrayLike<number>;
   /** Stream s's tokens are [start[s], start[s + 1]) of `tokens`. */
   start: ArrayLike<number>;
+  /** The field length of stream s: tokens for text, distinct terms for keyword (migration 0007). */
+  lengths: ArrayLike<number>;
   /** Per position, a code: the term id is `termIds[code]` (codes are rendered only here, in slices). */
   tokens: ArrayLike<number>;
   /** Term id by code; code 0 is a gap (term id 0). */
@@ -256,18 +245,19 @@ export function insertDocTokens(
   queue = new StatementQueue(),
 ): Promise<void> {
   const index = Number(indexId);
-  const { docKeys, fieldIds, start, tokens, termIds } = streams;
+  const { docKeys, fieldIds, start, lengths, tokens, termIds } = streams;
   return queueBinaryCopy(
     client,
-    'COPY doc_tokens (index_id, doc_key, field_id, term_ids) FROM STDIN',
+    'COPY doc_tokens (index_id, doc_key, field_id, length, term_ids) FROM STDIN',
     function* (copy) {
       for (let s = 0; s < docKeys.length; s++) {
         const from = start[s]!;
         copy
-          .row(4)
+          .row(5)
           .int8(index)
           .int8(docKeys[s]!)
           .int4(fieldIds[s]!)
+          .int4(lengths[s]!)
           .int8Array(start[s + 1]! - from, (i) => termIds[tokens[from + i]!]!);
         yield;
       }
@@ -289,14 +279,24 @@ export async function deleteUnusedTerms(
   );
 }
 
-export async function deleteFieldLengths(
+/**
+ * What removing these documents takes from field_stats, read before they go: text and keyword fields
+ * from their token streams' lengths, numeric, date and boolean fields from their doc values (a field's
+ * length there is its number of values). Since migration 0007 no table holds a length per field.
+ */
+export async function removedFieldStats(
   client: PoolClient,
   indexId: string,
   docKeys: string[],
 ): Promise<FieldStatDelta[]> {
   const { rows } = await client.query<{ field_id: number; c: string; s: string }>(
-    `WITH gone AS (DELETE FROM field_lengths WHERE index_id = $1 AND doc_key = ANY($2::bigint[]) RETURNING field_id, length)
-     SELECT field_id, count(*) AS c, sum(length) AS s FROM gone GROUP BY field_id`,
+    `SELECT field_id, count(*) AS c, sum(length) AS s FROM doc_tokens
+     WHERE index_id = $1 AND field_id = ANY(ARRAY(SELECT field_id FROM fields WHERE index_id = $1))
+       AND doc_key = ANY($2::bigint[])
+     GROUP BY field_id
+     UNION ALL
+     SELECT field_id, count(DISTINCT doc_key) AS c, count(*) AS s FROM doc_values
+     WHERE index_id = $1 AND doc_key = ANY($2::bigint[]) AND num IS NOT NULL GROUP BY field_id`,
     [indexId, docKeys],
   );
   return rows.map((r) => ({ fieldId: r.field_id, docCount: -Number(r.c), sumTotalTermFreq: -Number(r.s) }));
@@ -315,7 +315,6 @@ const PER_INDEX_TABLES = [
   'posting_blocks',
   'doc_tokens',
   'field_stats',
-  'field_lengths',
   'doc_values',
 ] as const;
 
@@ -329,9 +328,8 @@ export async function copyInvertedIndex(
     fields: 'field_id, path, type',
     terms: 'field_id, term, term_id, doc_freq, total_term_freq',
     posting_blocks: 'term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm',
-    doc_tokens: 'doc_key, field_id, term_ids',
+    doc_tokens: 'doc_key, field_id, length, term_ids',
     field_stats: 'field_id, doc_count, sum_total_term_freq',
-    field_lengths: 'field_id, doc_key, length',
     doc_values: 'field_id, doc_key, num, kw',
   };
   for (const table of PER_INDEX_TABLES) {

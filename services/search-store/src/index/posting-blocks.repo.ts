@@ -244,7 +244,9 @@ export async function removePostings(
 ): Promise<string[]> {
   const { rows } = await client.query<{ term_id: string }>(
     `WITH fwd AS (
-       DELETE FROM doc_tokens WHERE index_id = $1 AND doc_key = ANY($2::bigint[]) RETURNING doc_key, term_ids),
+       DELETE FROM doc_tokens WHERE index_id = $1 AND doc_key = ANY($2::bigint[])
+         AND field_id = ANY(ARRAY(SELECT field_id FROM fields WHERE index_id = $1)) -- the key's order (0007)
+       RETURNING doc_key, term_ids),
      gone AS (
        SELECT x.term_id, f.doc_key, count(*) AS freq
        FROM fwd f, unnest(f.term_ids) AS x(term_id) WHERE x.term_id <> 0

@@ -6,21 +6,19 @@ import { StatementQueue } from '../storage/statement-queue';
 import {
   insertDocTokens,
   renderDocValues,
-  renderFieldLengths,
   saveFieldStatDeltas,
   saveFields,
   saveTermDeltas,
   type DocTokenStreams,
   type DocValueRow,
-  type FieldLengthRow,
 } from './inverted-index.repo';
 import { appendPostings } from './posting-blocks.repo';
 
 /**
  * Writes an analysed batch under its doc keys (`docKeys[ordinal]`, ascending with the ordinal, above
  * every key the index holds), in the caller's transaction: fields, then the term dictionary (ids and
- * tails), then blocks and token streams, which need the term ids; field lengths, field statistics and
- * doc values need none.
+ * tails), then blocks and token streams (with each field's length), which need the term ids; field
+ * statistics and doc values need none.
  *
  * One client runs one statement at a time, and Node and Postgres take turns unless the next statement
  * is queued before the previous one ends. So each statement is queued as soon as what it needs is
@@ -60,7 +58,6 @@ export async function saveAnalyzedBatch(
     sumTotalTermFreq: batch.statSumTotalTermFreq[f]!,
   }));
   const unordered = Promise.all([
-    sendCopy(client, renderFieldLengths(indexId, lengthRows(batch, docKeys, fieldIds)), queue),
     queue.add(() => saveFieldStatDeltas(client, indexId, statDeltas)),
     sendCopy(client, renderDocValues(indexId, valueRows(batch, docKeys, fieldIds)), queue),
   ]);
@@ -95,20 +92,6 @@ export async function saveAnalyzedBatch(
   await Promise.all([unordered, appending, streaming]);
 }
 
-function* lengthRows(
-  batch: AnalyzedBatch,
-  docKeys: ArrayLike<number>,
-  fieldIds: number[],
-): Generator<FieldLengthRow> {
-  for (let i = 0; i < batch.lengthDoc.length; i++) {
-    yield {
-      fieldId: fieldIds[batch.lengthField[i]!]!,
-      docKey: docKeys[batch.lengthDoc[i]!]!,
-      length: batch.lengthValue[i]!,
-    };
-  }
-}
-
 function* valueRows(
   batch: AnalyzedBatch,
   docKeys: ArrayLike<number>,
@@ -137,6 +120,7 @@ function tokenStreams(
     docKeys: Array.from(batch.streamDoc, (d) => docKeys[d]!),
     fieldIds: Array.from(batch.streamField, (f) => fieldIds[f]!),
     start: batch.streamStart,
+    lengths: batch.streamLength,
     tokens: batch.streamTokens,
     termIds: ids,
   };

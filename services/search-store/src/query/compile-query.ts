@@ -96,8 +96,11 @@ export async function compileQuery(
         )
         .map((fl) => fl.fieldId!);
       if (ids.length === 0) return NOTHING;
+      // Text and keyword values leave a token stream, the others doc values (migration 0007).
+      const fieldIds = params.add(ids);
       return constant(
-        `SELECT DISTINCT doc_key FROM field_lengths WHERE index_id = ${idx()} AND field_id = ANY(${params.add(ids)}::int[])`,
+        `SELECT doc_key FROM doc_tokens WHERE index_id = ${idx()} AND field_id = ANY(${fieldIds}::int[])
+         UNION SELECT doc_key FROM doc_values WHERE index_id = ${idx()} AND field_id = ANY(${fieldIds}::int[])`,
       );
     }
     case 'prefix':

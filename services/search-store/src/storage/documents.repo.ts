@@ -293,7 +293,6 @@ const STORE_TABLES = [
   'terms',
   'doc_values',
   'doc_tokens',
-  'field_lengths',
   'field_stats',
   'fields',
 ];

@@ -34,7 +34,7 @@ function decode(blocks: BlockRow[]): Map<number, [number, number]> {
   return out;
 }
 
-/** The statistics the writer keeps, next to a recount from blocks, token streams and field lengths. */
+/** The statistics the writer keeps, next to a recount from blocks, token streams and doc values. */
 async function recount(index: IndexContext): Promise<{ wrong: number; orphans: number; checked: number }> {
   const { rows } = await fx.pool.query<{ wrong: string; orphans: string; checked: string }>(
     `SELECT
@@ -44,7 +44,11 @@ async function recount(index: IndexContext): Promise<{ wrong: number; orphans: n
                      FROM posting_blocks b WHERE index_id = $1 GROUP BY term_id) p USING (term_id)
          WHERE t.index_id = $1 AND (t.doc_freq <> coalesce(p.df, 0) OR t.total_term_freq <> coalesce(p.ttf, 0)))
        + (SELECT count(*) FROM (SELECT field_id, doc_count, sum_total_term_freq FROM field_stats WHERE index_id = $1) s
-           FULL JOIN (SELECT field_id, count(*) AS c, sum(length) AS l FROM field_lengths WHERE index_id = $1 GROUP BY field_id) r
+           FULL JOIN (SELECT field_id, count(*) AS c, sum(length) AS l
+                      FROM doc_tokens WHERE index_id = $1 GROUP BY field_id
+                      UNION ALL
+                      SELECT field_id, count(DISTINCT doc_key), count(*) FROM doc_values
+                      WHERE index_id = $1 AND num IS NOT NULL GROUP BY field_id) r
            USING (field_id)
           WHERE coalesce(s.doc_count, 0) <> coalesce(r.c, 0) OR coalesce(s.sum_total_term_freq, 0) <> coalesce(r.l, 0)) AS wrong,
        (SELECT count(*) FROM postings p WHERE p.index_id = $1

@@ -75,6 +75,8 @@ describe('analyzeBatch', () => {
       [1, 'title', ['fox', ...Array<null>(100).fill(null), 'cat']],
     ]);
     expect(streams[4]).toEqual([1, 'title.raw', ['fox', 'cat']]);
+    // Each stream carries its field's length: tokens for text (not positions), distinct terms for keyword.
+    expect(Array.from(batch.streamLength)).toEqual([2, 5, 1, 2, 2]);
   });
 
   it('adds up field statistics, lengths and doc values (keywords sorted)', () => {
@@ -106,6 +108,7 @@ describe('analyzeBatch', () => {
 
   it('writes nothing for a document without indexed values', () => {
     expect(batch.docCount).toBe(3);
-    expect(Array.from(batch.lengthDoc)).not.toContain(2);
+    expect(Array.from(batch.streamDoc)).not.toContain(2);
+    expect(Array.from(batch.valueDoc)).not.toContain(2);
   });
 });
