@@ -6,10 +6,9 @@ import {
   flattenSettings,
   type Analyzer,
 } from '../analysis/analyzer';
-import type { IndexMapping } from '../mapping/mapping-types';
 import { intToByte4 } from '../query/score/small-float';
 import { DEFAULT_DATE_FORMAT, parseDateValue } from './date-value';
-import { isNumericType, listIndexedFields, valuesAtPath, type IndexedField } from './indexed-fields';
+import { isNumericType, valuesAtPath, type IndexedField } from './indexed-fields';
 
 /** One document's contribution to one field: its terms, its length and its doc values. */
 export interface FieldContribution {
@@ -62,22 +61,6 @@ function cached<T>(field: IndexedField, kind: string, make: () => T): T {
   if (!entry) resolved.set(field, (entry = new Map()));
   if (!entry.has(kind)) entry.set(kind, make());
   return entry.get(kind) as T;
-}
-
-export function analyzeDocument(
-  mappings: IndexMapping,
-  settings: Record<string, unknown>,
-  source: Record<string, unknown>,
-  fields: IndexedField[] = listIndexedFields(mappings),
-): FieldContribution[] {
-  const out: FieldContribution[] = [];
-  for (const field of fields) {
-    const values = indexedValues(field, source);
-    if (values === undefined) continue;
-    const contribution = contribute(field, values, settings);
-    if (contribution) out.push(contribution);
-  }
-  return out;
 }
 
 /** A field's scalar values in a source, undefined when it has none or the field is not indexed. */

@@ -89,7 +89,7 @@ export class BatchAnalyzer {
   private readonly valueEnds: number[] = [];
 
   constructor(
-    private readonly mappings: IndexMapping,
+    mappings: IndexMapping,
     private readonly settings: Record<string, unknown>,
     options: BatchAnalyzerOptions = {},
   ) {
