@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { int4ArrayParam, int8ArrayParam, textArrayParam } from '../storage/binary-params';
+import { getInt64, int4ArrayParam, int8ArrayParam, textArrayParam } from '../storage/binary-params';
 import { queueBinaryCopy } from '../storage/copy-binary';
 import { StatementQueue } from '../storage/statement-queue';
 import { copyText, type RenderedCopy } from '../storage/copy-lines';
@@ -140,11 +140,6 @@ export async function saveTermDeltas(
 
 /** Bytes per term in saveTermDeltas's packed result. */
 const SAVED_TERM_BYTES = 32;
-
-/** A big-endian int8 as a number (term ids and doc keys come from sequences: safe integers). */
-function getInt64(view: DataView, at: number): number {
-  return view.getInt32(at) * 4294967296 + view.getUint32(at + 4);
-}
 
 /** The plain upsert, for terms a concurrent writer inserted after this statement's snapshot. */
 async function upsertTerms(

@@ -28,6 +28,11 @@ export function setInt64(view: DataView, at: number, value: number): void {
   view.setUint32(at + 4, value - high * TWO_32);
 }
 
+/** setInt64's reverse: a big-endian int8 as a Number (exact for safe integers: keys from sequences). */
+export function getInt64(view: DataView, at: number): number {
+  return view.getInt32(at) * TWO_32 + view.getUint32(at + 4);
+}
+
 /** Bytes of a one-dimensional array without NULLs (an empty array has no dimensions). */
 export function intArrayBytes(count: number, type: IntType): number {
   return count === 0 ? 12 : 20 + count * (4 + type.bytes);

@@ -1,6 +1,7 @@
 import { Pool } from 'pg';
 import { createTestDatabase } from '@acme/testkit';
 import {
+  getInt64,
   int2ArrayParam,
   int4ArrayParam,
   int8ArrayParam,
@@ -140,5 +141,16 @@ describe('binary COPY (storage/copy-binary.ts)', () => {
     await expect(pool.query('SELECT $1::int8[]', [int4ArrayParam([1])])).rejects.toThrow(
       /element type 23 .* instead of expected 20/,
     );
+  });
+
+  it('reads int8send bytes back as the number Postgres sent (getInt64)', async () => {
+    const values = [0, -1, 1, 2 ** 32, -(2 ** 32) - 1, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER];
+    const { rows } = await pool.query<{ b: Buffer }>(
+      "SELECT string_agg(int8send(v), ''::bytea ORDER BY n) AS b FROM unnest($1::int8[]) WITH ORDINALITY AS u(v, n)",
+      [values.map(String)],
+    );
+    const bytes = rows[0]!.b;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    expect(values.map((_, i) => getInt64(view, i * 8))).toEqual(values);
   });
 });
