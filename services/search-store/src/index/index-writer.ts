@@ -1,6 +1,5 @@
 import type { PoolClient } from 'pg';
 import type { IndexMapping } from '../mapping/mapping-types';
-import { setImmediate } from 'node:timers/promises';
 import { analyzeBatch, BatchAnalyzer, type AnalyzedBatch } from './batch-analyzer';
 import {
   deleteDocValues,
@@ -12,6 +11,7 @@ import {
 } from './inverted-index.repo';
 import { removePostings } from './posting-blocks.repo';
 import { saveAnalyzedBatch } from './save-analyzed-batch';
+import { EventLoopTurns } from '../storage/event-loop-turns';
 
 /** What the writer needs to know about the index a batch goes to. */
 export interface IndexContext {
@@ -83,8 +83,8 @@ export interface DroppingIndexWriter extends IndexWriter {
   dropIndex(client: PoolClient, indexId: string): Promise<void>;
 }
 
-/** Documents analysed between two turns of the event loop in `prepare`. */
-const PREPARE_SLICE = 100;
+/** Milliseconds of analysis between two turns of the event loop in `prepare`. */
+const PREPARE_SLICE_MS = 5;
 
 /** The Postgres implementation of the seam: see inverted-index.repo.ts for the SQL. */
 export function createIndexWriter(): DroppingIndexWriter {
@@ -92,10 +92,11 @@ export function createIndexWriter(): DroppingIndexWriter {
     async prepare(index, sources) {
       const { mappings, settings } = index;
       const analyzer = new BatchAnalyzer(mappings, settings);
-      for (let i = 0; i < sources.length; i++) {
-        analyzer.add(sources[i]!);
-        // ~5 ms slices: Postgres's replies and the COPY's drain events are handled in between.
-        if (i % PREPARE_SLICE === PREPARE_SLICE - 1) await setImmediate();
+      // Postgres's replies and the COPY's drain events are handled between slices.
+      const turns = new EventLoopTurns(PREPARE_SLICE_MS);
+      for (const source of sources) {
+        analyzer.add(source);
+        if (turns.due()) await turns.give();
       }
       return { mappings, settings, sources, batch: analyzer.finish() };
     },
