@@ -28,6 +28,11 @@ export const searchConfigSchema = z.object({
    * instance; every answer from it is checked against Postgres first. 0 turns it off.
    */
   SEARCH_POSTINGS_CACHE_MB: envInt(0, 65_536).default(64),
+  /**
+   * Memory for the term dictionaries kept between bulks (index/term-dictionary-cache.ts), per
+   * instance; each is dropped when another transaction changed its index. 0 turns them off.
+   */
+  SEARCH_TERM_CACHE_MB: envInt(0, 65_536).default(64),
   /** The cluster name reported by GET /. */
   CLUSTER_NAME: z.string().default('search-store'),
   NODE_NAME: z.string().default('node-1'),

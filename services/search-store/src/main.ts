@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     pool,
     fastPool,
     logger,
-    indexWriter: createIndexWriter(),
+    indexWriter: createIndexWriter({ termCacheBytes: config.SEARCH_TERM_CACHE_MB * 2 ** 20 }),
     scriptRunner: createScriptRunner(),
     searchSeams: createSearchSeams(),
     authenticate: authenticateRequest({ config, logger, introspection }),

@@ -143,7 +143,7 @@ export function tailRoom(baseDocKey: number, size: number, run: PostingRun): num
  * array literal per tail (a text[] of literals, each cast again) cost more on both sides.
  */
 export class TailAppends {
-  readonly termIds: string[] = [];
+  readonly termIds: number[] = [];
   readonly bases: number[] = [];
   readonly lasts: number[] = [];
   readonly from: number[] = [];
@@ -159,7 +159,7 @@ export class TailAppends {
   }
 
   /** The run's first `count` postings appended to the tail block based at `base`. */
-  add(termId: string, base: number, run: PostingRun, count: number): void {
+  add(termId: number, base: number, run: PostingRun, count: number): void {
     let maxFreq = 0;
     let minNorm = Infinity;
     this.from.push(this.offsets.length + 1);

@@ -1,7 +1,9 @@
 import type { PoolClient } from 'pg';
 import type { IndexMapping } from '../mapping/mapping-types';
+import { randomUUID } from 'node:crypto';
 import { analyzeBatch, BatchAnalyzer, type AnalyzedBatch } from './batch-analyzer';
 import {
+  claimDictionary,
   deleteDocValues,
   removedFieldStats,
   deleteUnusedTerms,
@@ -11,6 +13,7 @@ import {
 } from './inverted-index.repo';
 import { removePostings } from './posting-blocks.repo';
 import { saveAnalyzedBatch } from './save-analyzed-batch';
+import { TermDictionaryCaches, type TermDictionaryCache } from './term-dictionary-cache';
 import { EventLoopTurns } from '../storage/event-loop-turns';
 
 /** What the writer needs to know about the index a batch goes to. */
@@ -86,8 +89,52 @@ export interface DroppingIndexWriter extends IndexWriter {
 /** Milliseconds of analysis between two turns of the event loop in `prepare`. */
 const PREPARE_SLICE_MS = 5;
 
+export interface IndexWriterOptions {
+  /** Memory for the term dictionary caches of this instance (term-dictionary-cache.ts); 0 turns them off. */
+  termCacheBytes?: number;
+}
+
+/** SEARCH_TERM_CACHE_MB's default, in bytes. */
+export const DEFAULT_TERM_CACHE_BYTES = 64 * 2 ** 20;
+
 /** The Postgres implementation of the seam: see inverted-index.repo.ts for the SQL. */
-export function createIndexWriter(): DroppingIndexWriter {
+export function createIndexWriter(options: IndexWriterOptions = {}): DroppingIndexWriter {
+  const caches = new TermDictionaryCaches(options.termCacheBytes ?? DEFAULT_TERM_CACHE_BYTES);
+
+  /**
+   * Every transaction that changes an index's dictionary gives it a new token first (which also
+   * locks the index row). The cache is kept only if it holds the token the index had: then no other
+   * transaction, of this instance or another, changed the dictionary since the one that last wrote
+   * through this cache committed. A transaction that rolled back left the index its old token, so the
+   * cache it changed is dropped on the next claim.
+   */
+  async function claim(client: PoolClient, indexId: string): Promise<TermDictionaryCache | undefined> {
+    const token = randomUUID();
+    const previous = await claimDictionary(client, indexId, token);
+    const cache = caches.for(indexId);
+    if (!cache) return undefined;
+    if (cache.token === null || cache.token !== previous) cache.clear();
+    cache.token = token;
+    return cache;
+  }
+
+  /** Writes through the cache, which is dropped if anything fails (it may hold what did not commit). */
+  async function saveThrough(
+    client: PoolClient,
+    index: IndexContext,
+    batch: AnalyzedBatch,
+    docKeys: ArrayLike<number>,
+  ): Promise<void> {
+    const cache = await claim(client, index.indexId);
+    try {
+      await saveAnalyzedBatch(client, index.indexId, batch, docKeys, cache);
+    } catch (error) {
+      caches.drop(index.indexId);
+      throw error;
+    }
+    caches.trim(index.indexId);
+  }
+
   return {
     async prepare(index, sources) {
       const { mappings, settings } = index;
@@ -105,7 +152,7 @@ export function createIndexWriter(): DroppingIndexWriter {
       if (documents.length === 0) return;
       if (prepared && isPreparedFor(prepared, index, documents)) {
         const docKeys = documents.map((d) => Number(d.docKey));
-        await saveAnalyzedBatch(client, index.indexId, prepared.batch, docKeys);
+        await saveThrough(client, index, prepared.batch, docKeys);
         return;
       }
       // doc_key order, so each term's postings are produced already sorted for the blocks.
@@ -115,9 +162,9 @@ export function createIndexWriter(): DroppingIndexWriter {
         index.settings,
         ordered.map((d) => d.source),
       );
-      await saveAnalyzedBatch(
+      await saveThrough(
         client,
-        index.indexId,
+        index,
         batch,
         ordered.map((d) => Number(d.docKey)),
       );
@@ -125,6 +172,8 @@ export function createIndexWriter(): DroppingIndexWriter {
 
     async remove(client, index, docKeys) {
       if (docKeys.length === 0) return;
+      // Removal lowers statistics and shrinks or drops blocks, tails included: the cache starts over.
+      (await claim(client, index.indexId))?.clear();
       const statDeltas = await removedFieldStats(client, index.indexId, docKeys);
       const unused = await removePostings(client, index.indexId, docKeys);
       await deleteUnusedTerms(client, index.indexId, unused);
@@ -133,10 +182,12 @@ export function createIndexWriter(): DroppingIndexWriter {
     },
 
     async copyIndex(client, fromIndexId, toIndexId) {
+      (await claim(client, toIndexId))?.clear();
       await copyInvertedIndex(client, fromIndexId, toIndexId);
     },
 
     async dropIndex(client, indexId) {
+      caches.drop(indexId);
       await deleteInvertedIndex(client, indexId);
     },
   };

@@ -4,6 +4,7 @@ import { queueBinaryCopy } from '../storage/copy-binary';
 import { StatementQueue } from '../storage/statement-queue';
 import { copyText, type RenderedCopy } from '../storage/copy-lines';
 import { findTails, type Tail } from './posting-blocks.repo';
+import { withNestedLoops } from './with-nested-loops';
 
 /**
  * The SQL of the inverted index writer: one round trip per table per batch (arrays through unnest),
@@ -51,7 +52,7 @@ export interface TermDeltas {
 
 /** Each delta's term id, and the tail block of the terms the index had before (the only ones with blocks). */
 export interface SavedTerms {
-  termIds: string[];
+  termIds: number[];
   tails: (Tail | undefined)[];
 }
 
@@ -73,7 +74,7 @@ export async function saveTermDeltas(
   deltas: TermDeltas,
 ): Promise<SavedTerms> {
   const count = deltas.terms.length;
-  const saved: SavedTerms = { termIds: new Array<string>(count), tails: new Array<Tail | undefined>(count) };
+  const saved: SavedTerms = { termIds: new Array<number>(count), tails: new Array<Tail | undefined>(count) };
   if (count === 0) return saved;
   const { rows } = await client.query<{ saved: Buffer | null }>(
     `WITH u AS (
@@ -113,7 +114,7 @@ export async function saveTermDeltas(
     const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
     for (let at = 0; at < packed.byteLength; at += SAVED_TERM_BYTES, found++) {
       const i = view.getInt32(at) - 1;
-      saved.termIds[i] = String(getInt64(view, at + 4));
+      saved.termIds[i] = getInt64(view, at + 4);
       const base = getInt64(view, at + 12);
       if (base !== -1)
         saved.tails[i] = {
@@ -127,7 +128,8 @@ export async function saveTermDeltas(
     const missing: number[] = [];
     for (let i = 0; i < count; i++) if (saved.termIds[i] === undefined) missing.push(i);
     const ids = await upsertTerms(client, indexId, deltas, missing);
-    for (const i of missing) saved.termIds[i] = ids.get(`${deltas.fieldIds[i]}\u0000${deltas.terms[i]}`)!;
+    for (const i of missing)
+      saved.termIds[i] = Number(ids.get(`${deltas.fieldIds[i]}\u0000${deltas.terms[i]}`)!);
     const tails = await findTails(
       client,
       indexId,
@@ -136,6 +138,67 @@ export async function saveTermDeltas(
     for (const i of missing) saved.tails[i] = tails.get(saved.termIds[i]!);
   }
   return saved;
+}
+
+/**
+ * Gives the index's dictionary a new token (migration 0008) and returns the one it had, locking the
+ * index row: the caller's cache of the dictionary (term-dictionary-cache.ts) is current only if it
+ * holds that previous token. Two statements: the locking read returns the newest committed row after
+ * any wait, where a `FROM` read of the old value inside the UPDATE could see the version before it.
+ * `NO KEY UPDATE`, the lock the UPDATE takes anyway: a writer that inserted documents first holds
+ * the `KEY SHARE` lock of their foreign key, and two of them asking for `FOR UPDATE` deadlock.
+ */
+export async function claimDictionary(
+  client: PoolClient,
+  indexId: string,
+  token: string,
+  queue = new StatementQueue(),
+): Promise<string | null> {
+  const previous = queue.add(() =>
+    client.query<{ dictionary_token: string | null }>(
+      'SELECT dictionary_token FROM indices WHERE index_id = $1 FOR NO KEY UPDATE',
+      [indexId],
+    ),
+  );
+  const claimed = queue.add(() =>
+    client.query('UPDATE indices SET dictionary_token = $2 WHERE index_id = $1', [indexId, token]),
+  );
+  const [{ rows }] = await Promise.all([previous, claimed]);
+  return rows[0]?.dictionary_token ?? null;
+}
+
+/**
+ * Adds a batch's statistics to terms the index has, by term id (sorted, so rows are locked and probed
+ * in key order). Checks that every term was there: the ids came from a cache, and a cache that ever
+ * disagreed with the dictionary must fail the batch rather than lose statistics.
+ */
+export async function addTermStats(
+  client: PoolClient,
+  indexId: string,
+  stats: { termIds: ArrayLike<number>; docFreqs: ArrayLike<number>; totalTermFreqs: ArrayLike<number> },
+  queue = new StatementQueue(),
+): Promise<void> {
+  if (stats.termIds.length === 0) return;
+  const { rowCount } = await withNestedLoops(
+    client,
+    () =>
+      client.query(
+        `UPDATE terms SET doc_freq = terms.doc_freq + u.df, total_term_freq = terms.total_term_freq + u.ttf
+         FROM unnest($2::bigint[], $3::int[], $4::bigint[]) AS u(id, df, ttf)
+         WHERE terms.index_id = $1 AND terms.term_id = u.id`,
+        [
+          indexId,
+          int8ArrayParam(stats.termIds),
+          int4ArrayParam(stats.docFreqs),
+          int8ArrayParam(stats.totalTermFreqs),
+        ],
+      ),
+    queue,
+  );
+  if (rowCount !== stats.termIds.length)
+    throw new Error(
+      `term statistics reached ${rowCount} of ${stats.termIds.length} cached terms of index ${indexId}`,
+    );
 }
 
 /** Bytes per term in saveTermDeltas's packed result. */

@@ -28,7 +28,9 @@ export interface Tail {
  * term, and its postings [start[t], start[t + 1]) of the parallel arrays, in ascending doc key order.
  */
 export interface BatchPostings {
-  termIds: string[];
+  termIds: ArrayLike<number>;
+  /** The batch terms in ascending term id order, when the caller has it (sorted here otherwise). */
+  order?: ArrayLike<number>;
   tails: (Tail | undefined)[];
   start: Int32Array;
   docKeys: Float64Array;
@@ -53,12 +55,16 @@ export async function appendPostings(
   indexId: string,
   postings: BatchPostings,
   queue = new StatementQueue(),
-): Promise<void> {
+): Promise<Tail[]> {
   const terms = postings.termIds.length;
-  if (terms === 0) return;
+  /** Per term, its last block once the batch is written (for the dictionary cache). */
+  const tailsAfter = new Array<Tail>(terms);
+  if (terms === 0) return tailsAfter;
   // Term id order: the tail UPDATE locks rows in key order and the COPY fills the primary key in order.
-  const numericIds = Float64Array.from(postings.termIds, Number);
-  const order = Array.from({ length: terms }, (_, t) => t).sort((a, b) => numericIds[a]! - numericIds[b]!);
+  const numericIds = postings.termIds;
+  const order =
+    postings.order ??
+    Array.from({ length: terms }, (_, t) => t).sort((a, b) => numericIds[a]! - numericIds[b]!);
   // Postgres is meanwhile writing what the caller queued before: give node-pg its turns.
   const turns = new EventLoopTurns();
   const extended = new TailAppends();
@@ -87,6 +93,10 @@ export async function appendPostings(
     const room = tail.size < BLOCK_SIZE ? tailRoom(tail.baseDocKey, tail.size, r) : 0;
     if (room > 0) extended.add(postings.termIds[t]!, tail.baseDocKey, r, room);
     fresh[t] = r.start + room;
+    tailsAfter[t] =
+      room > 0
+        ? { baseDocKey: tail.baseDocKey, lastDocKey: r.docKeys[r.start + room - 1]!, size: tail.size + room }
+        : tail;
   }
   const merged =
     merging.length > 0 ? await queue.add(() => mergeBlocks(client, indexId, merging, postings, run)) : [];
@@ -98,31 +108,39 @@ export async function appendPostings(
     `COPY posting_blocks (index_id, term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm)
      FROM STDIN`,
     function* (copy) {
-      for (const t of order) {
+      for (let i = 0; i < terms; i++) {
+        const t = order[i]!;
         const r = run(t);
         for (let from = fresh[t]!; from < r.end;) {
           const end = blockEnd(r, from);
           writeBlockRow(copy, index, numericIds[t]!, r, from, end);
+          tailsAfter[t] = { baseDocKey: r.docKeys[from]!, lastDocKey: r.docKeys[end - 1]!, size: end - from };
           from = end;
         }
         yield;
       }
-      for (const { termId, block } of merged) {
-        writeBlock(copy, index, Number(termId), block);
+      for (const { t, block } of merged) {
+        writeBlock(copy, index, numericIds[t]!, block);
+        tailsAfter[t] = {
+          baseDocKey: block.baseDocKey,
+          lastDocKey: block.lastDocKey,
+          size: block.offsets.length,
+        };
         yield;
       }
     },
     { queue, turns },
   );
   await Promise.all([extending, copying]);
+  return tailsAfter;
 }
 
 /** The last block of each term (one backward probe of the primary key per term). */
 export async function findTails(
   client: PoolClient,
   indexId: string,
-  termIds: string[],
-): Promise<Map<string, Tail>> {
+  termIds: number[],
+): Promise<Map<number, Tail>> {
   if (termIds.length === 0) return new Map();
   const { rows } = await client.query<{ term_id: string; base: string; last: string; size: number }>(
     `SELECT u.term_id, t.base_doc_key AS base, t.last_doc_key AS last, t.size
@@ -130,10 +148,13 @@ export async function findTails(
      CROSS JOIN LATERAL (
        SELECT base_doc_key, last_doc_key, cardinality(doc_offsets) AS size FROM posting_blocks b
        WHERE b.index_id = $1 AND b.term_id = u.term_id ORDER BY b.base_doc_key DESC LIMIT 1) t`,
-    [indexId, int8ArrayParam(termIds.map(Number))],
+    [indexId, int8ArrayParam(termIds)],
   );
   return new Map(
-    rows.map((r) => [r.term_id, { baseDocKey: Number(r.base), lastDocKey: Number(r.last), size: r.size }]),
+    rows.map((r) => [
+      Number(r.term_id),
+      { baseDocKey: Number(r.base), lastDocKey: Number(r.last), size: r.size },
+    ]),
   );
 }
 
@@ -159,7 +180,7 @@ function extendTails(
      WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.base_doc_key = u.base`,
         [
           indexId,
-          int8ArrayParam(tails.termIds.map(Number)),
+          int8ArrayParam(tails.termIds),
           int8ArrayParam(tails.bases),
           int8ArrayParam(tails.lasts),
           int4ArrayParam(tails.from),
@@ -182,7 +203,7 @@ async function mergeBlocks(
   terms: number[],
   postings: BatchPostings,
   run: (t: number) => PostingRun,
-): Promise<{ termId: string; block: Block }[]> {
+): Promise<{ t: number; block: Block }[]> {
   const termIds = terms.map((t) => postings.termIds[t]!);
   const { rows } = await client.query<{
     term_id: string;
@@ -197,20 +218,20 @@ async function mergeBlocks(
     [indexId, termIds, terms.map((t) => postings.docKeys[postings.start[t]!]!)],
   );
   type Posting = [docKey: number, freq: number, norm: number];
-  const merged = new Map<string, Posting[]>();
+  const merged = new Map<number, { t: number; list: Posting[] }>();
   terms.forEach((t, i) => {
     const r = run(t);
     const list: Posting[] = [];
     for (let p = r.start; p < r.end; p++) list.push([r.docKeys[p]!, r.freqs[p]!, r.norms[p]!]);
-    merged.set(termIds[i]!, list);
+    merged.set(termIds[i]!, { t, list });
   });
   for (const row of rows) {
-    const list = merged.get(row.term_id)!;
+    const { list } = merged.get(Number(row.term_id))!;
     const base = Number(row.base_doc_key);
     row.doc_offsets.forEach((offset, i) => list.push([base + offset, row.freqs[i]!, row.norms[i]!]));
   }
-  const out: { termId: string; block: Block }[] = [];
-  for (const [termId, list] of merged) {
+  const out: { t: number; block: Block }[] = [];
+  for (const { t, list } of merged.values()) {
     list.sort((a, b) => a[0] - b[0]);
     const blocks = buildBlocks({
       docKeys: list.map((p) => p[0]),
@@ -219,7 +240,7 @@ async function mergeBlocks(
       start: 0,
       end: list.length,
     });
-    for (const block of blocks) out.push({ termId, block });
+    for (const block of blocks) out.push({ t, block });
   }
   return out;
 }

@@ -4,6 +4,7 @@ import { sendCopy } from '../storage/copy-lines';
 import { EventLoopTurns } from '../storage/event-loop-turns';
 import { StatementQueue } from '../storage/statement-queue';
 import {
+  addTermStats,
   insertDocTokens,
   renderDocValues,
   saveFieldStatDeltas,
@@ -12,7 +13,8 @@ import {
   type DocTokenStreams,
   type DocValueRow,
 } from './inverted-index.repo';
-import { appendPostings } from './posting-blocks.repo';
+import { appendPostings, type Tail } from './posting-blocks.repo';
+import type { TermDictionaryCache } from './term-dictionary-cache';
 
 /**
  * Writes an analysed batch under its doc keys (`docKeys[ordinal]`, ascending with the ordinal, above
@@ -32,52 +34,92 @@ export async function saveAnalyzedBatch(
   indexId: string,
   batch: AnalyzedBatch,
   docKeys: ArrayLike<number>,
+  cache?: TermDictionaryCache,
 ): Promise<void> {
   if (batch.fields.length === 0) return;
   const ids = await saveFields(client, indexId, batch.fields);
   const fieldIds = batch.fields.map((f) => ids.get(f.path)!);
 
-  // The dictionary statement takes the terms sorted by (field id, term).
+  // Terms the cache knows need no answer from Postgres: only the others go to the dictionary
+  // statement, sorted by (field id, term) as it takes them.
   const { termField, termText } = batch;
-  const order = Array.from({ length: termText.length }, (_, t) => t).sort(
+  const terms = termText.length;
+  const known = new Int32Array(terms).fill(-1);
+  const termIds = new Float64Array(terms);
+  const tails = new Array<Tail | undefined>(terms);
+  const missing: number[] = [];
+  const hits: number[] = [];
+  for (let t = 0; t < terms; t++) {
+    const slot = cache ? cache.find(fieldIds[termField[t]!]!, termText[t]!) : -1;
+    known[t] = slot;
+    if (slot === -1) {
+      missing.push(t);
+      continue;
+    }
+    hits.push(t);
+    termIds[t] = cache!.termId(slot);
+    tails[t] = cache!.tail(slot);
+  }
+  missing.sort(
     (a, b) =>
       fieldIds[termField[a]!]! - fieldIds[termField[b]!]! ||
       (termText[a]! < termText[b]! ? -1 : termText[a]! > termText[b]! ? 1 : 0),
   );
   const deltas = {
-    fieldIds: order.map((t) => fieldIds[termField[t]!]!),
-    terms: order.map((t) => termText[t]!),
-    docFreqs: order.map((t) => batch.docFreq[t]!),
-    totalTermFreqs: order.map((t) => batch.totalTermFreq[t]!),
+    fieldIds: missing.map((t) => fieldIds[termField[t]!]!),
+    terms: missing.map((t) => termText[t]!),
+    docFreqs: missing.map((t) => batch.docFreq[t]!),
+    totalTermFreqs: missing.map((t) => batch.totalTermFreq[t]!),
   };
+  // First the statement Node waits for (ids and tails of the terms not cached), then the statistics
+  // of the cached ones, which nothing waits for: Postgres runs that UPDATE while Node plans the blocks.
   const queue = new StatementQueue();
   const dictionary = queue.add(() => saveTermDeltas(client, indexId, deltas));
+  hits.sort((a, b) => termIds[a]! - termIds[b]!);
+  const cachedStats = addTermStats(
+    client,
+    indexId,
+    {
+      termIds: hits.map((t) => termIds[t]!),
+      docFreqs: hits.map((t) => batch.docFreq[t]!),
+      totalTermFreqs: hits.map((t) => batch.totalTermFreq[t]!),
+    },
+    queue,
+  );
+  // Awaited at the end; until then a failure of the dictionary statement must not leave it unhandled.
+  cachedStats.catch(() => undefined);
+  // The queue sends from microtasks, and the UPDATE goes when Node reads the dictionary's reply: give
+  // those turns now and between the pieces of synchronous work below, not after all of it.
+  const turns = new EventLoopTurns(1);
+  await Promise.resolve();
   const statDeltas = batch.fields.map((_, f) => ({
     fieldId: fieldIds[f]!,
     docCount: batch.statDocCount[f]!,
     sumTotalTermFreq: batch.statSumTotalTermFreq[f]!,
   }));
-  const unordered = Promise.all([
-    queue.add(() => saveFieldStatDeltas(client, indexId, statDeltas)),
-    sendCopy(client, renderDocValues(indexId, valueRows(batch, docKeys, fieldIds)), queue),
-  ]);
-  // Awaited below; until then a failure of the dictionary statement must not leave it unhandled.
-  unordered.catch(() => undefined);
+  const fieldStats = queue.add(() => saveFieldStatDeltas(client, indexId, statDeltas));
+  fieldStats.catch(() => undefined);
   const postingKeys = new Float64Array(batch.postingDoc.length);
   for (let p = 0; p < postingKeys.length; p++) postingKeys[p] = docKeys[batch.postingDoc[p]!]!;
+  await turns.give();
+  const unordered = Promise.all([
+    cachedStats,
+    fieldStats,
+    sendCopy(client, renderDocValues(indexId, valueRows(batch, docKeys, fieldIds)), queue),
+  ]);
+  unordered.catch(() => undefined);
   const saved = await dictionary;
-  const termIds = new Array<string>(order.length);
-  const tails = new Array<(typeof saved.tails)[number]>(order.length);
-  order.forEach((t, i) => {
+  missing.forEach((t, i) => {
     termIds[t] = saved.termIds[i]!;
     tails[t] = saved.tails[i];
   });
   // The rows queued behind the dictionary statement are sent once Node reads Postgres's replies.
-  await new EventLoopTurns().give();
+  await turns.give();
 
   // Both plan and render in slices (EventLoopTurns), each statement queued when it is ready.
   const postings = {
     termIds,
+    order: termIdOrder(hits, missing, termIds),
     tails,
     start: batch.postingStart,
     docKeys: postingKeys,
@@ -89,7 +131,13 @@ export async function saveAnalyzedBatch(
     batch.streamDoc.length > 0
       ? insertDocTokens(client, indexId, tokenStreams(batch, docKeys, fieldIds, termIds), queue)
       : undefined;
-  await Promise.all([unordered, appending, streaming]);
+  const [, tailsAfter] = await Promise.all([unordered, appending, streaming]);
+  if (!cache) return;
+  // Written: the cache learns the new terms and every tail (index-writer.ts drops it on any failure).
+  for (let t = 0; t < terms; t++) {
+    if (known[t] === -1) cache.add(fieldIds[termField[t]!]!, termText[t]!, termIds[t]!, tailsAfter[t]!);
+    else cache.setTail(known[t]!, tailsAfter[t]!);
+  }
 }
 
 function* valueRows(
@@ -107,15 +155,29 @@ function* valueRows(
   }
 }
 
+/** Every batch term in ascending term id order: the cached ones come sorted, the others are few once warm. */
+function termIdOrder(hits: number[], missing: number[], termIds: Float64Array): Int32Array {
+  const others = [...missing].sort((a, b) => termIds[a]! - termIds[b]!);
+  const order = new Int32Array(hits.length + others.length);
+  let h = 0;
+  let m = 0;
+  for (let i = 0; i < order.length; i++)
+    order[i] =
+      m === others.length || (h < hits.length && termIds[hits[h]!]! < termIds[others[m]!]!)
+        ? hits[h++]!
+        : others[m++]!;
+  return order;
+}
+
 /** Token streams under doc keys and field ids; a batch term t + 1 stands for term id `termIds[t]` (0, a gap, stays). */
 function tokenStreams(
   batch: AnalyzedBatch,
   docKeys: ArrayLike<number>,
   fieldIds: number[],
-  termIds: string[],
+  termIds: Float64Array,
 ): DocTokenStreams {
   const ids = new Float64Array(termIds.length + 1);
-  for (let t = 0; t < termIds.length; t++) ids[t + 1] = Number(termIds[t]);
+  ids.set(termIds, 1);
   return {
     docKeys: Array.from(batch.streamDoc, (d) => docKeys[d]!),
     fieldIds: Array.from(batch.streamField, (f) => fieldIds[f]!),

@@ -36,10 +36,10 @@ function tail(appends: TailAppends, i: number) {
 describe('TailAppends', () => {
   it('appends the first postings as offsets from the tail base, with their freqs, norms and impacts', () => {
     const appends = new TailAppends();
-    appends.add('42', 100, run([105, 107, 120, 300]), 3);
+    appends.add(42, 100, run([105, 107, 120, 300]), 3);
     expect(appends.size).toBe(1);
     expect(tail(appends, 0)).toEqual({
-      termId: '42',
+      termId: 42,
       base: 100,
       last: 120,
       offsets: [5, 7, 20],
@@ -55,7 +55,7 @@ describe('TailAppends', () => {
     const room = tailRoom(900, BLOCK_SIZE - 4, list);
     expect(room).toBe(4);
     const appends = new TailAppends();
-    appends.add('7', 900, list, room);
+    appends.add(7, 900, list, room);
     expect(tail(appends, 0).offsets).toEqual([100, 101, 102, 103]);
     expect(tail(appends, 0).last).toBe(1003);
     expect(buildBlocks({ ...list, start: room }).map((b) => b.baseDocKey)).toEqual([1004]);
@@ -65,7 +65,7 @@ describe('TailAppends', () => {
     const list = run([8, 9, 15, 16, 40]);
     const [block] = buildBlocks(list);
     const appends = new TailAppends();
-    appends.add('1', block!.baseDocKey, list, list.end);
+    appends.add(1, block!.baseDocKey, list, list.end);
     const ext = tail(appends, 0);
     expect([ext.offsets, ext.freqs, ext.norms]).toEqual([block!.offsets, block!.freqs, block!.norms]);
     expect([ext.maxFreq, ext.minNorm, ext.last]).toEqual([block!.maxFreq, block!.minNorm, block!.lastDocKey]);
@@ -75,8 +75,8 @@ describe('TailAppends', () => {
     const list = { ...run([1, 2, 50, 60, 70]), start: 2, end: 4 };
     expect(tailRoom(40, 3, list)).toBe(2);
     const appends = new TailAppends();
-    appends.add('3', 40, list, 2);
-    appends.add('4', 0, { ...list, start: 0, end: 5 }, 1);
+    appends.add(3, 40, list, 2);
+    appends.add(4, 0, { ...list, start: 0, end: 5 }, 1);
     expect([appends.from, appends.to]).toEqual([
       [1, 3],
       [2, 3],

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Pool, type PoolClient } from 'pg';
 import { runMigrations } from '@acme/common';
 import { createTestDatabase, uniqueId } from '@acme/testkit';
-import { createIndexWriter, type IndexContext } from '../../../src/index/index-writer';
+import { createIndexWriter, type IndexContext, type IndexWriter } from '../../../src/index/index-writer';
 import type { IndexMapping } from '../../../src/mapping/mapping-types';
 
 const MIGRATIONS_DIR = join(__dirname, '..', '..', '..', 'src', 'storage', 'migrations');
@@ -30,9 +30,8 @@ export async function createIndexFixture(): Promise<IndexFixture> {
   return indexHelpers(new Pool({ connectionString: databaseUrl, max: 4 }));
 }
 
-/** The same helpers over an existing pool (the one of a running search-store). */
-export function indexHelpers(pool: Pool): IndexFixture {
-  const writer = createIndexWriter();
+/** The same helpers over an existing pool (the one of a running search-store), with their own writer. */
+export function indexHelpers(pool: Pool, writer: IndexWriter = createIndexWriter()): IndexFixture {
   const inTransaction = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
     try {

@@ -1,0 +1,116 @@
+import type { Tail } from './posting-blocks.repo';
+
+/** What a cached term costs beyond its text: Map entry and slot arrays (an estimate; V8 does not say). */
+const ENTRY_BYTES = 96;
+
+/**
+ * What one instance knows of an index's term dictionary: each term's id and last block, as of the
+ * transaction that gave the index the dictionary token held here (`indices.dictionary_token`,
+ * migration 0008). With it a batch asks Postgres only for the terms it has not seen: the dictionary
+ * statement shrinks to the new terms, and the statistics of the known ones are added by id in a
+ * statement nothing waits for, so Node builds the blocks and token streams while Postgres writes.
+ *
+ * Only the writer that holds the index's row lock reads or changes it (index-writer.ts `add`); a
+ * transaction that changes the dictionary any other way (remove, copy, another instance's write)
+ * gives the index a new token, and the cache is dropped the next time its token does not match.
+ */
+export class TermDictionaryCache {
+  /** The token of the transaction this state belongs to; null: nothing to trust. */
+  token: string | null = null;
+  private readonly slots = new Map<number, Map<string, number>>();
+  private termIds = new Float64Array(0);
+  private bases = new Float64Array(0);
+  private lasts = new Float64Array(0);
+  private sizes = new Int32Array(0);
+  private count = 0;
+  /** Estimated bytes held. */
+  bytes = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The term's slot, or -1. */
+  find(fieldId: number, term: string): number {
+    return this.slots.get(fieldId)?.get(term) ?? -1;
+  }
+
+  termId(slot: number): number {
+    return this.termIds[slot]!;
+  }
+
+  tail(slot: number): Tail {
+    return { baseDocKey: this.bases[slot]!, lastDocKey: this.lasts[slot]!, size: this.sizes[slot]! };
+  }
+
+  /** Adds a term (not cached yet) and returns its slot. */
+  add(fieldId: number, term: string, termId: number, tail: Tail): number {
+    let terms = this.slots.get(fieldId);
+    if (!terms) this.slots.set(fieldId, (terms = new Map()));
+    const slot = this.count++;
+    if (slot === this.termIds.length) this.grow();
+    terms.set(term, slot);
+    this.termIds[slot] = termId;
+    this.setTail(slot, tail);
+    this.bytes += ENTRY_BYTES + 2 * term.length;
+    return slot;
+  }
+
+  setTail(slot: number, tail: Tail): void {
+    this.bases[slot] = tail.baseDocKey;
+    this.lasts[slot] = tail.lastDocKey;
+    this.sizes[slot] = tail.size;
+  }
+
+  /** Forgets everything, the token included. */
+  clear(): void {
+    this.token = null;
+    this.slots.clear();
+    this.termIds = new Float64Array(0);
+    this.bases = new Float64Array(0);
+    this.lasts = new Float64Array(0);
+    this.sizes = new Int32Array(0);
+    this.count = 0;
+    this.bytes = 0;
+  }
+
+  private grow(): void {
+    const capacity = Math.max(1024, this.termIds.length * 2);
+    const widen = <A extends Float64Array | Int32Array>(old: A, next: A): A => {
+      next.set(old);
+      return next;
+    };
+    this.termIds = widen(this.termIds, new Float64Array(capacity));
+    this.bases = widen(this.bases, new Float64Array(capacity));
+    this.lasts = widen(this.lasts, new Float64Array(capacity));
+    this.sizes = widen(this.sizes, new Int32Array(capacity));
+  }
+}
+
+/** One instance's caches, one per index, within a memory budget. */
+export class TermDictionaryCaches {
+  private readonly byIndex = new Map<string, TermDictionaryCache>();
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** The index's cache; undefined when caching is off. */
+  for(indexId: string): TermDictionaryCache | undefined {
+    if (this.maxBytes <= 0) return undefined;
+    let cache = this.byIndex.get(indexId);
+    if (!cache) this.byIndex.set(indexId, (cache = new TermDictionaryCache()));
+    return cache;
+  }
+
+  /** After a batch grew `indexId`'s cache: over the budget, it is dropped (and rebuilt as batches see terms again). */
+  trim(indexId: string): void {
+    let total = 0;
+    for (const cache of this.byIndex.values()) total += cache.bytes;
+    if (total <= this.maxBytes) return;
+    this.drop(indexId);
+  }
+
+  drop(indexId: string): void {
+    this.byIndex.get(indexId)?.clear();
+    this.byIndex.delete(indexId);
+  }
+}
