@@ -4,7 +4,6 @@ import { queueBinaryCopy } from '../storage/copy-binary';
 import { StatementQueue } from '../storage/statement-queue';
 import { copyText, type RenderedCopy } from '../storage/copy-lines';
 import { findTails, type Tail } from './posting-blocks.repo';
-import { withNestedLoops } from './with-nested-loops';
 
 /**
  * The SQL of the inverted index writer: one round trip per table per batch (arrays through unnest),
@@ -168,9 +167,10 @@ export async function claimDictionary(
 }
 
 /**
- * Adds a batch's statistics to terms the index has, by term id (sorted, so rows are locked and probed
- * in key order). Checks that every term was there: the ids came from a cache, and a cache that ever
- * disagreed with the dictionary must fail the batch rather than lose statistics.
+ * Adds a batch's statistics to terms the index has, by term id, in one statement (migration 0009's
+ * function, which probes the primary key once per term). Checks that every term was there: the ids
+ * came from a cache, and a cache that ever disagreed with the dictionary must fail the batch rather
+ * than lose statistics.
  */
 export async function addTermStats(
   client: PoolClient,
@@ -179,25 +179,17 @@ export async function addTermStats(
   queue = new StatementQueue(),
 ): Promise<void> {
   if (stats.termIds.length === 0) return;
-  const { rowCount } = await withNestedLoops(
-    client,
-    () =>
-      client.query(
-        `UPDATE terms SET doc_freq = terms.doc_freq + u.df, total_term_freq = terms.total_term_freq + u.ttf
-         FROM unnest($2::bigint[], $3::int[], $4::bigint[]) AS u(id, df, ttf)
-         WHERE terms.index_id = $1 AND terms.term_id = u.id`,
-        [
-          indexId,
-          int8ArrayParam(stats.termIds),
-          int4ArrayParam(stats.docFreqs),
-          int8ArrayParam(stats.totalTermFreqs),
-        ],
-      ),
-    queue,
+  const { rows } = await queue.add(() =>
+    client.query<{ n: string }>('SELECT add_term_stats($1, $2::bigint[], $3::int[], $4::bigint[]) AS n', [
+      indexId,
+      int8ArrayParam(stats.termIds),
+      int4ArrayParam(stats.docFreqs),
+      int8ArrayParam(stats.totalTermFreqs),
+    ]),
   );
-  if (rowCount !== stats.termIds.length)
+  if (Number(rows[0]!.n) !== stats.termIds.length)
     throw new Error(
-      `term statistics reached ${rowCount} of ${stats.termIds.length} cached terms of index ${indexId}`,
+      `term statistics reached ${rows[0]!.n} of ${stats.termIds.length} cached terms of index ${indexId}`,
     );
 }
 
