@@ -66,7 +66,13 @@ export function buildBlocks(run: PostingRun): Block[] {
   return blocks;
 }
 
-/** One posting_blocks row (all nine columns, in table order) for the run's postings [from, end), by binary COPY. */
+/** A term's document frequency and total term frequency, carried by its last block (migration 0010). */
+export interface TermTotals {
+  docFreq: number;
+  totalTermFreq: number;
+}
+
+/** One posting_blocks row (all eleven columns, in table order) for the run's postings [from, end), by binary COPY. */
 export function writeBlockRow(
   copy: BinaryCopy,
   indexId: number,
@@ -74,6 +80,7 @@ export function writeBlockRow(
   run: PostingRun,
   from: number,
   end: number,
+  totals: TermTotals,
 ): void {
   const base = run.docKeys[from]!;
   let maxFreq = run.freqs[from]!;
@@ -82,7 +89,7 @@ export function writeBlockRow(
     if (run.freqs[p]! > maxFreq) maxFreq = run.freqs[p]!;
     if (run.norms[p]! < minNorm) minNorm = run.norms[p]!;
   }
-  writeColumns(copy, indexId, termId, base, run.docKeys[end - 1]!, end - from, maxFreq, minNorm, {
+  writeColumns(copy, indexId, termId, base, run.docKeys[end - 1]!, end - from, maxFreq, minNorm, totals, {
     offset: (i) => run.docKeys[from + i]! - base,
     freq: (i) => run.freqs[from + i]!,
     norm: (i) => run.norms[from + i]!,
@@ -90,15 +97,32 @@ export function writeBlockRow(
 }
 
 /** A block already built (the merge path) as one posting_blocks row. */
-export function writeBlock(copy: BinaryCopy, indexId: number, termId: number, b: Block): void {
-  writeColumns(copy, indexId, termId, b.baseDocKey, b.lastDocKey, b.offsets.length, b.maxFreq, b.minNorm, {
-    offset: (i) => b.offsets[i]!,
-    freq: (i) => b.freqs[i]!,
-    norm: (i) => b.norms[i]!,
-  });
+export function writeBlock(
+  copy: BinaryCopy,
+  indexId: number,
+  termId: number,
+  b: Block,
+  totals: TermTotals,
+): void {
+  writeColumns(
+    copy,
+    indexId,
+    termId,
+    b.baseDocKey,
+    b.lastDocKey,
+    b.offsets.length,
+    b.maxFreq,
+    b.minNorm,
+    totals,
+    {
+      offset: (i) => b.offsets[i]!,
+      freq: (i) => b.freqs[i]!,
+      norm: (i) => b.norms[i]!,
+    },
+  );
 }
 
-/** The nine posting_blocks columns in table order (the COPY statement in posting-blocks.repo.ts lists them). */
+/** The eleven posting_blocks columns in table order (the COPY statement in posting-blocks.repo.ts lists them). */
 function writeColumns(
   copy: BinaryCopy,
   indexId: number,
@@ -108,10 +132,11 @@ function writeColumns(
   count: number,
   maxFreq: number,
   minNorm: number,
+  totals: TermTotals,
   at: { offset(i: number): number; freq(i: number): number; norm(i: number): number },
 ): void {
   copy
-    .row(9)
+    .row(11)
     .int8(indexId)
     .int8(termId)
     .int8(base)
@@ -120,7 +145,9 @@ function writeColumns(
     .int4Array(count, at.freq)
     .int2Array(count, at.norm)
     .int4(maxFreq)
-    .int2(minNorm);
+    .int2(minNorm)
+    .int4(totals.docFreq)
+    .int8(totals.totalTermFreq);
 }
 
 /** How many of a run's postings a tail block holding `size` documents from `baseDocKey` can still take. */
@@ -150,6 +177,9 @@ export class TailAppends {
   readonly to: number[] = [];
   readonly maxFreqs: number[] = [];
   readonly minNorms: number[] = [];
+  /** The term's totals after the batch (the tail may stay its last block). */
+  readonly docFreqs: number[] = [];
+  readonly totalTermFreqs: number[] = [];
   readonly offsets: number[] = [];
   readonly freqs: number[] = [];
   readonly norms: number[] = [];
@@ -159,7 +189,7 @@ export class TailAppends {
   }
 
   /** The run's first `count` postings appended to the tail block based at `base`. */
-  add(termId: number, base: number, run: PostingRun, count: number): void {
+  add(termId: number, base: number, run: PostingRun, count: number, totals: TermTotals): void {
     let maxFreq = 0;
     let minNorm = Infinity;
     this.from.push(this.offsets.length + 1);
@@ -178,5 +208,7 @@ export class TailAppends {
     this.lasts.push(run.docKeys[run.start + count - 1]!);
     this.maxFreqs.push(maxFreq);
     this.minNorms.push(minNorm);
+    this.docFreqs.push(totals.docFreq);
+    this.totalTermFreqs.push(totals.totalTermFreq);
   }
 }

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { getInt64, int4ArrayParam, int8ArrayParam, textArrayParam } from '../storage/binary-params';
+import { getInt64, int4ArrayParam, textArrayParam } from '../storage/binary-params';
 import { queueBinaryCopy } from '../storage/copy-binary';
 import { StatementQueue } from '../storage/statement-queue';
 import { copyText, type RenderedCopy } from '../storage/copy-lines';
@@ -41,71 +41,65 @@ export async function saveFields(
   return ids;
 }
 
-/** A batch's term statistics, sorted by (field id, term): the order rows are locked and new ids drawn in. */
-export interface TermDeltas {
+/** A batch's terms not cached, sorted by (field id, term): the order new ids are drawn in. */
+export interface TermKeys {
   fieldIds: number[];
   terms: string[];
-  docFreqs: ArrayLike<number>;
-  totalTermFreqs: ArrayLike<number>;
 }
 
-/** Each delta's term id, and the tail block of the terms the index had before (the only ones with blocks). */
+/** Each term's id, and the tail block (with the term's totals) of the terms the index had before. */
 export interface SavedTerms {
   termIds: number[];
   tails: (Tail | undefined)[];
 }
 
 /**
- * Adds a batch's term statistics in one statement and returns, by delta, the term id and, for terms
- * the index already had, their tail block (one backward probe each, so the append needs no second
- * round trip). Existing terms are updated through the primary key (no speculative insert; HOT updates
- * thanks to the dictionary's fillfactor, migration 0004); the others, those the update did not reach
- * (an anti-join on the ordinal, not a second pass over the dictionary), are inserted. Rows come back
- * by ordinal, without their text, packed into one bytea (ordinal int4, term id, tail base, tail last
- * key, tail size: 32 bytes a term): ~38k rows of five text columns took Postgres and node-pg ~75 ms a
- * 5,000-document batch to send and parse, the one packed value ~55 (and no 38k row objects to collect).
- * Writers to one index are serialised, so no other transaction inserts the same term meanwhile; if one
- * ever did, the upsert below picks the row up.
+ * Looks a batch's terms up in the dictionary, inserting the new ones, and returns by key the term id
+ * and, for terms the index already had, their last block with the term's totals (one backward probe
+ * each, so the append needs no second round trip). The dictionary row of a known term is not written:
+ * since migration 0010 a term's totals live on its last block, which the batch writes anyway. The new
+ * terms are those the lookup did not find (an anti-join on the ordinal, not a second pass over the
+ * dictionary). Rows come back by ordinal, without their text, packed into one bytea (ordinal int4,
+ * term id, tail base, tail last key, tail size, doc freq int4, total term freq: 44 bytes a term):
+ * ~38k rows of text columns took Postgres and node-pg ~75 ms a 5,000-document batch to send and
+ * parse, the one packed value ~55. Writers to one index are serialised, so no other transaction
+ * inserts the same term meanwhile; if one ever did, the insert below picks the row up.
  */
 export async function saveTermDeltas(
   client: PoolClient,
   indexId: string,
-  deltas: TermDeltas,
+  keys: TermKeys,
 ): Promise<SavedTerms> {
-  const count = deltas.terms.length;
+  const count = keys.terms.length;
   const saved: SavedTerms = { termIds: new Array<number>(count), tails: new Array<Tail | undefined>(count) };
   if (count === 0) return saved;
   const { rows } = await client.query<{ saved: Buffer | null }>(
     `WITH u AS (
-       SELECT * FROM unnest($2::int[], $3::text[], $4::int[], $5::bigint[]) WITH ORDINALITY AS u(f, t, df, ttf, i)),
+       SELECT * FROM unnest($2::int[], $3::text[]) WITH ORDINALITY AS u(f, t, i)),
      old AS (
-       UPDATE terms SET doc_freq = terms.doc_freq + u.df, total_term_freq = terms.total_term_freq + u.ttf
-       FROM u WHERE terms.index_id = $1 AND terms.field_id = u.f AND terms.term = u.t
-       RETURNING u.i, terms.term_id),
+       SELECT u.i, d.term_id FROM u
+       JOIN term_dictionary d ON d.index_id = $1 AND d.field_id = u.f AND d.term = u.t),
      new AS (
-       INSERT INTO terms (index_id, field_id, term, term_id, doc_freq, total_term_freq)
-       SELECT $1, f, t, nextval('term_id_seq'), df, ttf FROM u
+       INSERT INTO term_dictionary (index_id, field_id, term, term_id)
+       SELECT $1, f, t, nextval('term_id_seq') FROM u
        WHERE NOT EXISTS (SELECT 1 FROM old WHERE old.i = u.i)
        ORDER BY f, t COLLATE "C"
        ON CONFLICT (index_id, field_id, term) DO NOTHING
        RETURNING field_id, term, term_id),
      saved AS (
-       SELECT old.i, old.term_id, tail.base, tail.last, tail.size FROM old
+       SELECT old.i, old.term_id, tail.base, tail.last, tail.size, tail.df, tail.ttf FROM old
        LEFT JOIN LATERAL (
-         SELECT b.base_doc_key AS base, b.last_doc_key AS last, cardinality(b.doc_offsets) AS size
+         SELECT b.base_doc_key AS base, b.last_doc_key AS last, cardinality(b.doc_offsets) AS size,
+                b.term_doc_freq AS df, b.term_total_freq AS ttf
          FROM posting_blocks b WHERE b.index_id = $1 AND b.term_id = old.term_id
          ORDER BY b.base_doc_key DESC LIMIT 1) tail ON true
-       UNION ALL SELECT u.i, new.term_id, NULL, NULL, NULL FROM new JOIN u ON u.f = new.field_id AND u.t = new.term)
+       UNION ALL SELECT u.i, new.term_id, NULL, NULL, NULL, NULL, NULL
+       FROM new JOIN u ON u.f = new.field_id AND u.t = new.term)
      SELECT string_agg(int4send(i::int4) || int8send(term_id) || int8send(coalesce(base, -1))
-                       || int8send(coalesce(last, -1)) || int4send(coalesce(size, -1)), ''::bytea) AS saved
+                       || int8send(coalesce(last, -1)) || int4send(coalesce(size, -1))
+                       || int4send(coalesce(df, 0)) || int8send(coalesce(ttf, 0)), ''::bytea) AS saved
      FROM saved`,
-    [
-      indexId,
-      int4ArrayParam(deltas.fieldIds),
-      textArrayParam(deltas.terms),
-      int4ArrayParam(deltas.docFreqs),
-      int8ArrayParam(deltas.totalTermFreqs),
-    ],
+    [indexId, int4ArrayParam(keys.fieldIds), textArrayParam(keys.terms)],
   );
   let found = 0;
   const packed = rows[0]?.saved;
@@ -120,15 +114,16 @@ export async function saveTermDeltas(
           baseDocKey: base,
           lastDocKey: getInt64(view, at + 20),
           size: view.getInt32(at + 28),
+          docFreq: view.getInt32(at + 32),
+          totalTermFreq: getInt64(view, at + 36),
         };
     }
   }
   if (found < count) {
     const missing: number[] = [];
     for (let i = 0; i < count; i++) if (saved.termIds[i] === undefined) missing.push(i);
-    const ids = await upsertTerms(client, indexId, deltas, missing);
-    for (const i of missing)
-      saved.termIds[i] = Number(ids.get(`${deltas.fieldIds[i]}\u0000${deltas.terms[i]}`)!);
+    const ids = await upsertTerms(client, indexId, keys, missing);
+    for (const i of missing) saved.termIds[i] = Number(ids.get(`${keys.fieldIds[i]}\u0000${keys.terms[i]}`)!);
     const tails = await findTails(
       client,
       indexId,
@@ -137,6 +132,28 @@ export async function saveTermDeltas(
     for (const i of missing) saved.tails[i] = tails.get(saved.termIds[i]!);
   }
   return saved;
+}
+
+/** Bytes per term in saveTermDeltas's packed result. */
+const SAVED_TERM_BYTES = 44;
+
+/** The plain upsert, for terms a concurrent writer inserted after this statement's snapshot. */
+async function upsertTerms(
+  client: PoolClient,
+  indexId: string,
+  keys: TermKeys,
+  which: number[],
+): Promise<Map<string, string>> {
+  const { rows } = await client.query<{ field_id: number; term: string; term_id: string }>(
+    `INSERT INTO term_dictionary (index_id, field_id, term, term_id)
+     SELECT $1, f, t, nextval('term_id_seq')
+     FROM unnest($2::int[], $3::text[]) AS u(f, t)
+     ORDER BY f, t COLLATE "C"
+     ON CONFLICT (index_id, field_id, term) DO UPDATE SET term = EXCLUDED.term
+     RETURNING field_id, term, term_id`,
+    [indexId, which.map((i) => keys.fieldIds[i]), which.map((i) => keys.terms[i])],
+  );
+  return new Map(rows.map((r) => [`${r.field_id}\u0000${r.term}`, r.term_id]));
 }
 
 /**
@@ -164,63 +181,6 @@ export async function claimDictionary(
   );
   const [{ rows }] = await Promise.all([previous, claimed]);
   return rows[0]?.dictionary_token ?? null;
-}
-
-/**
- * Adds a batch's statistics to terms the index has, by term id, in one statement (migration 0009's
- * function, which probes the primary key once per term). Checks that every term was there: the ids
- * came from a cache, and a cache that ever disagreed with the dictionary must fail the batch rather
- * than lose statistics.
- */
-export async function addTermStats(
-  client: PoolClient,
-  indexId: string,
-  stats: { termIds: ArrayLike<number>; docFreqs: ArrayLike<number>; totalTermFreqs: ArrayLike<number> },
-  queue = new StatementQueue(),
-): Promise<void> {
-  if (stats.termIds.length === 0) return;
-  const { rows } = await queue.add(() =>
-    client.query<{ n: string }>('SELECT add_term_stats($1, $2::bigint[], $3::int[], $4::bigint[]) AS n', [
-      indexId,
-      int8ArrayParam(stats.termIds),
-      int4ArrayParam(stats.docFreqs),
-      int8ArrayParam(stats.totalTermFreqs),
-    ]),
-  );
-  if (Number(rows[0]!.n) !== stats.termIds.length)
-    throw new Error(
-      `term statistics reached ${rows[0]!.n} of ${stats.termIds.length} cached terms of index ${indexId}`,
-    );
-}
-
-/** Bytes per term in saveTermDeltas's packed result. */
-const SAVED_TERM_BYTES = 32;
-
-/** The plain upsert, for terms a concurrent writer inserted after this statement's snapshot. */
-async function upsertTerms(
-  client: PoolClient,
-  indexId: string,
-  deltas: TermDeltas,
-  which: number[],
-): Promise<Map<string, string>> {
-  const { rows } = await client.query<{ field_id: number; term: string; term_id: string }>(
-    `INSERT INTO terms (index_id, field_id, term, term_id, doc_freq, total_term_freq)
-     SELECT $1, f, t, nextval('term_id_seq'), df, ttf
-     FROM unnest($2::int[], $3::text[], $4::int[], $5::bigint[]) AS u(f, t, df, ttf)
-     ORDER BY f, t COLLATE "C"
-     ON CONFLICT (index_id, field_id, term) DO UPDATE
-       SET doc_freq = terms.doc_freq + EXCLUDED.doc_freq,
-           total_term_freq = terms.total_term_freq + EXCLUDED.total_term_freq
-     RETURNING field_id, term, term_id`,
-    [
-      indexId,
-      which.map((i) => deltas.fieldIds[i]),
-      which.map((i) => deltas.terms[i]),
-      which.map((i) => deltas.docFreqs[i]),
-      which.map((i) => deltas.totalTermFreqs[i]),
-    ],
-  );
-  return new Map(rows.map((r) => [`${r.field_id}\u0000${r.term}`, r.term_id]));
 }
 
 export interface FieldStatDelta {
@@ -324,7 +284,8 @@ export async function deleteUnusedTerms(
 ): Promise<void> {
   if (termIds.length === 0) return;
   await client.query(
-    'DELETE FROM terms WHERE index_id = $1 AND term_id = ANY($2::bigint[]) AND doc_freq <= 0',
+    `DELETE FROM term_dictionary d WHERE d.index_id = $1 AND d.term_id = ANY($2::bigint[])
+       AND NOT EXISTS (SELECT 1 FROM posting_blocks b WHERE b.index_id = $1 AND b.term_id = d.term_id)`,
     [indexId, termIds],
   );
 }
@@ -361,7 +322,7 @@ export async function deleteDocValues(client: PoolClient, indexId: string, docKe
 
 const PER_INDEX_TABLES = [
   'fields',
-  'terms',
+  'term_dictionary',
   'posting_blocks',
   'doc_tokens',
   'field_stats',
@@ -376,8 +337,9 @@ export async function copyInvertedIndex(
 ): Promise<void> {
   const columns: Record<(typeof PER_INDEX_TABLES)[number], string> = {
     fields: 'field_id, path, type',
-    terms: 'field_id, term, term_id, doc_freq, total_term_freq',
-    posting_blocks: 'term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm',
+    term_dictionary: 'field_id, term, term_id',
+    posting_blocks:
+      'term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm, term_doc_freq, term_total_freq',
     doc_tokens: 'doc_key, field_id, length, term_ids',
     field_stats: 'field_id, doc_count, sum_total_term_freq',
     doc_values: 'field_id, doc_key, num, kw',

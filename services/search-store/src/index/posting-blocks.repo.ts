@@ -9,6 +9,7 @@ import {
   BLOCK_SIZE,
   type Block,
   type PostingRun,
+  type TermTotals,
 } from './build-blocks';
 import { int2ArrayParam, int4ArrayParam, int8ArrayParam } from '../storage/binary-params';
 import { queueBinaryCopy } from '../storage/copy-binary';
@@ -16,8 +17,8 @@ import { EventLoopTurns } from '../storage/event-loop-turns';
 import { StatementQueue } from '../storage/statement-queue';
 import { withNestedLoops } from './with-nested-loops';
 
-/** A term's last block: where a batch's postings for the term are appended. */
-export interface Tail {
+/** A term's last block: where a batch's postings for the term are appended, and the term's totals. */
+export interface Tail extends TermTotals {
   baseDocKey: number;
   lastDocKey: number;
   size: number;
@@ -32,6 +33,9 @@ export interface BatchPostings {
   /** The batch terms in ascending term id order, when the caller has it (sorted here otherwise). */
   order?: ArrayLike<number>;
   tails: (Tail | undefined)[];
+  /** The batch's own document frequency and total term frequency per term. */
+  docFreqs: ArrayLike<number>;
+  totalTermFreqs: ArrayLike<number>;
   start: Int32Array;
   docKeys: Float64Array;
   freqs: Int32Array;
@@ -41,8 +45,11 @@ export interface BatchPostings {
 /**
  * The SQL of block postings (migration 0004): a batch appends to each term's tail block and writes
  * whole new blocks after it, in two round trips whatever the batch size (the tails come with the term
- * ids, saveTermDeltas): extend the tails with one UPDATE, COPY the new blocks. Both go through the
- * caller's queue: the UPDATE is queued first, and the blocks are rendered while Postgres runs it.
+ * ids, saveTermDeltas, or from the dictionary cache): extend the tails with one UPDATE, COPY the new
+ * blocks. Both go through the caller's queue: the UPDATE is queued first, and the blocks are rendered
+ * while Postgres runs it. `onTailsSent` runs as the UPDATE goes out (or at once, with no tail to
+ * extend): the caller's own rendering can wait until Postgres has the batch's longest statement. Every block written carries the term's totals after the batch (migration
+ * 0010): the term's last block is always among them, and the last block's totals are the term's.
  *
  * Writers to one index are serialised (FOR UPDATE on its `indices` row, api/write/execute-writes.ts)
  * and doc keys come from one sequence, so a batch's doc keys are above every key already indexed: the
@@ -55,6 +62,7 @@ export async function appendPostings(
   indexId: string,
   postings: BatchPostings,
   queue = new StatementQueue(),
+  onTailsSent?: () => void,
 ): Promise<Tail[]> {
   const terms = postings.termIds.length;
   /** Per term, its last block once the batch is written (for the dictionary cache). */
@@ -71,6 +79,11 @@ export async function appendPostings(
   const merging: number[] = [];
   /** Per term in `order`, the first posting that goes to new blocks. */
   const fresh = new Int32Array(terms);
+  /** The term's totals once the batch is written: what every block it writes carries. */
+  const totals = (t: number): TermTotals => ({
+    docFreq: (postings.tails[t]?.docFreq ?? 0) + postings.docFreqs[t]!,
+    totalTermFreq: (postings.tails[t]?.totalTermFreq ?? 0) + postings.totalTermFreqs[t]!,
+  });
   const run = (t: number): PostingRun => ({
     docKeys: postings.docKeys,
     freqs: postings.freqs,
@@ -91,40 +104,59 @@ export async function appendPostings(
       continue;
     }
     const room = tail.size < BLOCK_SIZE ? tailRoom(tail.baseDocKey, tail.size, r) : 0;
-    if (room > 0) extended.add(postings.termIds[t]!, tail.baseDocKey, r, room);
+    const after = totals(t);
+    if (room > 0) extended.add(postings.termIds[t]!, tail.baseDocKey, r, room, after);
     fresh[t] = r.start + room;
     tailsAfter[t] =
       room > 0
-        ? { baseDocKey: tail.baseDocKey, lastDocKey: r.docKeys[r.start + room - 1]!, size: tail.size + room }
-        : tail;
+        ? {
+            baseDocKey: tail.baseDocKey,
+            lastDocKey: r.docKeys[r.start + room - 1]!,
+            size: tail.size + room,
+            ...after,
+          }
+        : { ...tail, ...after };
   }
   const merged =
     merging.length > 0 ? await queue.add(() => mergeBlocks(client, indexId, merging, postings, run)) : [];
-  const extending = extendTails(client, indexId, extended, queue);
+  const extending = extendTails(client, indexId, extended, queue, onTailsSent);
   // Rendered while Postgres extends the tails; queued behind that UPDATE.
   const index = Number(indexId);
   const copying = queueBinaryCopy(
     client,
-    `COPY posting_blocks (index_id, term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm)
+    `COPY posting_blocks (index_id, term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm,
+                         term_doc_freq, term_total_freq)
      FROM STDIN`,
     function* (copy) {
       for (let i = 0; i < terms; i++) {
         const t = order[i]!;
         const r = run(t);
+        if (fresh[t]! >= r.end) {
+          yield;
+          continue;
+        }
+        const after = totals(t);
         for (let from = fresh[t]!; from < r.end;) {
           const end = blockEnd(r, from);
-          writeBlockRow(copy, index, numericIds[t]!, r, from, end);
-          tailsAfter[t] = { baseDocKey: r.docKeys[from]!, lastDocKey: r.docKeys[end - 1]!, size: end - from };
+          writeBlockRow(copy, index, numericIds[t]!, r, from, end, after);
+          tailsAfter[t] = {
+            baseDocKey: r.docKeys[from]!,
+            lastDocKey: r.docKeys[end - 1]!,
+            size: end - from,
+            ...after,
+          };
           from = end;
         }
         yield;
       }
       for (const { t, block } of merged) {
-        writeBlock(copy, index, numericIds[t]!, block);
+        const after = totals(t);
+        writeBlock(copy, index, numericIds[t]!, block, after);
         tailsAfter[t] = {
           baseDocKey: block.baseDocKey,
           lastDocKey: block.lastDocKey,
           size: block.offsets.length,
+          ...after,
         };
         yield;
       }
@@ -142,18 +174,33 @@ export async function findTails(
   termIds: number[],
 ): Promise<Map<number, Tail>> {
   if (termIds.length === 0) return new Map();
-  const { rows } = await client.query<{ term_id: string; base: string; last: string; size: number }>(
-    `SELECT u.term_id, t.base_doc_key AS base, t.last_doc_key AS last, t.size
+  const { rows } = await client.query<{
+    term_id: string;
+    base: string;
+    last: string;
+    size: number;
+    df: number;
+    ttf: string;
+  }>(
+    `SELECT u.term_id, t.base_doc_key AS base, t.last_doc_key AS last, t.size, t.term_doc_freq AS df,
+            t.term_total_freq AS ttf
      FROM unnest($2::bigint[]) AS u(term_id)
      CROSS JOIN LATERAL (
-       SELECT base_doc_key, last_doc_key, cardinality(doc_offsets) AS size FROM posting_blocks b
+       SELECT base_doc_key, last_doc_key, cardinality(doc_offsets) AS size, term_doc_freq, term_total_freq
+       FROM posting_blocks b
        WHERE b.index_id = $1 AND b.term_id = u.term_id ORDER BY b.base_doc_key DESC LIMIT 1) t`,
     [indexId, int8ArrayParam(termIds)],
   );
   return new Map(
     rows.map((r) => [
       Number(r.term_id),
-      { baseDocKey: Number(r.base), lastDocKey: Number(r.last), size: r.size },
+      {
+        baseDocKey: Number(r.base),
+        lastDocKey: Number(r.last),
+        size: r.size,
+        docFreq: r.df,
+        totalTermFreq: Number(r.ttf),
+      },
     ]),
   );
 }
@@ -164,18 +211,24 @@ function extendTails(
   indexId: string,
   tails: TailAppends,
   queue: StatementQueue,
+  onSent?: () => void,
 ): Promise<unknown> {
-  if (tails.size === 0) return Promise.resolve();
+  if (tails.size === 0) {
+    onSent?.();
+    return Promise.resolve();
+  }
   // One primary-key probe per tail; planned freely, the join hashed every block of the index.
   return withNestedLoops(
     client,
-    () =>
-      client.query(
+    () => {
+      const sent = client.query(
         `UPDATE posting_blocks b
      SET last_doc_key = u.last, doc_offsets = b.doc_offsets || a.o[u.s:u.e], freqs = b.freqs || a.f[u.s:u.e],
-         norms = b.norms || a.n[u.s:u.e], max_freq = greatest(b.max_freq, u.mf), min_norm = least(b.min_norm, u.mn)
-     FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::int4[], $6::int4[], $7::int4[], $8::int2[])
-       AS u(term_id, base, last, s, e, mf, mn),
+         norms = b.norms || a.n[u.s:u.e], max_freq = greatest(b.max_freq, u.mf), min_norm = least(b.min_norm, u.mn),
+         term_doc_freq = u.df, term_total_freq = u.ttf
+     FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::int4[], $6::int4[], $7::int4[], $8::int2[],
+                 $12::int4[], $13::int8[])
+       AS u(term_id, base, last, s, e, mf, mn, df, ttf),
        (SELECT $9::int4[] AS o, $10::int4[] AS f, $11::int2[] AS n) a
      WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.base_doc_key = u.base`,
         [
@@ -190,8 +243,13 @@ function extendTails(
           int4ArrayParam(tails.offsets),
           int4ArrayParam(tails.freqs),
           int2ArrayParam(tails.norms),
+          int4ArrayParam(tails.docFreqs),
+          int8ArrayParam(tails.totalTermFreqs),
         ],
-      ),
+      );
+      onSent?.();
+      return sent;
+    },
     queue,
   );
 }
@@ -245,25 +303,20 @@ async function mergeBlocks(
   return out;
 }
 
-export interface RemovedTerm {
-  termId: string;
-  docFreq: number;
-  totalTermFreq: number;
-}
-
 /**
- * Removes documents from the blocks, set-based in one statement: their token streams (doc_tokens, the
- * forward index) give each removed (term, doc, freq); each such posting lives in the first block of
- * its term with base_doc_key <= doc_key (one primary-key probe); every hit block is rewritten without
- * the removed documents, or dropped when nothing is left. The term statistics go down in the same
- * statement; returns the term ids no document uses any more.
+ * Removes documents from the blocks, set-based: their token streams (doc_tokens, the forward index)
+ * give each removed (term, doc, freq); each such posting lives in the first block of its term with
+ * base_doc_key <= doc_key (one primary-key probe); every hit block is rewritten without the removed
+ * documents, or dropped when nothing is left. The same statement reads each term's totals off its last
+ * block as it was; a second sets the lowered totals on the last block that remains (migration 0010).
+ * Returns the term ids no document uses any more.
  */
 export async function removePostings(
   client: PoolClient,
   indexId: string,
   docKeys: string[],
 ): Promise<string[]> {
-  const { rows } = await client.query<{ term_id: string }>(
+  const { rows } = await client.query<{ term_id: string; df: number; ttf: string }>(
     `WITH fwd AS (
        DELETE FROM doc_tokens WHERE index_id = $1 AND doc_key = ANY($2::bigint[])
          AND field_id = ANY(ARRAY(SELECT field_id FROM fields WHERE index_id = $1)) -- the key's order (0007)
@@ -300,13 +353,24 @@ export async function removePostings(
        FROM kept k
        WHERE b.index_id = $1 AND b.term_id = k.term_id AND b.base_doc_key = k.old_base AND k.base IS NOT NULL),
      counted AS (
-       SELECT term_id, count(*) AS df, sum(freq) AS ttf FROM gone GROUP BY term_id),
-     stats AS (
-       UPDATE terms t SET doc_freq = t.doc_freq - c.df, total_term_freq = t.total_term_freq - c.ttf
-       FROM counted c WHERE t.index_id = $1 AND t.term_id = c.term_id
-       RETURNING t.term_id, t.doc_freq)
-     SELECT term_id FROM stats WHERE doc_freq <= 0`,
+       SELECT term_id, count(*) AS df, sum(freq) AS ttf FROM gone GROUP BY term_id)
+     SELECT c.term_id, l.term_doc_freq - c.df AS df, l.term_total_freq - c.ttf AS ttf
+     FROM counted c CROSS JOIN LATERAL (
+       SELECT term_doc_freq, term_total_freq FROM posting_blocks b
+       WHERE b.index_id = $1 AND b.term_id = c.term_id ORDER BY b.base_doc_key DESC LIMIT 1) l
+     ORDER BY c.term_id`,
     [indexId, docKeys],
   );
-  return rows.map((r) => r.term_id);
+  const left = rows.filter((r) => r.df > 0);
+  if (left.length > 0)
+    await client.query(
+      `UPDATE posting_blocks b SET term_doc_freq = x.df, term_total_freq = x.ttf
+       FROM unnest($2::bigint[], $3::int4[], $4::int8[]) AS x(term_id, df, ttf)
+       CROSS JOIN LATERAL (
+         SELECT base_doc_key FROM posting_blocks l
+         WHERE l.index_id = $1 AND l.term_id = x.term_id ORDER BY l.base_doc_key DESC LIMIT 1) l
+       WHERE b.index_id = $1 AND b.term_id = x.term_id AND b.base_doc_key = l.base_doc_key`,
+      [indexId, left.map((r) => r.term_id), left.map((r) => r.df), left.map((r) => r.ttf)],
+    );
+  return rows.filter((r) => r.df <= 0).map((r) => r.term_id);
 }

@@ -4,7 +4,6 @@ import { sendCopy } from '../storage/copy-lines';
 import { EventLoopTurns } from '../storage/event-loop-turns';
 import { StatementQueue } from '../storage/statement-queue';
 import {
-  addTermStats,
   insertDocTokens,
   renderDocValues,
   saveFieldStatDeltas,
@@ -65,33 +64,18 @@ export async function saveAnalyzedBatch(
       fieldIds[termField[a]!]! - fieldIds[termField[b]!]! ||
       (termText[a]! < termText[b]! ? -1 : termText[a]! > termText[b]! ? 1 : 0),
   );
-  const deltas = {
+  const keys = {
     fieldIds: missing.map((t) => fieldIds[termField[t]!]!),
     terms: missing.map((t) => termText[t]!),
-    docFreqs: missing.map((t) => batch.docFreq[t]!),
-    totalTermFreqs: missing.map((t) => batch.totalTermFreq[t]!),
   };
-  // First the statement Node waits for (ids and tails of the terms not cached), then the statistics
-  // of the cached ones, which nothing waits for: Postgres runs that UPDATE while Node plans the blocks.
+  // Only the terms not cached need a statement before the blocks, and once warm it is short: the
+  // statistics of every term ride on the last block the batch writes for it (migration 0010).
   const queue = new StatementQueue();
-  const dictionary = queue.add(() => saveTermDeltas(client, indexId, deltas));
-  hits.sort((a, b) => termIds[a]! - termIds[b]!);
-  const cachedStats = addTermStats(
-    client,
-    indexId,
-    {
-      termIds: hits.map((t) => termIds[t]!),
-      docFreqs: hits.map((t) => batch.docFreq[t]!),
-      totalTermFreqs: hits.map((t) => batch.totalTermFreq[t]!),
-    },
-    queue,
-  );
-  // Awaited at the end; until then a failure of the dictionary statement must not leave it unhandled.
-  cachedStats.catch(() => undefined);
-  // The queue sends from microtasks, and the UPDATE goes when Node reads the dictionary's reply: give
-  // those turns now and between the pieces of synchronous work below, not after all of it.
-  const turns = new EventLoopTurns(1);
+  const dictionary = queue.add(() => saveTermDeltas(client, indexId, keys));
+  // The queue sends from a microtask: let that run now, not after the synchronous work below.
   await Promise.resolve();
+  const turns = new EventLoopTurns(1);
+  hits.sort((a, b) => termIds[a]! - termIds[b]!);
   const statDeltas = batch.fields.map((_, f) => ({
     fieldId: fieldIds[f]!,
     docCount: batch.statDocCount[f]!,
@@ -103,7 +87,6 @@ export async function saveAnalyzedBatch(
   for (let p = 0; p < postingKeys.length; p++) postingKeys[p] = docKeys[batch.postingDoc[p]!]!;
   await turns.give();
   const unordered = Promise.all([
-    cachedStats,
     fieldStats,
     sendCopy(client, renderDocValues(indexId, valueRows(batch, docKeys, fieldIds)), queue),
   ]);
@@ -121,17 +104,22 @@ export async function saveAnalyzedBatch(
     termIds,
     order: termIdOrder(hits, missing, termIds),
     tails,
+    docFreqs: batch.docFreq,
+    totalTermFreqs: batch.totalTermFreq,
     start: batch.postingStart,
     docKeys: postingKeys,
     freqs: batch.postingFreq,
     norms: batch.postingNorm,
   };
-  const appending = appendPostings(client, indexId, postings, queue);
-  const streaming =
-    batch.streamDoc.length > 0
-      ? insertDocTokens(client, indexId, tokenStreams(batch, docKeys, fieldIds, termIds), queue)
-      : undefined;
-  const [, tailsAfter] = await Promise.all([unordered, appending, streaming]);
+  // The token streams are rendered once the tail UPDATE, the batch's longest statement, has gone out:
+  // rendered first, they held it back ~100 ms while Postgres had only the doc values to write.
+  let streaming: Promise<void> | undefined;
+  const tailsAfter = await appendPostings(client, indexId, postings, queue, () => {
+    if (batch.streamDoc.length === 0) return;
+    streaming = insertDocTokens(client, indexId, tokenStreams(batch, docKeys, fieldIds, termIds), queue);
+    streaming.catch(() => undefined);
+  });
+  await Promise.all([unordered, streaming]);
   if (!cache) return;
   // Written: the cache learns the new terms and every tail (index-writer.ts drops it on any failure).
   for (let t = 0; t < terms; t++) {

@@ -4,11 +4,11 @@ import type { Tail } from './posting-blocks.repo';
 const ENTRY_BYTES = 96;
 
 /**
- * What one instance knows of an index's term dictionary: each term's id and last block, as of the
+ * What one instance knows of an index's term dictionary: each term's id and last block (with the
+ * term's totals, migration 0010), as of the
  * transaction that gave the index the dictionary token held here (`indices.dictionary_token`,
  * migration 0008). With it a batch asks Postgres only for the terms it has not seen: the dictionary
- * statement shrinks to the new terms, and the statistics of the known ones are added by id in a
- * statement nothing waits for, so Node builds the blocks and token streams while Postgres writes.
+ * statement shrinks to the new terms, and Node plans the blocks at once.
  *
  * Only the writer that holds the index's row lock reads or changes it (index-writer.ts `add`); a
  * transaction that changes the dictionary any other way (remove, copy, another instance's write)
@@ -22,6 +22,8 @@ export class TermDictionaryCache {
   private bases = new Float64Array(0);
   private lasts = new Float64Array(0);
   private sizes = new Int32Array(0);
+  private docFreqs = new Int32Array(0);
+  private totalTermFreqs = new Float64Array(0);
   private count = 0;
   /** Estimated bytes held. */
   bytes = 0;
@@ -40,7 +42,13 @@ export class TermDictionaryCache {
   }
 
   tail(slot: number): Tail {
-    return { baseDocKey: this.bases[slot]!, lastDocKey: this.lasts[slot]!, size: this.sizes[slot]! };
+    return {
+      baseDocKey: this.bases[slot]!,
+      lastDocKey: this.lasts[slot]!,
+      size: this.sizes[slot]!,
+      docFreq: this.docFreqs[slot]!,
+      totalTermFreq: this.totalTermFreqs[slot]!,
+    };
   }
 
   /** Adds a term (not cached yet) and returns its slot. */
@@ -60,6 +68,8 @@ export class TermDictionaryCache {
     this.bases[slot] = tail.baseDocKey;
     this.lasts[slot] = tail.lastDocKey;
     this.sizes[slot] = tail.size;
+    this.docFreqs[slot] = tail.docFreq;
+    this.totalTermFreqs[slot] = tail.totalTermFreq;
   }
 
   /** Forgets everything, the token included. */
@@ -70,6 +80,8 @@ export class TermDictionaryCache {
     this.bases = new Float64Array(0);
     this.lasts = new Float64Array(0);
     this.sizes = new Int32Array(0);
+    this.docFreqs = new Int32Array(0);
+    this.totalTermFreqs = new Float64Array(0);
     this.count = 0;
     this.bytes = 0;
   }
@@ -84,6 +96,8 @@ export class TermDictionaryCache {
     this.bases = widen(this.bases, new Float64Array(capacity));
     this.lasts = widen(this.lasts, new Float64Array(capacity));
     this.sizes = widen(this.sizes, new Int32Array(capacity));
+    this.docFreqs = widen(this.docFreqs, new Int32Array(capacity));
+    this.totalTermFreqs = widen(this.totalTermFreqs, new Float64Array(capacity));
   }
 }
 

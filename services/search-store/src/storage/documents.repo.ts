@@ -290,7 +290,7 @@ export async function findReindexConflicts(
 const STORE_TABLES = [
   'documents',
   'posting_blocks',
-  'terms',
+  'term_dictionary',
   'doc_values',
   'doc_tokens',
   'field_stats',

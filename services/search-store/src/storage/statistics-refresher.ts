@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
  * The tables whose planner statistics the search statements depend on: every per-index table a query
  * or an aggregation joins.
  */
-const TABLES = 'documents, doc_values, posting_blocks, terms, field_stats, doc_tokens, fields';
+const TABLES = 'documents, doc_values, posting_blocks, term_dictionary, field_stats, doc_tokens, fields';
 
 /** Documents written before the first refresh. */
 const MIN_ROWS = 1000;

@@ -26,7 +26,7 @@ describe('cat APIs', () => {
   const storeTables = [
     'documents',
     'posting_blocks',
-    'terms',
+    'term_dictionary',
     'doc_values',
     'doc_tokens',
     'field_stats',

@@ -165,7 +165,7 @@ describe('index writer', () => {
     await fx.pool.query(
       `CREATE FUNCTION refuse_terms() RETURNS trigger LANGUAGE plpgsql AS
          $$ BEGIN RAISE EXCEPTION 'terms refused'; END $$;
-       CREATE TRIGGER refuse_terms BEFORE INSERT ON terms FOR EACH ROW
+       CREATE TRIGGER refuse_terms BEFORE INSERT ON term_dictionary FOR EACH ROW
          WHEN (NEW.index_id = ${Number(index.indexId)}) EXECUTE FUNCTION refuse_terms();`,
     );
     const unhandled: unknown[] = [];
@@ -190,7 +190,7 @@ describe('index writer', () => {
     } finally {
       process.off('unhandledRejection', onUnhandled);
       client.release();
-      await fx.pool.query('DROP TRIGGER refuse_terms ON terms; DROP FUNCTION refuse_terms()');
+      await fx.pool.query('DROP TRIGGER refuse_terms ON term_dictionary; DROP FUNCTION refuse_terms()');
     }
     const counts = await fx.pool.query(
       `SELECT (SELECT count(*) FROM posting_blocks WHERE index_id = $1)::int AS b, (SELECT count(*) FROM terms WHERE index_id = $1)::int AS t,

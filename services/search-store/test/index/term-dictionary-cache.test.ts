@@ -60,15 +60,28 @@ describe('term dictionary cache', () => {
   it('keeps slots, ids and tails, and forgets everything on clear', () => {
     const cache = new TermDictionaryCache();
     const slots = Array.from({ length: 3000 }, (_, i) =>
-      cache.add(i % 3, `term${i}`, 10_000 + i, { baseDocKey: i, lastDocKey: i + 5, size: i % 128 }),
+      cache.add(i % 3, `term${i}`, 10_000 + i, {
+        baseDocKey: i,
+        lastDocKey: i + 5,
+        size: i % 128,
+        docFreq: i + 1,
+        totalTermFreq: 2 * i + 3,
+      }),
     );
     expect(cache.size).toBe(3000);
     expect(cache.find(2, 'term2999')).toBe(slots[2999]);
     expect(cache.find(1, 'term2999')).toBe(-1);
     expect(cache.termId(slots[1234]!)).toBe(11_234);
-    cache.setTail(slots[7]!, { baseDocKey: 70, lastDocKey: 80, size: 9 });
-    expect(cache.tail(slots[7]!)).toEqual({ baseDocKey: 70, lastDocKey: 80, size: 9 });
-    expect(cache.tail(slots[2048]!)).toEqual({ baseDocKey: 2048, lastDocKey: 2053, size: 0 });
+    const moved = { baseDocKey: 70, lastDocKey: 80, size: 9, docFreq: 40, totalTermFreq: 41 };
+    cache.setTail(slots[7]!, moved);
+    expect(cache.tail(slots[7]!)).toEqual(moved);
+    expect(cache.tail(slots[2048]!)).toEqual({
+      baseDocKey: 2048,
+      lastDocKey: 2053,
+      size: 0,
+      docFreq: 2049,
+      totalTermFreq: 4099,
+    });
     cache.token = 'x';
     cache.clear();
     expect([cache.size, cache.bytes, cache.token, cache.find(2, 'term2999')]).toEqual([0, 0, null, -1]);

@@ -6,7 +6,7 @@ import { client8 } from '../support/http';
 async function analyzeCounts(server: RunningSearchStore): Promise<Record<string, number>> {
   const { rows } = await server.pool.query<{ relname: string; analyze_count: string }>(
     `SELECT relname, analyze_count FROM pg_stat_user_tables
-     WHERE relname IN ('documents', 'doc_values', 'posting_blocks', 'terms')`,
+     WHERE relname IN ('documents', 'doc_values', 'posting_blocks', 'term_dictionary')`,
   );
   return Object.fromEntries(rows.map((r) => [r.relname, Number(r.analyze_count)]));
 }
@@ -51,7 +51,7 @@ describe('planner statistics of a fast-growing index', () => {
     await bulk(600, 600);
     await statisticsRefresherFor(server.pool).running;
     const after = await settledCounts(server, (before.documents ?? 0) + 1);
-    for (const table of ['documents', 'doc_values', 'posting_blocks', 'terms'])
+    for (const table of ['documents', 'doc_values', 'posting_blocks', 'term_dictionary'])
       expect(after[table]).toBe((before[table] ?? 0) + 1);
     // The next one once this instance's writes doubled (1,200 more): 500 more start nothing.
     await bulk(1200, 500);
@@ -79,7 +79,7 @@ describe('planner statistics of a fast-growing index', () => {
     await es().indices.clone({ index: 'grow', target: 'grown' });
     await statisticsRefresherFor(server.pool).running;
     const after = await settledCounts(server, (before.documents ?? 0) + 1);
-    for (const table of ['documents', 'doc_values', 'posting_blocks', 'terms'])
+    for (const table of ['documents', 'doc_values', 'posting_blocks', 'term_dictionary'])
       expect(after[table]).toBe((before[table] ?? 0) + 1);
     expect((await es().count({ index: 'grown' })).count).toBe(1700);
   });

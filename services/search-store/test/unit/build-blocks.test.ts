@@ -10,6 +10,9 @@ import {
   type PostingRun,
 } from '../../src/index/build-blocks';
 
+/** A term's totals after a batch, carried along by every block and tail it writes. */
+const TOTALS = { docFreq: 12, totalTermFreq: 30 };
+
 const run = (keys: number[]): PostingRun => ({
   docKeys: keys,
   freqs: keys.map((_, i) => (i % 3) + 1),
@@ -30,13 +33,14 @@ function tail(appends: TailAppends, i: number) {
     norms: slice(appends.norms),
     maxFreq: appends.maxFreqs[i],
     minNorm: appends.minNorms[i],
+    totals: { docFreq: appends.docFreqs[i], totalTermFreq: appends.totalTermFreqs[i] },
   };
 }
 
 describe('TailAppends', () => {
   it('appends the first postings as offsets from the tail base, with their freqs, norms and impacts', () => {
     const appends = new TailAppends();
-    appends.add(42, 100, run([105, 107, 120, 300]), 3);
+    appends.add(42, 100, run([105, 107, 120, 300]), 3, TOTALS);
     expect(appends.size).toBe(1);
     expect(tail(appends, 0)).toEqual({
       termId: 42,
@@ -47,6 +51,7 @@ describe('TailAppends', () => {
       norms: [40, 39, 38],
       maxFreq: 3,
       minNorm: 38,
+      totals: TOTALS,
     });
   });
 
@@ -55,7 +60,7 @@ describe('TailAppends', () => {
     const room = tailRoom(900, BLOCK_SIZE - 4, list);
     expect(room).toBe(4);
     const appends = new TailAppends();
-    appends.add(7, 900, list, room);
+    appends.add(7, 900, list, room, TOTALS);
     expect(tail(appends, 0).offsets).toEqual([100, 101, 102, 103]);
     expect(tail(appends, 0).last).toBe(1003);
     expect(buildBlocks({ ...list, start: room }).map((b) => b.baseDocKey)).toEqual([1004]);
@@ -65,7 +70,7 @@ describe('TailAppends', () => {
     const list = run([8, 9, 15, 16, 40]);
     const [block] = buildBlocks(list);
     const appends = new TailAppends();
-    appends.add(1, block!.baseDocKey, list, list.end);
+    appends.add(1, block!.baseDocKey, list, list.end, TOTALS);
     const ext = tail(appends, 0);
     expect([ext.offsets, ext.freqs, ext.norms]).toEqual([block!.offsets, block!.freqs, block!.norms]);
     expect([ext.maxFreq, ext.minNorm, ext.last]).toEqual([block!.maxFreq, block!.minNorm, block!.lastDocKey]);
@@ -75,8 +80,8 @@ describe('TailAppends', () => {
     const list = { ...run([1, 2, 50, 60, 70]), start: 2, end: 4 };
     expect(tailRoom(40, 3, list)).toBe(2);
     const appends = new TailAppends();
-    appends.add(3, 40, list, 2);
-    appends.add(4, 0, { ...list, start: 0, end: 5 }, 1);
+    appends.add(3, 40, list, 2, TOTALS);
+    appends.add(4, 0, { ...list, start: 0, end: 5 }, 1, TOTALS);
     expect([appends.from, appends.to]).toEqual([
       [1, 3],
       [2, 3],
@@ -134,7 +139,7 @@ describe('writeBlockRow', () => {
     const { copy, rows } = recorder();
     for (let from = list.start; from < list.end;) {
       const end = blockEnd(list, from);
-      writeBlockRow(copy, 9, 77, list, from, end);
+      writeBlockRow(copy, 9, 77, list, from, end, { docFreq: 130, totalTermFreq: 390 });
       from = end;
     }
     expect(rows).toEqual(
@@ -148,13 +153,15 @@ describe('writeBlockRow', () => {
         b.norms,
         b.maxFreq,
         b.minNorm,
+        130,
+        390,
       ]),
     );
     expect(rows.map((r) => r[7])).toEqual([5, 5]);
     expect(rows.map((r) => r[8])).toEqual([40, 42]);
     // A block built beforehand (the merge path) is written as the same row.
     const built = recorder();
-    for (const b of blocks) writeBlock(built.copy, 9, 77, b);
+    for (const b of blocks) writeBlock(built.copy, 9, 77, b, { docFreq: 130, totalTermFreq: 390 });
     expect(built.rows).toEqual(rows);
   });
 });

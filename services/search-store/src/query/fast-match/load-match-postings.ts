@@ -17,7 +17,7 @@ export const STATS = `f AS (
     FROM fields f JOIN field_stats s ON s.index_id = f.index_id AND s.field_id = f.field_id
     WHERE f.index_id = $1 AND f.path = ANY($2::text[])
   ), t AS MATERIALIZED (
-    SELECT f.path, t.term, t.term_id, t.doc_freq, t.xmin::text AS version
+    SELECT f.path, t.term, t.term_id, t.doc_freq, t.version
     FROM unnest($3::text[], $4::text[]) q(path, term)
     JOIN f ON f.path = q.path
     JOIN terms t ON t.index_id = $1 AND t.field_id = f.field_id AND t.term = q.term
