@@ -132,7 +132,6 @@ export function createIndexWriter(options: IndexWriterOptions = {}): DroppingInd
       caches.drop(index.indexId);
       throw error;
     }
-    caches.trim(index.indexId);
   }
 
   return {

@@ -121,7 +121,8 @@ export async function saveAnalyzedBatch(
   });
   await Promise.all([unordered, streaming]);
   if (!cache) return;
-  // Written: the cache learns the new terms and every tail (index-writer.ts drops it on any failure).
+  // Written: the cache learns the new terms (within its limit) and every tail (index-writer.ts drops
+  // it on any failure).
   for (let t = 0; t < terms; t++) {
     if (known[t] === -1) cache.add(fieldIds[termField[t]!]!, termText[t]!, termIds[t]!, tailsAfter[t]!);
     else cache.setTail(known[t]!, tailsAfter[t]!);

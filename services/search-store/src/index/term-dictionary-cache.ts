@@ -27,6 +27,8 @@ export class TermDictionaryCache {
   private count = 0;
   /** Estimated bytes held. */
   bytes = 0;
+  /** Bytes it may grow to: past them `add` keeps no more terms (index-writer.ts sets it per batch). */
+  limit = Infinity;
 
   get size(): number {
     return this.count;
@@ -51,8 +53,13 @@ export class TermDictionaryCache {
     };
   }
 
-  /** Adds a term (not cached yet) and returns its slot. */
+  /**
+   * Adds a term (not cached yet) and returns its slot, or -1 once the cache is at its limit: the terms
+   * it holds stay, the others keep going through the dictionary statement. (Dropping the whole cache
+   * instead would leave an index bigger than the budget cold at every batch.)
+   */
   add(fieldId: number, term: string, termId: number, tail: Tail): number {
+    if (this.bytes >= this.limit) return -1;
     let terms = this.slots.get(fieldId);
     if (!terms) this.slots.set(fieldId, (terms = new Map()));
     const slot = this.count++;
@@ -107,20 +114,15 @@ export class TermDictionaryCaches {
 
   constructor(private readonly maxBytes: number) {}
 
-  /** The index's cache; undefined when caching is off. */
+  /** The index's cache, allowed what the others leave of the budget; undefined when caching is off. */
   for(indexId: string): TermDictionaryCache | undefined {
     if (this.maxBytes <= 0) return undefined;
     let cache = this.byIndex.get(indexId);
     if (!cache) this.byIndex.set(indexId, (cache = new TermDictionaryCache()));
+    let others = 0;
+    for (const [id, other] of this.byIndex) if (id !== indexId) others += other.bytes;
+    cache.limit = this.maxBytes - others;
     return cache;
-  }
-
-  /** After a batch grew `indexId`'s cache: over the budget, it is dropped (and rebuilt as batches see terms again). */
-  trim(indexId: string): void {
-    let total = 0;
-    for (const cache of this.byIndex.values()) total += cache.bytes;
-    if (total <= this.maxBytes) return;
-    this.drop(indexId);
   }
 
   drop(indexId: string): void {

@@ -1,6 +1,6 @@
 import { createIndexFixture, indexHelpers, type IndexFixture } from './support/index-fixture';
 import { createIndexWriter, type IndexContext } from '../../src/index/index-writer';
-import { TermDictionaryCache } from '../../src/index/term-dictionary-cache';
+import { TermDictionaryCache, TermDictionaryCaches } from '../../src/index/term-dictionary-cache';
 
 let fx: IndexFixture;
 beforeAll(async () => (fx = await createIndexFixture()));
@@ -85,6 +85,24 @@ describe('term dictionary cache', () => {
     cache.token = 'x';
     cache.clear();
     expect([cache.size, cache.bytes, cache.token, cache.find(2, 'term2999')]).toEqual([0, 0, null, -1]);
+  });
+
+  it('keeps what it holds and takes no more terms past its limit; the budget is shared by the indices', () => {
+    const caches = new TermDictionaryCaches(1000);
+    const a = caches.for('1')!;
+    const tail = { baseDocKey: 1, lastDocKey: 1, size: 1, docFreq: 1, totalTermFreq: 1 };
+    const added = Array.from({ length: 20 }, (_, i) => a.add(1, `t${i}`, i, tail));
+    const kept = added.filter((slot) => slot !== -1).length;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(20);
+    expect(added.slice(kept).every((slot) => slot === -1)).toBe(true);
+    expect(a.find(1, 't0')).toBe(0);
+    expect(a.find(1, 't19')).toBe(-1);
+    // Another index gets what the first leaves: nothing here.
+    const b = caches.for('2')!;
+    expect(b.add(1, 'x', 1, tail)).toBe(-1);
+    caches.drop('1');
+    expect(caches.for('2')!.add(1, 'x', 1, tail)).toBe(0);
   });
 
   it('a writer that finds another instance wrote since its last batch starts over instead of trusting stale tails', async () => {
