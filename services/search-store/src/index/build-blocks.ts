@@ -1,4 +1,5 @@
 import type { BinaryCopy } from '../storage/copy-binary';
+import { IntList } from './int-list';
 
 /**
  * Cutting one term's postings into blocks of at most 128 documents (Lucene's block size), with the
@@ -180,29 +181,43 @@ export class TailAppends {
   /** The term's totals after the batch (the tail may stay its last block). */
   readonly docFreqs: number[] = [];
   readonly totalTermFreqs: number[] = [];
-  readonly offsets: number[] = [];
-  readonly freqs: number[] = [];
-  readonly norms: number[] = [];
+  /** Per posting (typed lists: a batch appends ~10⁵ postings to tails, and arrays of boxed numbers
+   * cost the garbage collector and their pushes most of the tail planning). */
+  private readonly offsetList = new IntList(4096);
+  private readonly freqList = new IntList(4096);
+  private readonly normList = new IntList(4096);
 
   get size(): number {
     return this.termIds.length;
+  }
+
+  get offsets(): Int32Array {
+    return this.offsetList.view();
+  }
+
+  get freqs(): Int32Array {
+    return this.freqList.view();
+  }
+
+  get norms(): Int32Array {
+    return this.normList.view();
   }
 
   /** The run's first `count` postings appended to the tail block based at `base`. */
   add(termId: number, base: number, run: PostingRun, count: number, totals: TermTotals): void {
     let maxFreq = 0;
     let minNorm = Infinity;
-    this.from.push(this.offsets.length + 1);
+    this.from.push(this.offsetList.length + 1);
     for (let p = run.start; p < run.start + count; p++) {
       const freq = run.freqs[p]!;
       const norm = run.norms[p]!;
-      this.offsets.push(run.docKeys[p]! - base);
-      this.freqs.push(freq);
-      this.norms.push(norm);
+      this.offsetList.push(run.docKeys[p]! - base);
+      this.freqList.push(freq);
+      this.normList.push(norm);
       if (freq > maxFreq) maxFreq = freq;
       if (norm < minNorm) minNorm = norm;
     }
-    this.to.push(this.offsets.length);
+    this.to.push(this.offsetList.length);
     this.termIds.push(termId);
     this.bases.push(base);
     this.lasts.push(run.docKeys[run.start + count - 1]!);

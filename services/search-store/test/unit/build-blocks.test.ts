@@ -23,7 +23,7 @@ const run = (keys: number[]): PostingRun => ({
 
 /** The one tail of `appends` at `i`: its columns, and its slice of the flat arrays. */
 function tail(appends: TailAppends, i: number) {
-  const slice = (values: number[]) => values.slice(appends.from[i]! - 1, appends.to[i]);
+  const slice = (values: Int32Array) => Array.from(values.slice(appends.from[i]! - 1, appends.to[i]));
   return {
     termId: appends.termIds[i],
     base: appends.bases[i],
