@@ -14,6 +14,26 @@ async function issue(server: RunningAuthServer, client: { clientId: string; secr
   return response.body.access_token as string;
 }
 
+/**
+ * B's answer once a revocation broadcast from A had time to arrive: it reaches B asynchronously (Redis
+ * writes it to B's subscriber connection in the same round as A's PUBLISH reply, and the instances and
+ * this test share one process, so B may read the test's request first). Asks until B says inactive,
+ * for at most 5 s: far inside B's 60 s in-process TTL, so a lost broadcast still fails.
+ */
+async function answerAfterBroadcast(
+  server: RunningAuthServer,
+  rs: { id: string; secret: string; audience: string },
+  token: string,
+): Promise<Record<string, unknown>> {
+  const started = Date.now();
+  let answer = (await introspect(server, rs, token)).body as Record<string, unknown>;
+  while (answer.active !== false && Date.now() - started < 5_000) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    answer = (await introspect(server, rs, token)).body as Record<string, unknown>;
+  }
+  return answer;
+}
+
 describe('introspection cache on Redis shared by two instances', () => {
   let a: RunningAuthServer;
   let b: RunningAuthServer;
@@ -72,7 +92,7 @@ describe('introspection cache on Redis shared by two instances', () => {
         { authorization: basic(client.clientId, client.secret!) },
       );
       expect(revoke.status).toBe(200);
-      expect((await introspect(b, rs, token)).body).toEqual({ active: false });
+      expect(await answerAfterBroadcast(b, rs, token)).toEqual({ active: false });
       // Still inside B's in-process TTL: only the pub/sub broadcast can have dropped B's entry.
       expect(Date.now() - started).toBeLessThan(60_000);
     }
@@ -87,7 +107,7 @@ describe('introspection cache on Redis shared by two instances', () => {
       body: JSON.stringify({ client_id: client.clientId }),
     });
     expect(response.status).toBe(200);
-    for (const token of tokens) expect((await introspect(b, rs, token)).body).toEqual({ active: false });
+    for (const token of tokens) expect(await answerAfterBroadcast(b, rs, token)).toEqual({ active: false });
   });
 
   it('reports Redis up in /ready', async () => {
