@@ -1,12 +1,6 @@
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Pool } from 'pg';
-import { runMigrations } from '@acme/common';
-import { createTestDatabase } from '@acme/testkit';
 import { indexHelpers } from '../index/support/index-fixture';
-
-const MIGRATIONS_DIR = join(__dirname, '..', '..', 'src', 'storage', 'migrations');
+import { StagedMigrations } from './support/staged-migrations';
 
 interface PostingRow {
   term: string;
@@ -89,19 +83,16 @@ async function readPostings(pool: Pool, indexId: string): Promise<PostingRow[]> 
 
 describe('migration 0004 (block postings)', () => {
   let pool: Pool;
-  let dir: string;
+  let stages: StagedMigrations | undefined;
   afterAll(async () => {
     await pool?.end();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    stages?.remove();
   });
 
   it('converts postings and positions written under 0003 into blocks and token streams', async () => {
-    const databaseUrl = await createTestDatabase('migration_0004');
-    dir = mkdtempSync(join(tmpdir(), 'migrations-0003-'));
-    for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f < '0004'))
-      copyFileSync(join(MIGRATIONS_DIR, file), join(dir, file));
-    await runMigrations({ databaseUrl, dir, table: 'search_migrations' });
-    pool = new Pool({ connectionString: databaseUrl, max: 2 });
+    stages = await StagedMigrations.create('migration_0004');
+    await stages.runBelow('0004');
+    pool = new Pool({ connectionString: stages.databaseUrl, max: 2 });
     const { indexId, keys } = await writeUnder0003(pool);
     const before = await pool.query<PostingRow>(
       `SELECT t.term, p.doc_key, p.freq, p.norm, p.positions FROM postings p JOIN terms t USING (index_id, term_id)
@@ -111,10 +102,7 @@ describe('migration 0004 (block postings)', () => {
     expect(before.rows).toHaveLength(390);
 
     // Up to 0004 exactly: later migrations have tests of their own.
-    copyFileSync(join(MIGRATIONS_DIR, '0004_posting_blocks.sql'), join(dir, '0004_posting_blocks.sql'));
-    expect(await runMigrations({ databaseUrl, dir, table: 'search_migrations' })).toEqual([
-      '0004_posting_blocks',
-    ]);
+    expect(await stages.runBelow('0005')).toEqual(['0004_posting_blocks']);
     // The postings view gives back every posting exactly, positions included.
     expect(await readPostings(pool, indexId)).toEqual(before.rows);
     const blocks = await pool.query<{ term_id: string; size: number; base: string; last: string }>(
@@ -140,9 +128,7 @@ describe('migration 0004 (block postings)', () => {
 
     // The converted index, migrated on to the schema the writer writes, takes writes: a document
     // replaced and one deleted leave exact statistics.
-    for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f > '0004'))
-      copyFileSync(join(MIGRATIONS_DIR, file), join(dir, file));
-    await runMigrations({ databaseUrl, dir, table: 'search_migrations' });
+    await stages.runAll();
     const fx = indexHelpers(pool);
     const index = {
       indexId,

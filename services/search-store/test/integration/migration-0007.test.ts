@@ -1,28 +1,19 @@
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Pool } from 'pg';
-import { runMigrations } from '@acme/common';
-import { createTestDatabase } from '@acme/testkit';
 import { indexHelpers } from '../index/support/index-fixture';
-
-const MIGRATIONS_DIR = join(__dirname, '..', '..', 'src', 'storage', 'migrations');
+import { StagedMigrations } from './support/staged-migrations';
 
 describe('migration 0007 (field lengths in the token streams)', () => {
   let pool: Pool;
-  let dir: string;
+  let stages: StagedMigrations | undefined;
   afterAll(async () => {
     await pool?.end();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    stages?.remove();
   });
 
   it('moves each text and keyword length onto its token stream, drops field_lengths, keeps deletes exact', async () => {
-    const databaseUrl = await createTestDatabase('migration_0007');
-    dir = mkdtempSync(join(tmpdir(), 'migrations-0006-'));
-    for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f < '0007'))
-      copyFileSync(join(MIGRATIONS_DIR, file), join(dir, file));
-    await runMigrations({ databaseUrl, dir, table: 'search_migrations' });
-    pool = new Pool({ connectionString: databaseUrl, max: 2 });
+    stages = await StagedMigrations.create('migration_0007');
+    await stages.runBelow('0007');
+    pool = new Pool({ connectionString: stages.databaseUrl, max: 2 });
 
     // An index as 0006's writer left it: body (text), tag (keyword), n (integer), two documents.
     const mappings = {
@@ -57,12 +48,7 @@ describe('migration 0007 (field lengths in the token streams)', () => {
     );
 
     // 0007 and every migration after it, so that today's writer can delete from the migrated index.
-    const later = readdirSync(MIGRATIONS_DIR).filter((f) => f >= '0007');
-    for (const file of later) copyFileSync(join(MIGRATIONS_DIR, file), join(dir, file));
-    expect(await runMigrations({ databaseUrl, dir, table: 'search_migrations' })).toEqual(
-      later.map((f) => f.replace(/\.sql$/, '')),
-    );
-    expect(later[0]).toBe('0007_lengths_in_doc_tokens.sql');
+    expect((await stages.runAll())[0]).toBe('0007_lengths_in_doc_tokens');
     const streams = await pool.query(
       'SELECT doc_key, field_id, length FROM doc_tokens WHERE index_id = $1 ORDER BY doc_key, field_id',
       [indexId],

@@ -1,28 +1,19 @@
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Pool } from 'pg';
-import { runMigrations } from '@acme/common';
-import { createTestDatabase } from '@acme/testkit';
 import { indexHelpers } from '../index/support/index-fixture';
-
-const MIGRATIONS_DIR = join(__dirname, '..', '..', 'src', 'storage', 'migrations');
+import { StagedMigrations } from './support/staged-migrations';
 
 describe('migration 0010 (term totals on the last block)', () => {
   let pool: Pool;
-  let dir: string;
+  let stages: StagedMigrations | undefined;
   afterAll(async () => {
     await pool?.end();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    stages?.remove();
   });
 
   it("moves each term's totals onto its last block, serves them through the terms view, keeps writes exact", async () => {
-    const databaseUrl = await createTestDatabase('migration_0010');
-    dir = mkdtempSync(join(tmpdir(), 'migrations-0009-'));
-    for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f < '0010'))
-      copyFileSync(join(MIGRATIONS_DIR, file), join(dir, file));
-    await runMigrations({ databaseUrl, dir, table: 'search_migrations' });
-    pool = new Pool({ connectionString: databaseUrl, max: 2 });
+    stages = await StagedMigrations.create('migration_0010');
+    await stages.runBelow('0010');
+    pool = new Pool({ connectionString: stages.databaseUrl, max: 2 });
 
     // An index as 0009's writer left it: 'alpha' in three documents over two blocks, 'beta' in one.
     const mappings = { properties: { body: { type: 'text' as const } } };
@@ -55,11 +46,7 @@ describe('migration 0010 (term totals on the last block)', () => {
       ),
     );
 
-    for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f >= '0010'))
-      copyFileSync(join(MIGRATIONS_DIR, file), join(dir, file));
-    expect(await runMigrations({ databaseUrl, dir, table: 'search_migrations' })).toContain(
-      '0010_term_totals_on_blocks',
-    );
+    expect(await stages.runAll()).toContain('0010_term_totals_on_blocks');
     const view = () =>
       pool.query(
         `SELECT term, term_id::int, doc_freq, total_term_freq::int AS ttf FROM terms WHERE index_id = $1 ORDER BY term`,
