@@ -65,7 +65,7 @@ export interface SavedTerms {
  * parse, the one packed value ~55. Writers to one index are serialised, so no other transaction
  * inserts the same term meanwhile; if one ever did, the insert below picks the row up.
  */
-export async function saveTermDeltas(
+export async function findOrAddTerms(
   client: PoolClient,
   indexId: string,
   keys: TermKeys,
@@ -134,7 +134,7 @@ export async function saveTermDeltas(
   return saved;
 }
 
-/** Bytes per term in saveTermDeltas's packed result. */
+/** Bytes per term in findOrAddTerms's packed result. */
 const SAVED_TERM_BYTES = 44;
 
 /** The plain upsert, for terms a concurrent writer inserted after this statement's snapshot. */

@@ -45,7 +45,7 @@ export interface BatchPostings {
 /**
  * The SQL of block postings (migration 0004): a batch appends to each term's tail block and writes
  * whole new blocks after it, in two round trips whatever the batch size (the tails come with the term
- * ids, saveTermDeltas, or from the dictionary cache): extend the tails with one UPDATE, COPY the new
+ * ids, findOrAddTerms, or from the dictionary cache): extend the tails with one UPDATE, COPY the new
  * blocks. Both go through the caller's queue: the UPDATE is queued first, and the blocks are rendered
  * while Postgres runs it. `onTailsSent` runs as the UPDATE goes out (or at once, with no tail to
  * extend): the caller's own rendering can wait until Postgres has the batch's longest statement. Every block written carries the term's totals after the batch (migration

@@ -8,7 +8,7 @@ import {
   renderDocValues,
   saveFieldStatDeltas,
   saveFields,
-  saveTermDeltas,
+  findOrAddTerms,
   type DocTokenStreams,
   type DocValueRow,
 } from './inverted-index.repo';
@@ -17,16 +17,17 @@ import type { TermDictionaryCache } from './term-dictionary-cache';
 
 /**
  * Writes an analysed batch under its doc keys (`docKeys[ordinal]`, ascending with the ordinal, above
- * every key the index holds), in the caller's transaction: fields, then the term dictionary (ids and
- * tails), then blocks and token streams (with each field's length), which need the term ids; field
- * statistics and doc values need none.
+ * every key the index holds), in the caller's transaction: fields, then the ids and tails of the terms
+ * the cache does not know (term-dictionary-cache.ts), then blocks (carrying each term's totals) and
+ * token streams (with each field's length), which need the term ids; field statistics and doc values
+ * need none.
  *
  * One client runs one statement at a time, and Node and Postgres take turns unless the next statement
  * is queued before the previous one ends. So each statement is queued as soon as what it needs is
  * known, and rendered while Postgres runs the one before it: the rows without term ids go behind the
- * dictionary statement (the batch's longest) and are written while Node builds the blocks; the blocks'
- * and token streams' COPYs go behind the tail UPDATE. On 5,000 documents of ~1.3 kB the statements after
- * the dictionary went from ~540–560 ms to ~465–515 (DESIGN.md, "Write path").
+ * dictionary statement and are written while Node plans the blocks; the token streams are rendered
+ * while Postgres runs the tail UPDATE, the batch's longest statement, and the blocks' and token
+ * streams' COPYs go behind it (DESIGN.md, "Write path").
  */
 export async function saveAnalyzedBatch(
   client: PoolClient,
@@ -43,7 +44,7 @@ export async function saveAnalyzedBatch(
   // statement, sorted by (field id, term) as it takes them.
   const { termField, termText } = batch;
   const terms = termText.length;
-  const known = new Int32Array(terms).fill(-1);
+  const known = new Int32Array(terms);
   const termIds = new Float64Array(terms);
   const tails = new Array<Tail | undefined>(terms);
   const missing: number[] = [];
@@ -71,7 +72,7 @@ export async function saveAnalyzedBatch(
   // Only the terms not cached need a statement before the blocks, and once warm it is short: the
   // statistics of every term ride on the last block the batch writes for it (migration 0010).
   const queue = new StatementQueue();
-  const dictionary = queue.add(() => saveTermDeltas(client, indexId, keys));
+  const dictionary = queue.add(() => findOrAddTerms(client, indexId, keys));
   // The queue sends from a microtask: let that run now, not after the synchronous work below.
   await Promise.resolve();
   const turns = new EventLoopTurns(1);
@@ -90,6 +91,7 @@ export async function saveAnalyzedBatch(
     fieldStats,
     sendCopy(client, renderDocValues(indexId, valueRows(batch, docKeys, fieldIds)), queue),
   ]);
+  // Awaited at the end; until then a failure of the dictionary statement must not leave it unhandled.
   unordered.catch(() => undefined);
   const saved = await dictionary;
   missing.forEach((t, i) => {
