@@ -3,7 +3,8 @@ import { Client } from 'pg';
 /**
  * The inverted index's statistics recounted from what is stored, compared with what the writer keeps:
  * every figure is a count of rows that disagree, so all zeros means the index is consistent.
- * - terms.doc_freq / total_term_freq (the view: totals on each term's last block, migration 0010) against the documents and summed freqs of their posting blocks;
+ * - terms.doc_freq / total_term_freq (the view: totals on each term's last block, migration 0010)
+ *   against the documents and summed freqs of their posting blocks;
  * - field_stats.doc_count / sum_total_term_freq against the lengths stored per document and field:
  *   the token streams' (text, keyword) and the number of doc values (numbers, dates, booleans);
  * - postings (in blocks), doc_tokens (orphanDocTerms: the token streams, which are the forward index)

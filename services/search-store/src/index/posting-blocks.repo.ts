@@ -48,8 +48,9 @@ export interface BatchPostings {
  * ids, findOrAddTerms, or from the dictionary cache): extend the tails with one UPDATE, COPY the new
  * blocks. Both go through the caller's queue: the UPDATE is queued first, and the blocks are rendered
  * while Postgres runs it. `onTailsSent` runs as the UPDATE goes out (or at once, with no tail to
- * extend): the caller's own rendering can wait until Postgres has the batch's longest statement. Every block written carries the term's totals after the batch (migration
- * 0010): the term's last block is always among them, and the last block's totals are the term's.
+ * extend): the caller's own rendering can wait until Postgres has the batch's longest statement.
+ * Every block written carries the term's totals after the batch (migration 0010): the term's last
+ * block is always among them, and the last block's totals are the term's.
  *
  * Writers to one index are serialised (FOR UPDATE on its `indices` row, api/write/execute-writes.ts)
  * and doc keys come from one sequence, so a batch's doc keys are above every key already indexed: the
