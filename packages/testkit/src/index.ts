@@ -5,3 +5,4 @@ export { startLocalRedis, type LocalRedis } from './local-redis';
 export { isContainerRuntimeAvailable } from './container-runtime';
 export { startTestPostgres, startTestRedis, type RunningServer } from './servers';
 export { createTestDatabase, testRedisUrl, uniqueId } from './test-database';
+export { openRawRequest, type RawRequest, type RawResponse } from './raw-request';
