@@ -9,6 +9,7 @@ export * from './http/route-pattern';
 export * from './http/access-log';
 export * from './http/metrics';
 export * from './http/health';
+export * from './http/graceful-shutdown';
 export * from './http/error-handlers';
 export * from './http/malformed-http';
 export * from './http/adopt-express-objects';

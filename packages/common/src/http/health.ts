@@ -8,11 +8,14 @@ export interface HealthOptions {
   /** Dependencies whose failure degrades the service without making it unready (e.g. a cache). */
   optional?: string[];
   timeoutMs?: number;
+  /** True while the process drains before exit (graceful-shutdown.ts): /ready answers 503 at once. */
+  draining?: () => boolean;
 }
 
 /**
  * GET /health: liveness (the process serves HTTP). GET /ready: every required dependency answers;
- * 503 lists which do not. Optional dependencies report "degraded" with 200.
+ * 503 lists which do not. Optional dependencies report "degraded" with 200. While the process drains,
+ * /ready is 503 whatever the dependencies say and /health stays 200 (the process is alive, just leaving).
  */
 export function healthRouter(options: HealthOptions): Router {
   const router = express.Router();
@@ -21,6 +24,10 @@ export function healthRouter(options: HealthOptions): Router {
     res.json({ status: 'ok' });
   });
   router.get('/ready', async (_req, res) => {
+    if (options.draining?.()) {
+      res.status(503).json({ status: 'draining', checks: {} });
+      return;
+    }
     const entries = await Promise.all(
       Object.entries(options.checks).map(async ([name, check]) => {
         try {
