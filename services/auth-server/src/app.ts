@@ -28,6 +28,8 @@ export interface AuthDeps {
   redisSubscriber?: Redis;
   /** Extra readiness checks (Redis, when configured). */
   readiness?: Record<string, ReadinessCheck>;
+  /** True while the process drains before exit: /ready answers 503 (main.ts, graceful-shutdown). */
+  draining?: () => boolean;
   /** Replaces the protocol side of /authorize (tests of the pages use a test double). */
   authorizationFlow?: AuthorizationFlow;
   /** Replaces the grant revoker of the account page; default: the core's (also purges caches). */
@@ -86,6 +88,7 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
         ...(deps.readiness ?? {}),
       },
       optional: ['redis'],
+      draining: deps.draining,
     }),
   );
   app.use(metrics.router);

@@ -9,6 +9,11 @@ import { envBool, envInt, envList, envLogLevel, envPort, envSecret, envUrl } fro
 export const authConfigSchema = z.object({
   PORT: envPort.default(4000),
   HOST: z.string().default('0.0.0.0'),
+  /**
+   * On SIGTERM/SIGINT: how long in-flight requests may take to finish before their connections are cut
+   * and the process exits 1 (0 after a clean drain). Keep it below the orchestrator's grace period.
+   */
+  SHUTDOWN_TIMEOUT_MS: envInt(0, 600_000).default(25_000),
   /** The issuer identifier (OIDC Core §2, RFC 8414): the public base URL, no trailing slash. */
   ISSUER: envUrl.transform((value) => value.replace(/\/+$/, '')),
   DATABASE_URL: envUrl,

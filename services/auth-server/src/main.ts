@@ -1,6 +1,13 @@
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { answerMalformedHttp, createLogger, loadConfigOrExit, runMigrations } from '@acme/common';
+import {
+  answerMalformedHttp,
+  createGracefulShutdown,
+  createLogger,
+  drainOnSignals,
+  loadConfigOrExit,
+  runMigrations,
+} from '@acme/common';
 import { createApp } from './app';
 import { authConfigSchema } from './config';
 import { connectRedis } from './storage/connect-redis';
@@ -26,12 +33,14 @@ async function main(): Promise<void> {
     client.on('error', (error) => logger.warn('Postgres connection lost', { error: error.message }));
   });
   const connections = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger) : undefined;
+  const shutdown = createGracefulShutdown({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
   const app = createApp({
     config,
     pool,
     logger,
     redis: connections?.redis,
     redisSubscriber: connections?.subscriber,
+    draining: () => shutdown.draining,
   });
   await app.core.ready(); // signing keys exist before the first request
   // Expired tokens and codes: hourly, in batches (every instance may run it; deletes are idempotent).
@@ -46,16 +55,16 @@ async function main(): Promise<void> {
     logger.info('auth-server listening', { port: config.PORT, issuer: config.ISSUER });
   });
   answerMalformedHttp(server, 'oauth');
-  const stop = (signal: string) => {
-    logger.info('stopping', { signal });
-    app.core.ctx.revocations.close(); // open revocation streams would hold server.close() open
-    connections?.redis.disconnect();
-    connections?.subscriber.disconnect();
-    server.close(() => void pool.end().then(() => process.exit(0)));
-    setTimeout(() => process.exit(0), 5000).unref();
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  shutdown.attach(server, {
+    beforeDrain: () => app.core.ctx.revocations.close(), // open streams would hold the drain to its timeout
+    // Redis and Postgres only after the drain: the requests still in flight use them.
+    release: async () => {
+      connections?.redis.disconnect();
+      connections?.subscriber.disconnect();
+      await pool.end();
+    },
+  });
+  drainOnSignals(shutdown);
 }
 
 void main().catch((error: unknown) => {
