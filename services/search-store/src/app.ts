@@ -33,6 +33,8 @@ export interface SearchDeps {
   searchSeams?: SearchSeams;
   /** auth-server's revocation push, when subscribed: reported as a gauge, never a readiness check. */
   revocationStream?: { readonly connected: boolean };
+  /** True while the process drains before exit: /ready answers 503 (main.ts, graceful-shutdown). */
+  draining?: () => boolean;
 }
 
 /** Builds the express app without listening: tests start it on port 0 against a real Postgres. */
@@ -75,7 +77,12 @@ export function createApp(deps: SearchDeps): Express {
   app.use(requestId());
   app.use(accessLines);
   app.use(metrics.middleware);
-  app.use(healthRouter({ checks: { postgres: async () => void (await deps.pool.query('SELECT 1')) } }));
+  app.use(
+    healthRouter({
+      checks: { postgres: async () => void (await deps.pool.query('SELECT 1')) },
+      draining: deps.draining,
+    }),
+  );
   app.use(metrics.router);
   app.use(formatting);
   app.use(deps.authenticate);

@@ -5,6 +5,11 @@ import { envInt, envLogLevel, envPort, envUrl } from '@acme/common';
 export const searchConfigSchema = z.object({
   PORT: envPort.default(9200),
   HOST: z.string().default('0.0.0.0'),
+  /**
+   * On SIGTERM/SIGINT: how long in-flight requests may take to finish before their connections are cut
+   * and the process exits 1 (0 after a clean drain). Keep it below the orchestrator's grace period.
+   */
+  SHUTDOWN_TIMEOUT_MS: envInt(0, 600_000).default(25_000),
   DATABASE_URL: envUrl,
   LOG_LEVEL: envLogLevel,
   /** auth-server's base URL; introspection goes to `${AUTH_SERVER_URL}/token_info`. */

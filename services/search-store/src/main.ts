@@ -1,7 +1,14 @@
 import { createSearchSeams } from './api/search-seams';
 import { join } from 'node:path';
 import { Pool } from 'pg';
-import { answerMalformedHttp, createLogger, loadConfigOrExit, runMigrations } from '@acme/common';
+import {
+  answerMalformedHttp,
+  createGracefulShutdown,
+  createLogger,
+  drainOnSignals,
+  loadConfigOrExit,
+  runMigrations,
+} from '@acme/common';
 import { createApp } from './app';
 import { authenticateRequest } from './auth/authenticate-request';
 import { createIntrospectionWithPush } from './auth/revocation-push';
@@ -34,6 +41,7 @@ async function main(): Promise<void> {
     });
   }
   const { introspection, revocations } = createIntrospectionWithPush(config, logger);
+  const shutdown = createGracefulShutdown({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
   const app = createApp({
     config,
     pool,
@@ -44,19 +52,20 @@ async function main(): Promise<void> {
     searchSeams: createSearchSeams(),
     authenticate: authenticateRequest({ config, logger, introspection }),
     revocationStream: revocations,
+    draining: () => shutdown.draining,
   });
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info('search-store listening', { port: config.PORT });
   });
   answerMalformedHttp(server, 'es');
-  const stop = (signal: string) => {
-    logger.info('stopping', { signal });
-    revocations?.close();
-    server.close(() => void Promise.all([pool.end(), fastPool.end()]).then(() => process.exit(0)));
-    setTimeout(() => process.exit(0), 5000).unref();
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  shutdown.attach(server, {
+    // After the drain: requests still in flight read Postgres, and a revocation pushed meanwhile still counts.
+    release: async () => {
+      revocations?.close();
+      await Promise.all([pool.end(), fastPool.end()]);
+    },
+  });
+  drainOnSignals(shutdown);
 }
 
 void main().catch((error: unknown) => {
