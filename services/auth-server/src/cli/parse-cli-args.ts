@@ -11,6 +11,10 @@ export function parseCliArgs(argv: string[]): CliArgs {
   const args: CliArgs = { positionals: [], options: new Map(), flags: new Set() };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
+    if (arg === '-h') {
+      args.flags.add('help');
+      continue;
+    }
     if (!arg.startsWith('--')) {
       args.positionals.push(arg);
       continue;

@@ -103,7 +103,12 @@ export async function runAdminCli(
   let request: Request;
   try {
     args = parseCliArgs(argv);
-    if (args.flags.has('help') || args.positionals.length === 0) throw new UsageError(USAGE);
+    // Asked-for help is a success (exit 0, stdout), as in POSIX utilities; a missing command is a usage error.
+    if (args.flags.has('help')) {
+      out(USAGE);
+      return 0;
+    }
+    if (args.positionals.length === 0) throw new UsageError(USAGE);
     request = buildRequest(args);
   } catch (error) {
     err(error instanceof Error ? error.message : String(error));

@@ -1,5 +1,5 @@
 import { parseCliArgs } from '../../src/cli/parse-cli-args';
-import { buildRequest, UsageError } from '../../src/cli/run-admin-cli';
+import { buildRequest, runAdminCli, USAGE, UsageError } from '../../src/cli/run-admin-cli';
 
 describe('admin CLI argument parsing', () => {
   it('builds a client registration from repeated and space-separated options', () => {
@@ -41,5 +41,33 @@ describe('admin CLI argument parsing', () => {
   it('refuses unknown commands and options without values', () => {
     expect(() => buildRequest(parseCliArgs(['clients', 'explode']))).toThrow(UsageError);
     expect(() => parseCliArgs(['clients', 'create', '--name'])).toThrow('--name needs a value');
+  });
+  it.each(['--help', '-h', 'clients create --help'])(
+    'prints the usage on stdout and exits 0 for `%s` (asked-for help is not an error)',
+    async (line: string) => {
+      const argv = line.split(' ');
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runAdminCli(
+        argv,
+        {},
+        (line) => out.push(line),
+        (line) => err.push(line),
+      );
+      expect(code).toBe(0);
+      expect(out).toEqual([USAGE]);
+      expect(err).toEqual([]);
+    },
+  );
+  it('exits 2 with the usage on stderr when no command is given', async () => {
+    const err: string[] = [];
+    const code = await runAdminCli(
+      [],
+      {},
+      () => undefined,
+      (line) => err.push(line),
+    );
+    expect(code).toBe(2);
+    expect(err).toEqual([USAGE]);
   });
 });
