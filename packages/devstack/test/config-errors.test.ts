@@ -15,13 +15,20 @@ function start(service: string, env: Record<string, string>) {
 describe('start-up configuration errors', () => {
   it('auth-server exits 1 naming every bad variable, never printing a value', () => {
     const secret = 'too-short-secret';
-    const result = start('auth-server', { DATABASE_URL: 'not-a-url', ADMIN_TOKEN: secret, PORT: '70000' });
+    const result = start('auth-server', {
+      DATABASE_URL: 'not-a-url',
+      ADMIN_TOKEN: secret,
+      PORT: '70000',
+      BOOTSTRAP_SEARCH_STORE_SECRET: 'bootstrap secret with spaces, 32+ characters long',
+    });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('ISSUER: is required');
     expect(result.stderr).toContain('DATABASE_URL: must be a valid url');
     expect(result.stderr).toContain('TOKEN_SIGNING_SECRET: is required');
     expect(result.stderr).toContain('ADMIN_TOKEN: must be at least 32 characters');
     expect(result.stderr).toContain('PORT: must be at most 65535');
+    expect(result.stderr).toContain('BOOTSTRAP_SEARCH_STORE_SECRET: must be printable ASCII without spaces');
+    expect(result.stderr).not.toContain('bootstrap secret');
     expect(result.stderr).not.toContain(secret);
     expect(result.stderr).not.toContain('not-a-url');
   });

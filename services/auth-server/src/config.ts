@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { envBool, envInt, envList, envLogLevel, envPort, envSecret, envUrl } from '@acme/common';
+import { bootstrapSecretSchema } from './domain/admin/bootstrap-search-store';
 
 /**
  * auth-server's environment. Read once in main.ts; everything else receives the parsed value.
@@ -46,6 +47,8 @@ export const authConfigSchema = z.object({
   ID_TOKEN_TTL_SECONDS: envInt(60, 86_400).default(3600),
   /** Comment line sent this often on GET /revocations/stream, so idle streams stay open and dead ones show. */
   REVOCATION_STREAM_HEARTBEAT_SECONDS: envInt(1, 300).default(15),
+  /** Set: search-store's resource server is registered (or its secret rotated) from it at start. */
+  BOOTSTRAP_SEARCH_STORE_SECRET: bootstrapSecretSchema.optional(),
 });
 
 function isCidr(value: string): boolean {

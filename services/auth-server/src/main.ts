@@ -12,6 +12,7 @@ import { createApp } from './app';
 import { authConfigSchema } from './config';
 import { connectRedis } from './storage/connect-redis';
 import { purgeExpired } from './domain/tokens/purge-expired';
+import { bootstrapSearchStore } from './domain/admin/bootstrap-search-store';
 
 /** The only reader of process.env. */
 async function main(): Promise<void> {
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
     draining: () => shutdown.draining,
   });
   await app.core.ready(); // signing keys exist before the first request
+  if (config.BOOTSTRAP_SEARCH_STORE_SECRET)
+    await bootstrapSearchStore(app.core.ctx, config.BOOTSTRAP_SEARCH_STORE_SECRET);
   // Expired tokens and codes: hourly, in batches (every instance may run it; deletes are idempotent).
   const janitor = setInterval(() => {
     purgeExpired(app.core.ctx).then(

@@ -40,6 +40,24 @@ export function createResourceServersRepo(db: Queryable) {
     async updateSecretHash(id: string, secretHash: Buffer): Promise<void> {
       await db.query('UPDATE resource_servers SET secret_hash = $2 WHERE id = $1', [id, secretHash]);
     },
+    /**
+     * Makes the row match `rs` (inserting it, or updating a differing or disabled one) in one statement,
+     * so concurrent starts cannot race; a row that already matches is not written at all.
+     */
+    async upsert(rs: ResourceServer): Promise<'created' | 'updated' | 'unchanged'> {
+      const { rows } = await db.query<{ inserted: boolean }>(
+        `INSERT INTO resource_servers AS r (id, secret_hash, audience, scopes) VALUES ($1,$2,$3,$4)
+         ON CONFLICT (id) DO UPDATE
+           SET secret_hash = EXCLUDED.secret_hash, audience = EXCLUDED.audience, scopes = EXCLUDED.scopes,
+               disabled_at = NULL
+           WHERE r.secret_hash <> EXCLUDED.secret_hash OR r.audience <> EXCLUDED.audience
+              OR r.scopes <> EXCLUDED.scopes OR r.disabled_at IS NOT NULL
+         RETURNING (xmax = 0) AS inserted`,
+        [rs.id, rs.secretHash, rs.audience, rs.scopes],
+      );
+      if (!rows[0]) return 'unchanged';
+      return rows[0].inserted ? 'created' : 'updated';
+    },
     async delete(id: string): Promise<boolean> {
       const { rowCount } = await db.query('DELETE FROM resource_servers WHERE id = $1', [id]);
       return (rowCount ?? 0) > 0;

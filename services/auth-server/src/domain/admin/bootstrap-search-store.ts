@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import type { AuthContext } from '../auth-context';
+
+/** search-store's resource server as `docker compose up` and `npm start` register it. */
+export const SEARCH_STORE_RESOURCE_SERVER = {
+  id: 'search-store',
+  audience: 'search-store',
+  scopes: ['search.read', 'search.write', 'search.admin'],
+} as const;
+
+/**
+ * BOOTSTRAP_SEARCH_STORE_SECRET: 32–512 printable ASCII characters, no spaces (it travels in HTTP
+ * Basic, RFC 7617, form-encoded per RFC 6749 §2.3.1). A refine, not a regex, so a bad value is
+ * reported by the rule it breaks and never echoed.
+ */
+export const bootstrapSecretSchema = z
+  .string()
+  .min(32)
+  .max(512)
+  .refine((value) => /^[\x21-\x7e]*$/.test(value), 'must be printable ASCII without spaces');
+
+/**
+ * Registers search-store's resource server from a secret given in the environment, at every start,
+ * so that a fresh `docker compose up` gives a working pair with no hand steps (the way Keycloak
+ * imports a realm at start). The environment is the source of truth for this one resource server:
+ * - absent: created, the secret stored as a keyed hash like any resource-server secret;
+ * - present with the same secret, audience and scopes: nothing is written;
+ * - present with another secret (a rotation, or the secret `npm run admin` generated): the stored hash
+ *   is replaced, so the old secret stops working at once; audience and scopes are set back too.
+ */
+export async function bootstrapSearchStore(
+  ctx: AuthContext,
+  secret: string,
+): Promise<'created' | 'updated' | 'unchanged'> {
+  const outcome = await ctx.repos.resourceServers.upsert({
+    ...SEARCH_STORE_RESOURCE_SERVER,
+    scopes: [...SEARCH_STORE_RESOURCE_SERVER.scopes],
+    secretHash: ctx.hasher.hash(secret),
+  });
+  ctx.logger.info('bootstrap: resource server', { id: SEARCH_STORE_RESOURCE_SERVER.id, outcome });
+  return outcome;
+}
