@@ -14,6 +14,34 @@ export interface DevstackOptions {
   authPort?: number;
   searchPort?: number;
   quiet?: boolean;
+  /**
+   * The caller's environment, handed to both services under the variables npm start sets itself
+   * (DEVSTACK_OWN_VARIABLES), so `LOG_LEVEL=debug npm start` works as the README's tables say.
+   */
+  passThroughEnv?: Record<string, string | undefined>;
+}
+
+/** What npm start decides for the services; the README lists these under "What npm start sets". */
+export const DEVSTACK_OWN_VARIABLES = [
+  'PORT',
+  'HOST',
+  'ISSUER',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'TOKEN_SIGNING_SECRET',
+  'ADMIN_TOKEN',
+  'AUTH_SERVER_URL',
+  'INTROSPECTION_CLIENT_ID',
+  'INTROSPECTION_CLIENT_SECRET',
+  'DATA_PATH',
+] as const;
+
+function passThrough(env: Record<string, string | undefined> = {}): Record<string, string> {
+  const own = new Set<string>(DEVSTACK_OWN_VARIABLES);
+  const kept: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(env))
+    if (value !== undefined && !own.has(name)) kept[name] = value;
+  return kept;
 }
 
 export interface Devstack {
@@ -42,6 +70,7 @@ export async function startDevstack(options: DevstackOptions): Promise<Devstack>
     });
     databaseUrl = postgres.url;
   }
+  const inherited = passThrough(options.passThroughEnv);
   const services: ServiceProcess[] = [];
   const stop = async () => {
     for (const service of services.reverse()) await service.stop();
@@ -56,6 +85,7 @@ export async function startDevstack(options: DevstackOptions): Promise<Devstack>
       port: authPort,
       quiet: options.quiet,
       env: {
+        ...inherited,
         ISSUER: authUrl,
         DATABASE_URL: databaseUrl,
         ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
@@ -83,6 +113,7 @@ export async function startDevstack(options: DevstackOptions): Promise<Devstack>
       port: searchPort,
       quiet: options.quiet,
       env: {
+        ...inherited,
         DATABASE_URL: databaseUrl,
         AUTH_SERVER_URL: authUrl,
         INTROSPECTION_CLIENT_ID: seed.resourceServer.id,

@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     redisUrl: process.env.REDIS_URL,
     authPort: Number(process.env.AUTH_PORT ?? 4000),
     searchPort: Number(process.env.SEARCH_PORT ?? 9200),
+    passThroughEnv: process.env,
   });
   const { seed } = stack;
   process.stdout.write(
@@ -29,7 +30,14 @@ async function main(): Promise<void> {
       `service account    ${seed.serviceAccount.clientId} / ${seed.serviceAccount.clientSecret}  (Basic on search-store)`,
       `admin token        ${stack.adminToken}`,
       '',
-      `try: curl -u ${seed.serviceAccount.clientId}:${seed.serviceAccount.clientSecret} ${stack.searchUrl}/`,
+      "The README's examples use these names; paste them into your shell:",
+      '',
+      `export WEB_SECRET=${seed.webClient.clientSecret}`,
+      `export SEARCH_STORE_SECRET=${seed.resourceServer.secret}`,
+      `export ADMIN_TOKEN=${stack.adminToken}`,
+      `export AUTH_ADMIN_URL=${stack.authUrl}`,
+      '',
+      `try: curl -u ${seed.serviceAccount.clientId}:$WEB_SECRET ${stack.searchUrl}/`,
       '',
       'Ctrl-C stops everything.',
       '',
