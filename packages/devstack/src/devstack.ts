@@ -34,6 +34,8 @@ export const DEVSTACK_OWN_VARIABLES = [
   'INTROSPECTION_CLIENT_ID',
   'INTROSPECTION_CLIENT_SECRET',
   'DATA_PATH',
+  // The demo seed registers search-store with its own secret; a bootstrap one would fight it.
+  'BOOTSTRAP_SEARCH_STORE_SECRET',
 ] as const;
 
 function passThrough(env: Record<string, string | undefined> = {}): Record<string, string> {
