@@ -11,8 +11,8 @@ import {
 
 /**
  * Two auth-server and two search-store processes on one Postgres and one Redis, as behind a load balancer.
- * Refresh reuse grace is the default (10 s): concurrent rotations get the winner's response (the grace-0
- * variant runs in services/auth-server/test/refresh-rotation-race.test.ts).
+ * Refresh reuse grace is opted into (10 s): concurrent rotations get the winner's response (the grace-0
+ * default runs in services/auth-server/test/refresh-rotation-race.test.ts).
  */
 describe('two instances of each service side by side', () => {
   let stack: Stack;
@@ -28,6 +28,7 @@ describe('two instances of each service side by side', () => {
       searchInstances: 2,
       cacheSeconds: 30,
       webRedirectUri: `${callback.origin}/cb`,
+      extraAuthEnv: { REFRESH_REUSE_GRACE_SECONDS: '10' },
     });
     db = new Pool({ connectionString: stack.databaseUrl, max: 2 });
     browser = await launchChromium();

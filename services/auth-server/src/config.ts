@@ -42,8 +42,12 @@ export const authConfigSchema = z.object({
     .optional(),
   /** Failed client/resource-server authentications per IP per minute before 429. */
   AUTH_FAILURES_PER_MINUTE: envInt(1, 10_000).default(30),
-  /** RFC 9700 §4.14.2 reuse detection with a grace window for a client's network retry. */
-  REFRESH_REUSE_GRACE_SECONDS: envInt(0, 300).default(10),
+  /**
+   * RFC 9700 §4.14.2: 0 (as Hydra, Okta and Auth0 default) makes any second use of a rotated refresh token
+   * a reuse that revokes the family. An opt-in window answers retries with the first rotation's response,
+   * which then also goes to whoever else holds the old token within the window.
+   */
+  REFRESH_REUSE_GRACE_SECONDS: envInt(0, 300).default(0),
   ID_TOKEN_TTL_SECONDS: envInt(60, 86_400).default(3600),
   /** Comment line sent this often on GET /revocations/stream, so idle streams stay open and dead ones show. */
   REVOCATION_STREAM_HEARTBEAT_SECONDS: envInt(1, 300).default(15),

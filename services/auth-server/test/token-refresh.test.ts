@@ -197,3 +197,32 @@ describe('refresh reuse grace window', () => {
     expect((await introspect(server, rs, first.body.access_token as string)).body.active).toBe(true);
   });
 });
+
+describe('refresh reuse with the default configuration', () => {
+  let server: RunningAuthServer;
+  beforeAll(async () => {
+    server = await startAuthServer();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('treats a replay right after rotation as reuse: invalid_grant, and the new tokens are revoked', async () => {
+    const client = await createClient(server);
+    const user = await createUser(server);
+    const rs = await createResourceServer(server, ['search.read']);
+    const { token } = await codeFlowTokens(server, client, user, 'search.read');
+    const form = { grant_type: 'refresh_token', refresh_token: token.body.refresh_token as string };
+    const auth = { authorization: basic(client.clientId, client.secret!) };
+    const rotated = await postForm(`${server.url}/token`, form, auth);
+    expect(rotated.status).toBe(200);
+    const replay = await postForm(`${server.url}/token`, form, auth);
+    expect(replay.status).toBe(400);
+    expect(replay.body).toEqual({ error: 'invalid_grant', error_description: 'refresh token already used' });
+    expect((await introspect(server, rs, rotated.body.access_token as string)).body).toEqual({
+      active: false,
+    });
+    const next = { grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token as string };
+    expect((await postForm(`${server.url}/token`, next, auth)).body.error).toBe('invalid_grant');
+  });
+});

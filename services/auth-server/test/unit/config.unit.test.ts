@@ -13,7 +13,7 @@ describe('auth-server config', () => {
       ISSUER: 'https://auth.example',
       INTROSPECTION_LOCAL_CACHE_MS: 1000,
       AUTH_FAILURES_PER_MINUTE: 30,
-      REFRESH_REUSE_GRACE_SECONDS: 10,
+      REFRESH_REUSE_GRACE_SECONDS: 0,
       ID_TOKEN_TTL_SECONDS: 3600,
     });
   });
