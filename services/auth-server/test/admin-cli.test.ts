@@ -1,3 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import argon2 from 'argon2';
+import { readPassword, type PasswordSource } from '../src/cli/read-password';
 import { runAdminCli } from '../src/cli/run-admin-cli';
 import { seedDemo } from '../src/domain/admin/seed-demo';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
@@ -6,17 +12,29 @@ import { basic, introspect, postForm } from './support/oauth-helpers';
 describe('admin CLI and demo seed', () => {
   let server: RunningAuthServer;
   let env: Record<string, string>;
-  const run = async (...argv: string[]) => {
+  /** `stdin`: what is piped to the CLI (as `echo … | npm run admin -- …`). */
+  const run = async (...argv: string[]) => runWithStdin('', ...argv);
+  const runWithStdin = async (stdin: string, ...argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
+    const input = new PassThrough();
+    input.end(stdin);
     const code = await runAdminCli(
       argv,
       env,
       (l) => out.push(l),
       (l) => err.push(l),
+      (source: PasswordSource) => readPassword(source, { input, output: new PassThrough() }),
     );
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
+  const storedHash = async (username: string) =>
+    (
+      await server.pool.query<{ password_hash: string }>(
+        'SELECT password_hash FROM users WHERE username = $1',
+        [username],
+      )
+    ).rows[0]!.password_hash;
   beforeAll(async () => {
     server = await startAuthServer();
     env = { AUTH_ADMIN_URL: server.url, ADMIN_TOKEN: server.config.ADMIN_TOKEN };
@@ -79,20 +97,50 @@ describe('admin CLI and demo seed', () => {
     expect(noToken).toBe(2);
   });
 
-  it('creates a user', async () => {
-    const result = await run(
+  it('creates a user with the password piped on stdin, never on the command line', async () => {
+    const argv = ['users', 'create', '--username', 'cli-user', '--claims', '{"name":"C"}', '--json'];
+    const result = await runWithStdin('long enough pw\n', ...argv);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.out)).toMatchObject({ username: 'cli-user', claims: { name: 'C' } });
+    expect(await argon2.verify(await storedHash('cli-user'), 'long enough pw')).toBe(true);
+    const explicit = await runWithStdin(
+      'second pw 12345',
       'users',
       'create',
       '--username',
-      'cli-user',
-      '--password',
-      'long enough pw',
-      '--claims',
-      '{"name":"C"}',
-      '--json',
+      'cli-2',
+      '--password-stdin',
     );
-    expect(result.code).toBe(0);
-    expect(JSON.parse(result.out)).toMatchObject({ username: 'cli-user', claims: { name: 'C' } });
+    expect(explicit.code).toBe(0);
+    expect(await argon2.verify(await storedHash('cli-2'), 'second pw 12345')).toBe(true);
+  });
+
+  it('reads the password from --password-file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
+    try {
+      writeFileSync(join(dir, 'pw'), 'from a file 123\n', { mode: 0o600 });
+      const result = await run(
+        'users',
+        'create',
+        '--username',
+        'cli-file',
+        '--password-file',
+        join(dir, 'pw'),
+      );
+      expect(result.code).toBe(0);
+      expect(await argon2.verify(await storedHash('cli-file'), 'from a file 123')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses --password on the command line (exit 2) and creates nothing', async () => {
+    const result = await run('users', 'create', '--username', 'cli-argv', '--password', 'long enough pw');
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('--password-file');
+    const { rowCount } = await server.pool.query("SELECT 1 FROM users WHERE username = 'cli-argv'");
+    expect(rowCount).toBe(0);
+    expect((await run('users', 'create', '--username', 'cli-empty')).err).toContain('no password given');
   });
 
   it('seeds the demo data idempotently, and the seeded credentials work', async () => {

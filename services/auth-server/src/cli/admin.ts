@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readPassword } from './read-password';
 import { runAdminCli } from './run-admin-cli';
 
 /** `npm run admin -- clients create …`: the admin API from a shell (AUTH_ADMIN_URL, ADMIN_TOKEN). */
@@ -7,6 +8,7 @@ runAdminCli(
   process.env,
   (line) => process.stdout.write(`${line}\n`),
   (line) => process.stderr.write(`${line}\n`),
+  (source) => readPassword(source, { input: process.stdin, output: process.stderr }),
 ).then(
   (code) => process.exit(code),
   (error: unknown) => {

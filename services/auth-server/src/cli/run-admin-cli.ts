@@ -1,4 +1,5 @@
 import { many, one, parseCliArgs, type CliArgs } from './parse-cli-args';
+import type { PasswordSource } from './read-password';
 
 export const USAGE = `usage: npm run admin -- <command> [options] [--json]
   clients create --name N [--type confidential|public] [--app-type web|native] [--redirect-uri U]...
@@ -6,12 +7,14 @@ export const USAGE = `usage: npm run admin -- <command> [options] [--json]
                  [--jwt-alg HS256|RS256|ES256] [--access-ttl SECONDS|none] [--refresh-ttl SECONDS] [--refresh-idle-ttl SECONDS]
   clients list | clients get ID | clients delete ID
   resource-servers create --id ID --audience AUD [--scope S]... | resource-servers list | resource-servers delete ID
-  users create --username U --password P [--claims JSON] | users get ID
+  users create --username U [--password-stdin | --password-file PATH] [--claims JSON] | users get ID
+                 (the password is prompted for without echo on a terminal, else read from stdin's first line)
   revoke --user ID | --client ID | --grant ID
   keys rotate --alg RS256|ES256
 env: AUTH_ADMIN_URL (default http://127.0.0.1:4000), ADMIN_TOKEN`;
 
-type Request = { method: string; path: string; body?: unknown };
+/** `password`: read it (never from argv) and add it to the body before sending. */
+type Request = { method: string; path: string; body?: unknown; password?: PasswordSource };
 
 const num = (value: string | undefined) =>
   value === undefined ? undefined : value === 'none' ? null : Number(value);
@@ -59,15 +62,21 @@ export function buildRequest(args: CliArgs): Request {
     case 'resource-servers list':
       return { method: 'GET', path: '/resource-servers' };
     case 'users create': {
+      // argv is readable by every user of the host (ps, /proc/PID/cmdline) and lands in shell history.
+      if (args.options.has('password'))
+        throw new UsageError(
+          '--password would show the password to every user of this host: pipe it on stdin or use --password-file PATH',
+        );
       const claims = one(args, 'claims');
+      const file = one(args, 'password-file');
       return {
         method: 'POST',
         path: '/users',
         body: defined({
           username: one(args, 'username'),
-          password: one(args, 'password'),
           claims: claims ? JSON.parse(claims) : undefined,
         }),
+        password: file === undefined ? { kind: 'stdin' } : { kind: 'file', path: file },
       };
     }
     case 'keys rotate':
@@ -92,12 +101,17 @@ export function buildRequest(args: CliArgs): Request {
 
 export class UsageError extends Error {}
 
-/** Runs one command; returns the exit code. Output goes to `out`, errors to `err`. */
+/**
+ * Runs one command; returns the exit code. Output goes to `out`, errors to `err`; a password is read
+ * through `readPassword` (admin.ts: the terminal without echo, or stdin, or a file).
+ */
 export async function runAdminCli(
   argv: string[],
   env: Record<string, string | undefined>,
   out: (line: string) => void,
   err: (line: string) => void,
+  readPassword: (source: PasswordSource) => Promise<string> = () =>
+    Promise.reject(new Error('no password input available')),
 ): Promise<number> {
   let args: CliArgs;
   let request: Request;
@@ -118,6 +132,14 @@ export async function runAdminCli(
   if (!token) {
     err('ADMIN_TOKEN is not set');
     return 2;
+  }
+  if (request.password) {
+    try {
+      request.body = { ...(request.body as object), password: await readPassword(request.password) };
+    } catch (error) {
+      err(`cannot read the password: ${error instanceof Error ? error.message : String(error)}`);
+      return 2;
+    }
   }
   const base = (env.AUTH_ADMIN_URL ?? 'http://127.0.0.1:4000').replace(/\/+$/, '');
   const response = await fetch(`${base}/admin${request.path}`, {
