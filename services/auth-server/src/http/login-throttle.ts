@@ -1,61 +1,75 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { createFailureBackoff } from '../storage/failure-backoff.store';
+import { failureSource } from './failure-source';
 
 export interface LoginThrottleOptions {
   /** Shared counters across instances; without it, counters live in this process only. */
   redis?: Redis;
   keyPrefix?: string;
+  /** Failures of one account from one source before it backs off. */
   maxFailuresPerAccount: number;
+  /** Failures from one source, whatever the accounts, before it backs off. */
   maxFailuresPerIp: number;
+  /** Counters are forgotten this long after the last failure; also the longest delay. */
   windowSeconds: number;
 }
 
 export interface LoginThrottle {
-  /** Seconds until the next attempt is allowed for this account or IP; 0 when not blocked. */
+  /** Seconds until this account may be tried again from this address; 0 when it may now. */
   retryAfter(username: string, ip: string): Promise<number>;
   recordFailure(username: string, ip: string): Promise<void>;
-  /** A correct password clears the account's counter (not the IP's: one valid account must not unlock
-   *  guessing against others from the same address). */
-  recordSuccess(username: string): Promise<void>;
+  /** A correct password clears this account's counter at this address (not the address's own: one
+   *  valid account must not reset guessing against others from the same address). */
+  recordSuccess(username: string, ip: string): Promise<void>;
 }
 
 /**
- * Counts failed logins per account and per client IP in fixed windows (rate-limiter-flexible's
- * "login endpoint protection" pattern; OWASP Authentication Cheat Sheet, account lockout). Once either
- * counter reaches its limit, attempts are refused with 429 and Retry-After until the window ends, even
- * with the right password, so guessing cannot continue. The IP is express's req.ip: with `trust proxy`
- * off it is the socket address, so a forged X-Forwarded-For cannot move the key (RFC 9700 §4.13).
+ * Progressive delay per account at a source and per source (OWASP Authentication Cheat Sheet, "account
+ * lockout" alternatives): past the free failures each further failure doubles the wait (1 s, 2 s, 4 s …,
+ * up to the window). The delay is asked before the password is checked, so a delayed source learns
+ * nothing; but it binds only the source that failed: there is no account-wide lock, so nobody can lock
+ * an owner out by failing against the account from elsewhere. The source is express's req.ip (the socket
+ * address unless `trust proxy`, so a forged X-Forwarded-For cannot move the key, RFC 9700 §4.13), an
+ * IPv6 address counted by its /64.
  */
 export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottle {
   const prefix = options.keyPrefix ?? 'auth:login-fail';
-  const limiter = (name: string, points: number): RateLimiterAbstract => {
-    const base = { keyPrefix: `${prefix}:${name}`, points, duration: options.windowSeconds };
-    if (!options.redis) return new RateLimiterMemory(base);
-    // If Redis fails, count in memory rather than either locking everyone out or throttling no one.
-    return new RateLimiterRedis({
-      ...base,
-      storeClient: options.redis,
-      insuranceLimiter: new RateLimiterMemory(base),
-    });
+  const common = {
+    ...(options.redis ? { redis: options.redis } : {}),
+    windowSeconds: options.windowSeconds,
+    maxDelaySeconds: options.windowSeconds,
   };
-  const perAccount = limiter('account', options.maxFailuresPerAccount);
-  const perIp = limiter('ip', options.maxFailuresPerIp);
-  const accountKey = (username: string) => username.trim().toLowerCase();
+  const perAccount = createFailureBackoff({
+    ...common,
+    prefix: `${prefix}:account`,
+    freeFailures: options.maxFailuresPerAccount,
+  });
+  const perSource = createFailureBackoff({
+    ...common,
+    prefix: `${prefix}:ip`,
+    freeFailures: options.maxFailuresPerIp,
+  });
+  // JSON keeps the two parts apart whatever characters the username holds.
+  const accountKey = (username: string, ip: string) =>
+    JSON.stringify([username.trim().toLowerCase(), failureSource(ip)]);
 
   return {
     async retryAfter(username, ip) {
-      const [account, address] = await Promise.all([perAccount.get(accountKey(username)), perIp.get(ip)]);
-      let ms = 0;
-      if (account && account.consumedPoints >= options.maxFailuresPerAccount) ms = account.msBeforeNext;
-      if (address && address.consumedPoints >= options.maxFailuresPerIp)
-        ms = Math.max(ms, address.msBeforeNext);
+      const [account, source] = await Promise.all([
+        perAccount.blockedMs(accountKey(username, ip)),
+        perSource.blockedMs(failureSource(ip)),
+      ]);
+      const ms = Math.max(account, source);
       return ms > 0 ? Math.ceil(ms / 1000) : 0;
     },
     async recordFailure(username, ip) {
-      await Promise.all([perAccount.penalty(accountKey(username)), perIp.penalty(ip)]);
+      await Promise.all([
+        perAccount.recordFailure(accountKey(username, ip)),
+        perSource.recordFailure(failureSource(ip)),
+      ]);
     },
-    async recordSuccess(username) {
-      await perAccount.delete(accountKey(username));
+    async recordSuccess(username, ip) {
+      await perAccount.clear(accountKey(username, ip));
     },
   };
 }

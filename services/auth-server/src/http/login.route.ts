@@ -8,7 +8,8 @@ import { renderLogin } from './views/login.view';
 
 /**
  * GET/POST /login and POST /logout. A successful login answers 303 (RFC 9700 §4.12: never 307, which
- * would replay the credentials to the next hop). Failures are throttled per account and per IP.
+ * would replay the credentials to the next hop). Failures delay that account at that address, and the address
+ * (login-throttle.ts); the owner elsewhere is never delayed.
  */
 export function loginRoute(ctx: PageContext): Router {
   const router = Router();
@@ -46,7 +47,7 @@ export function loginRoute(ctx: PageContext): Router {
       auditPageEvent(ctx.logger, req, 'login.failure', { username });
       return again(400, 'Incorrect username or password.');
     }
-    await ctx.throttle.recordSuccess(username);
+    await ctx.throttle.recordSuccess(username, ip);
     const session = await ctx.sessions.start(req, res, user);
     auditPageEvent(ctx.logger, req, 'login.success', { userId: user.userId, username: user.username });
     res.redirect(303, continuation(returnTo, ctx.sessions.loginMark(session)));
