@@ -19,6 +19,7 @@ export * from './schemas/revocation-event.schema';
 export * from './storage/run-migrations';
 export * from './auth/principal';
 export * from './auth/authorization-header';
+export * from './auth/relayed-address';
 export * from './auth/introspection-error';
 export * from './auth/introspection-client';
 export * from './auth/subscribe-revocations';

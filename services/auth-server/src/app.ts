@@ -36,7 +36,7 @@ export interface AuthDeps {
   grantRevoker?: GrantRevoker;
   /** Injected time for browser sessions (tests use a fake clock). */
   clock?: () => Date;
-  /** Redis key prefix of the login throttle (tests keep apart with a unique one). */
+  /** Redis key prefix of the failure counters (tests keep apart with a unique one). */
   throttleKeyPrefix?: string;
 }
 

@@ -5,6 +5,7 @@
 const REDACTED_KEYS = new Set([
   'authorization',
   'proxy-authorization',
+  'resource-server-authorization',
   'cookie',
   'set-cookie',
   'client_secret',

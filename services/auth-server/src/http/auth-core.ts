@@ -17,6 +17,7 @@ import {
   type IntrospectionHandler,
 } from './introspection.route';
 import { createFailureLimiter } from './rate-limit';
+import { createResourceServerAuth } from './resource-server-auth';
 import { revocationStreamRouter } from './revocation-stream.route';
 import { revokeRouter } from './revoke.route';
 import { tokenRouter } from './token.route';
@@ -46,6 +47,8 @@ export function createAuthCore(deps: {
   redisSubscriber?: Redis;
   /** Counts introspection cache lookups by result, for /metrics. */
   cacheLookups?: ReturnType<Metrics['counter']>;
+  /** Redis key prefix of the failure counters (tests keep apart with a unique one). */
+  throttleKeyPrefix?: string;
 }): AuthCore {
   const { config, redis } = deps;
   const cache = createIntrospectionCache({
@@ -67,8 +70,9 @@ export function createAuthCore(deps: {
   const revocations = createRevocationBus({ redis, subscriber: deps.redisSubscriber, logger: deps.logger });
   const ctx = buildAuthContext({ config, pool: deps.pool, logger: deps.logger, cache, revocations });
   const points = config.AUTH_FAILURES_PER_MINUTE;
-  const tokenLimiter = createFailureLimiter({ redis, points, prefix: 'auth:rl:client' });
-  const introspectionLimiter = createFailureLimiter({ redis, points, prefix: 'auth:rl:rs' });
+  const prefix = deps.throttleKeyPrefix ?? 'auth:rl';
+  const tokenLimiter = createFailureLimiter({ redis, points, prefix: `${prefix}:client` });
+  const introspectionLimiter = createFailureLimiter({ redis, points, prefix: `${prefix}:rs` });
 
   // Signing keys are created on first start; requests wait for that once, and retry if it failed.
   let keysReady: Promise<void> | undefined;
@@ -86,13 +90,15 @@ export function createAuthCore(deps: {
     if (keysLoaded) return next(); // the hot path pays no promise once the keys are loaded
     ready().then(() => next(), next);
   });
-  const introspect = createIntrospectionHandler(ctx, introspectionLimiter);
+  const rsAuth = createResourceServerAuth(ctx);
+  const introspect = createIntrospectionHandler(ctx, introspectionLimiter, rsAuth);
+  const clientAuth = { ctx, limiter: tokenLimiter, relays: rsAuth };
   // /token_info first: it is the hot path (issue 4).
   router.use(introspectionRouter(introspect));
-  router.use(revocationStreamRouter(ctx, introspectionLimiter));
+  router.use(revocationStreamRouter(ctx, introspectionLimiter, rsAuth));
   router.use(discoveryRouter(ctx));
-  router.use(tokenRouter(ctx, tokenLimiter));
-  router.use(revokeRouter(ctx, tokenLimiter));
+  router.use(tokenRouter(ctx, clientAuth));
+  router.use(revokeRouter(ctx, clientAuth));
   router.use(userinfoRouter(ctx));
   router.use(adminRouter(ctx));
   return { ctx, flow: createAuthorizationFlow(ctx), router, introspect, ready };

@@ -6,7 +6,7 @@ import type { AuthContext } from '../domain/auth-context';
 import { introspectToken } from '../domain/introspection/introspect-token';
 import { parseBasicAuth, parseFormBody } from './parse-params';
 import type { FailureLimiter } from './rate-limit';
-import { createResourceServerAuth } from './resource-server-auth';
+import type { ResourceServerAuth } from './resource-server-auth';
 
 /** Headers of every /token_info answer, errors included (RFC 7662 §2.2 refers to RFC 6749 §5.1). */
 export const INTROSPECTION_HEADERS = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
@@ -24,22 +24,24 @@ export type IntrospectionHandler = (
 ) => Promise<IntrospectionResponse>;
 
 /**
- * Failed authentications are throttled per IP and per resource-server id (429 + Retry-After).
+ * Failed authentications are throttled per source address (429 + Retry-After), never per id.
  * INTROSPECTION_ALLOW_CIDRS narrows who may call at all; Basic stays required either way.
  */
-export function createIntrospectionHandler(ctx: AuthContext, limiter: FailureLimiter): IntrospectionHandler {
-  const authenticate = createResourceServerAuth(ctx);
+export function createIntrospectionHandler(
+  ctx: AuthContext,
+  limiter: FailureLimiter,
+  rsAuth: ResourceServerAuth,
+): IntrospectionHandler {
   const allowed = buildAllowList(ctx.config.INTROSPECTION_ALLOW_CIDRS);
   return async (req, ip, readParams) => {
     if (allowed && !isAllowed(allowed, ip))
       throw new OAuthError('access_denied', 'introspection is not allowed from this address');
-    const rsId = parseBasicAuth(req.headers.authorization)?.id;
-    const keys = rsId ? [`ip:${ip}`, `rs:${rsId}`] : [`ip:${ip}`];
-    limiter.check(...keys);
-    const rs = await authenticate(req).catch(async (error: unknown) => {
+    // Checked before any counter: the right credentials always pass (rate-limit.ts).
+    const rs = await rsAuth.authenticate(req).catch(async (error: unknown) => {
       if (error instanceof OAuthError && error.code === 'invalid_client') {
+        const rsId = parseBasicAuth(req.headers.authorization)?.id;
         ctx.audit('resource_server_auth_failure', { ip, resource_server: rsId });
-        await limiter.fail(...keys);
+        await limiter.fail(ip);
       }
       throw error;
     });

@@ -1,62 +1,35 @@
 import type Redis from 'ioredis';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
 import { OAuthError } from '@acme/common';
+import { createFailureBackoff } from '../storage/failure-backoff.store';
+import { failureSource } from './failure-source';
+
+/** The longest a source waits after repeated failures; it only ever waits after failing itself. */
+const MAX_DELAY_SECONDS = 300;
 
 /**
- * Failed client and resource-server authentications per key (IP, and the client or resource-server id
- * tried, so a spread-out guess at one credential is throttled too), on Redis when configured so every
- * instance counts together; in memory otherwise and as Redis's stand-in while it is down.
+ * Failed client and resource-server authentications, counted per source address (shared through Redis
+ * when configured). Client and resource-server secrets carry 256 bits, so guessing is hopeless and
+ * throttling only bounds abuse: the presented credentials are always checked first and correct ones
+ * always pass, whatever the counters say. Failures are never counted against the id that was tried
+ * (anyone could then lock its owner out), only against the address that failed: past `points` failures
+ * in a minute it gets 429 with Retry-After, 1 s doubling up to 5 min.
  */
 export function createFailureLimiter(options: { redis?: Redis; points: number; prefix: string }) {
-  const memory = new RateLimiterMemory({ keyPrefix: options.prefix, points: options.points, duration: 60 });
-  const limiter: RateLimiterAbstract = options.redis
-    ? new RateLimiterRedis({
-        storeClient: options.redis,
-        keyPrefix: options.prefix,
-        points: options.points,
-        duration: 60,
-        insuranceLimiter: memory,
-      })
-    : memory;
-  const blocked = new Map<string, number>();
-  const tooMany = (ms: number) =>
-    new OAuthError('too_many_requests', 'too many failed attempts', {
-      'Retry-After': String(Math.max(1, Math.ceil(ms / 1000))),
-    });
+  const backoff = createFailureBackoff({
+    ...(options.redis ? { redis: options.redis } : {}),
+    prefix: options.prefix,
+    freeFailures: options.points,
+    windowSeconds: 60,
+    maxDelaySeconds: MAX_DELAY_SECONDS,
+  });
   return {
-    /**
-     * Throws 429 while any of the keys (IP, client id) is blocked. Answered from memory: a successful
-     * authentication costs no Redis round trip; counting happens on failures only (the secrets are
-     * high-entropy, so throttling bounds abuse, not guessing odds).
-     */
-    check(...keys: string[]): void {
-      const now = Date.now();
-      for (const key of keys) {
-        const until = blocked.get(key);
-        if (until === undefined) continue;
-        if (until > now) throw tooMany(until - now);
-        blocked.delete(key);
-      }
-    },
-    /** Counts a failure against every key (shared through Redis); throws 429 when one exceeded the budget. */
-    async fail(...keys: string[]): Promise<void> {
-      let blockedMs = 0;
-      for (const key of keys) {
-        try {
-          await limiter.consume(key);
-        } catch (error) {
-          if (!(error instanceof RateLimiterRes)) continue;
-          blockedMs = Math.max(blockedMs, error.msBeforeNext);
-          if (blocked.size > 100_000) blocked.clear();
-          blocked.set(key, Date.now() + error.msBeforeNext);
-        }
-      }
-      if (blockedMs > 0) throw tooMany(blockedMs);
+    /** Counts a failure from this address; throws 429 once the address is past its budget. */
+    async fail(address: string): Promise<void> {
+      const ms = await backoff.recordFailure(failureSource(address));
+      if (ms > 0)
+        throw new OAuthError('too_many_requests', 'too many failed attempts from this address', {
+          'Retry-After': String(Math.max(1, Math.ceil(ms / 1000))),
+        });
     },
   };
 }

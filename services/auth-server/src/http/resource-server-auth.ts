@@ -27,6 +27,13 @@ export function createResourceServerAuth(ctx: AuthContext) {
     rs.catch(() => rows.get(id)?.rs === rs && rows.delete(id)); // a failed lookup is not cached
     return rs;
   };
+  /** The resource server of this id (form-decoded), when the secret is its own. */
+  const verify = async (id: string, secret: string): Promise<ResourceServer | undefined> => {
+    // Postgres text cannot hold NUL (a 500 from the lookup); no resource server id or secret contains one.
+    if (id.includes('\u0000') || secret.includes('\u0000')) return undefined;
+    const rs = await findRs(id);
+    return ctx.hasher.verify(secret, rs?.secretHash) && rs ? rs : undefined;
+  };
   const strategy = new BasicStrategy({ realm: RS_REALM }, (rawId, rawSecret, done) => {
     let id: string;
     let secret: string;
@@ -36,10 +43,8 @@ export function createResourceServerAuth(ctx: AuthContext) {
     } catch {
       return done(null, false);
     }
-    // Postgres text cannot hold NUL (a 500 from the lookup); no resource server id or secret contains one.
-    if (id.includes('\u0000') || secret.includes('\u0000')) return done(null, false);
-    findRs(id).then(
-      (rs) => done(null, ctx.hasher.verify(secret, rs?.secretHash) && rs ? rs : false),
+    verify(id, secret).then(
+      (rs) => done(null, rs ?? false),
       (error: unknown) => done(error),
     );
   });
@@ -48,7 +53,7 @@ export function createResourceServerAuth(ctx: AuthContext) {
   });
   // The strategy is driven the way passport.authenticate drives it (a per-request instance with the
   // action functions attached), without passport's middleware wrapper around a single strategy.
-  return (req: IncomingMessage): Promise<ResourceServer> =>
+  const authenticate = (req: IncomingMessage): Promise<ResourceServer> =>
     new Promise((resolve, reject) => {
       const attempt = Object.create(strategy) as StrategyAttempt;
       attempt.success = (rs) => resolve(rs as ResourceServer);
@@ -58,7 +63,9 @@ export function createResourceServerAuth(ctx: AuthContext) {
       attempt.redirect = () => reject(unauthorized);
       attempt.authenticate(req as Request); // the strategy reads req.headers only
     });
+  return { authenticate, verify };
 }
+export type ResourceServerAuth = ReturnType<typeof createResourceServerAuth>;
 
 /** The action functions passport attaches to a strategy instance before calling authenticate(). */
 type StrategyAttempt = BasicStrategy & {

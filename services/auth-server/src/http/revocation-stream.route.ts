@@ -4,7 +4,7 @@ import type { AuthContext } from '../domain/auth-context';
 import type { RevocationMessage } from '../domain/revocation/revocation-feed';
 import { parseBasicAuth } from './parse-params';
 import type { FailureLimiter } from './rate-limit';
-import { createResourceServerAuth } from './resource-server-auth';
+import type { ResourceServerAuth } from './resource-server-auth';
 
 /**
  * GET /revocations/stream: Server-Sent Events (WHATWG HTML §9.2) telling a resource server, at once,
@@ -26,22 +26,23 @@ const MAX_STREAMS_PER_RS = 32;
 /** A subscriber that stops reading is cut off past this backlog; it reconnects and clears its cache. */
 const MAX_BACKLOG_BYTES = 1 << 20;
 
-export function revocationStreamRouter(ctx: AuthContext, limiter: FailureLimiter): Router {
+export function revocationStreamRouter(
+  ctx: AuthContext,
+  limiter: FailureLimiter,
+  rsAuth: ResourceServerAuth,
+): Router {
   const router = express.Router();
-  const authenticate = createResourceServerAuth(ctx);
   const heartbeatMs = ctx.config.REVOCATION_STREAM_HEARTBEAT_SECONDS * 1000;
   let lastId = 0;
   const open = new Map<string, number>();
   router.get('/revocations/stream', async (req, res) => {
     res.set('Cache-Control', 'no-store');
     const ip = req.ip ?? 'unknown';
-    const rsId = parseBasicAuth(req.headers.authorization)?.id;
-    const keys = rsId ? [`ip:${ip}`, `rs:${rsId}`] : [`ip:${ip}`];
-    limiter.check(...keys);
-    const rs = await authenticate(req).catch(async (error: unknown) => {
+    const rs = await rsAuth.authenticate(req).catch(async (error: unknown) => {
       if (error instanceof OAuthError && error.code === 'invalid_client') {
+        const rsId = parseBasicAuth(req.headers.authorization)?.id;
         ctx.audit('resource_server_auth_failure', { ip, resource_server: rsId });
-        await limiter.fail(...keys);
+        await limiter.fail(ip);
       }
       throw error;
     });

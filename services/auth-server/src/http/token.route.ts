@@ -4,16 +4,15 @@ import type { AuthContext } from '../domain/auth-context';
 import { exchangeCode } from '../domain/grants/exchange-code';
 import { refreshTokens } from '../domain/grants/refresh-tokens';
 import { clientCredentials } from '../domain/grants/client-credentials';
-import { authenticateRequestClient } from './client-auth';
+import { authenticateRequestClient, type ClientAuth } from './client-auth';
 import { cors } from './cors';
 import { listParam, parseFormBody } from './parse-params';
-import type { FailureLimiter } from './rate-limit';
 
 /**
  * POST /token (RFC 6749 §3.2): authorization_code, refresh_token and client_credentials; the password
  * grant is refused (RFC 9700 §2.4). Responses are no-store (§5.1); errors follow §5.2.
  */
-export function tokenRouter(ctx: AuthContext, limiter: FailureLimiter): Router {
+export function tokenRouter(ctx: AuthContext, clientAuth: ClientAuth): Router {
   const router = express.Router();
   router.options('/token', cors);
   router.post('/token', cors, express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
@@ -23,7 +22,7 @@ export function tokenRouter(ctx: AuthContext, limiter: FailureLimiter): Router {
     if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required');
     if (!['authorization_code', 'refresh_token', 'client_credentials'].includes(grantType))
       throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
-    const client = await authenticateRequestClient(ctx, limiter, req, params);
+    const client = await authenticateRequestClient(clientAuth, req, params);
     const resource = listParam(req.body, 'resource');
     const body =
       grantType === 'authorization_code'

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Pool } from 'pg';
 import { createLogger, runMigrations, type Logger } from '@acme/common';
-import { createTestDatabase, findFreePort } from '@acme/testkit';
+import { createTestDatabase, findFreePort, uniqueId } from '@acme/testkit';
 import type Redis from 'ioredis';
 import { createApp } from '../../src/app';
 import type { AuthCore } from '../../src/http/auth-core';
@@ -48,6 +48,8 @@ export async function startAuthServer(
     logger,
     redis: connections?.redis,
     redisSubscriber: connections?.subscriber,
+    // Failure counters of one server are its own, though the run's Redis is shared.
+    throttleKeyPrefix: uniqueId('test:rl:'),
   });
   const server = app.listen(fixedPort, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

@@ -68,6 +68,7 @@ export function authenticateRequest(options: AuthenticateRequestOptions): Reques
   const verifyBearer: TokenVerifier = introspectionVerifier(introspection, options.now);
   const serviceAccounts = createServiceAccountTokens({
     authServerUrl: config.AUTH_SERVER_URL,
+    relay: { clientId: config.INTROSPECTION_CLIENT_ID, clientSecret: config.INTROSPECTION_CLIENT_SECRET },
     timeoutMs: config.AUTH_SERVER_TIMEOUT_MS,
     now: options.now,
     fetch: options.fetch,
@@ -91,6 +92,7 @@ export function authenticateRequest(options: AuthenticateRequestOptions): Reques
   async function authenticate(
     header: string | undefined,
     uri: string,
+    address: string | undefined,
   ): Promise<{ principal: Principal; user: string }> {
     const credentials = parseAuthorization(header);
     if (credentials === undefined) throw missingCredentials(uri);
@@ -102,7 +104,7 @@ export function authenticateRequest(options: AuthenticateRequestOptions): Reques
     const { username, password } = credentials;
     let token: string;
     try {
-      token = await serviceAccounts.tokenFor(username, password);
+      token = await serviceAccounts.tokenFor(username, password, address);
     } catch (error) {
       if (error instanceof ServiceAccountError && error.failure === 'rejected') {
         throw unableToAuthenticateUser(username, uri);
@@ -120,7 +122,7 @@ export function authenticateRequest(options: AuthenticateRequestOptions): Reques
 
   return async (req, _res, next) => {
     if (OPEN_PATHS.has(req.path)) return next();
-    const { principal, user } = await authenticate(req.get('authorization'), req.originalUrl);
+    const { principal, user } = await authenticate(req.get('authorization'), req.originalUrl, req.ip);
     const route = findRouteScope(req.method, req.path);
     if (!hasScope(principal, route.scope)) {
       throw unauthorizedAction({

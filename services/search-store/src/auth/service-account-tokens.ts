@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { formatClientBasic } from '@acme/common';
+import { formatClientBasic, formatForwardedFor, RELAY_AUTHORIZATION_HEADER } from '@acme/common';
 
 /**
  * `Authorization: Basic user:password` on search-store names a service account: an OAuth client registered
@@ -10,9 +10,11 @@ import { formatClientBasic } from '@acme/common';
  * - Cache keys are an HMAC of the credentials under a key made at start-up: the map never holds a password,
  *   and its keys cannot be tested offline against guesses.
  * - One token request in flight per credentials (single-flight).
- * - A refusal (400/401 from /token) means bad credentials; it is remembered for a few seconds, so a client
- *   retrying bad credentials in a loop does not reach auth-server on every request (auth-server throttles
- *   failures by caller address, and the caller is search-store for every service account). Anything else
+ * - A refusal (400/401 from /token, or 429: the end user's address failed too often) means bad credentials;
+ *   it is remembered for a few seconds, so a client retrying bad credentials in a loop does not reach
+ *   auth-server on every request. auth-server throttles failures by address: with `relay` we authenticate
+ *   as a resource server and name the end user's address (RFC 7239 Forwarded), so their failures count
+ *   against them, not against search-store (which every service account calls through). Anything else
  *   (network, timeout, 5xx, an answer that is not a token) means auth-server is unavailable: not cached.
  */
 export type ServiceAccountFailure = 'rejected' | 'unavailable';
@@ -29,6 +31,8 @@ export class ServiceAccountError extends Error {
 
 export interface ServiceAccountTokensOptions {
   authServerUrl: string;
+  /** search-store's resource-server credentials, sent so auth-server believes the end user's address. */
+  relay?: { clientId: string; clientSecret: string };
   timeoutMs?: number;
   maxEntries?: number;
   /** How long refused credentials are answered from memory. Default 5,000 ms. */
@@ -39,7 +43,8 @@ export interface ServiceAccountTokensOptions {
 }
 
 export interface ServiceAccountTokens {
-  tokenFor(username: string, password: string): Promise<string>;
+  /** `endUser`: the address the request came from, which auth-server counts a failure against. */
+  tokenFor(username: string, password: string, endUser?: string): Promise<string>;
   /** Drops a cached token (introspection said it is no longer active). */
   forget(username: string, password: string): void;
 }
@@ -60,6 +65,7 @@ export function createServiceAccountTokens(options: ServiceAccountTokensOptions)
   const endpoint = `${options.authServerUrl.replace(/\/+$/, '')}/token`;
   const timeoutMs = options.timeoutMs ?? 2000;
   const hmacKey = randomBytes(32);
+  const relay = options.relay && formatClientBasic(options.relay.clientId, options.relay.clientSecret);
   const maxEntries = options.maxEntries ?? 1000;
   // Insertion-ordered Map as a bounded cache: service accounts are few, so dropping the oldest is enough.
   const cache = new Map<string, { token: string | undefined; refreshAtMs: number }>();
@@ -78,6 +84,7 @@ export function createServiceAccountTokens(options: ServiceAccountTokensOptions)
   async function requestToken(
     username: string,
     password: string,
+    endUser: string | undefined,
   ): Promise<{ token: string; lifetimeMs: number }> {
     const signal = AbortSignal.timeout(timeoutMs);
     let response: Response;
@@ -88,6 +95,9 @@ export function createServiceAccountTokens(options: ServiceAccountTokensOptions)
           authorization: formatClientBasic(username, password),
           'content-type': 'application/x-www-form-urlencoded',
           accept: 'application/json',
+          ...(relay && endUser
+            ? { [RELAY_AUTHORIZATION_HEADER]: relay, forwarded: formatForwardedFor(endUser) }
+            : {}),
         },
         body: 'grant_type=client_credentials',
         signal,
@@ -98,7 +108,7 @@ export function createServiceAccountTokens(options: ServiceAccountTokensOptions)
         signal.aborted ? `auth server did not answer within ${timeoutMs} ms` : 'auth server is unreachable',
       );
     }
-    if (response.status === 400 || response.status === 401) {
+    if (response.status === 400 || response.status === 401 || response.status === 429) {
       await response.arrayBuffer().catch(() => undefined);
       throw new ServiceAccountError('rejected', `auth server refused the credentials (${response.status})`);
     }
@@ -117,9 +127,14 @@ export function createServiceAccountTokens(options: ServiceAccountTokensOptions)
     return { token: parsed.data.access_token, lifetimeMs };
   }
 
-  async function fetchAndCache(key: string, username: string, password: string): Promise<string> {
+  async function fetchAndCache(
+    key: string,
+    username: string,
+    password: string,
+    endUser: string | undefined,
+  ): Promise<string> {
     try {
-      const { token, lifetimeMs } = await requestToken(username, password);
+      const { token, lifetimeMs } = await requestToken(username, password, endUser);
       // Refresh a little before expiry (a tenth of the lifetime, at most 30 s) so a request never
       // carries a token that expires on its way to auth-server.
       const margin = Math.min(30_000, lifetimeMs / 10);
@@ -136,7 +151,7 @@ export function createServiceAccountTokens(options: ServiceAccountTokensOptions)
   }
 
   return {
-    async tokenFor(username, password) {
+    async tokenFor(username, password, endUser) {
       const key = keyOf(username, password);
       const cached = cache.get(key);
       if (cached && cached.refreshAtMs > now()) {
@@ -147,7 +162,7 @@ export function createServiceAccountTokens(options: ServiceAccountTokensOptions)
       }
       const pending = inFlight.get(key);
       if (pending) return pending;
-      const request = fetchAndCache(key, username, password);
+      const request = fetchAndCache(key, username, password, endUser);
       inFlight.set(key, request);
       return request;
     },

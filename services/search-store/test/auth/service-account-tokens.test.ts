@@ -146,4 +146,27 @@ describe('service-account tokens (client_credentials)', () => {
     nock(AUTH).post('/token').reply(200, { access_token: 'x', token_type: 'DPoP' });
     await expect(tokens().tokenFor('svc', 's')).rejects.toMatchObject({ failure: 'unavailable' });
   });
+
+  it('vouches for the end user as a resource server so auth-server counts their failures, not ours', async () => {
+    let headers: Record<string, unknown> = {};
+    nock(AUTH)
+      .post('/token', 'grant_type=client_credentials')
+      .reply(function () {
+        headers = this.req.headers;
+        return [429, { error: 'too_many_requests' }, { 'retry-after': '4' }];
+      });
+    const relayed = createServiceAccountTokens({
+      authServerUrl: AUTH,
+      relay: { clientId: 'search-store', clientSecret: 'rs secret' },
+      now: () => clock,
+    });
+    // A throttled end user is refused like wrong credentials (401), never as auth-server being down (503).
+    await expect(relayed.tokenFor('svc', 'guess', '2001:db8::5')).rejects.toMatchObject({
+      failure: 'rejected',
+    });
+    expect(headers['resource-server-authorization']).toBe(
+      `Basic ${Buffer.from('search-store:rs+secret').toString('base64')}`,
+    );
+    expect(headers.forwarded).toBe('for="[2001:db8::5]"');
+  });
 });
