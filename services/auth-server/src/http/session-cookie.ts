@@ -27,3 +27,12 @@ export function pageCookieOptions(req: Request, issuer: string, maxAgeSeconds?: 
     ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds * 1000 }),
   };
 }
+
+/**
+ * The cookie's name: with the `__Host-` prefix on an https issuer, so the browser accepts it only Secure,
+ * for Path=/ and without Domain (RFC 6265bis §4.1.3.2): a sibling subdomain or a plain-http page cannot
+ * plant or overwrite it. Plain names on an http issuer, where browsers would refuse the prefix (local dev).
+ */
+export function pageCookieName(name: string, issuer: string): string {
+  return issuer.startsWith('https:') ? `__Host-${name}` : name;
+}

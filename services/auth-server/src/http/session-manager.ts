@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { SessionsRepo } from '../storage/sessions.repo';
-import { pageCookieOptions, readCookie } from './session-cookie';
+import { pageCookieName, pageCookieOptions, readCookie } from './session-cookie';
 import { isSameMac, keyedHash, type PageKeys } from './session-keys';
 
+/** Named through pageCookieName: `__Host-auth_session` on an https issuer. */
 export const SESSION_COOKIE = 'auth_session';
 /** How long after a login its /authorize continuation counts as "just signed in" (a bookmarked
  *  continuation must not skip prompt=login or max_age later). */
@@ -42,9 +43,10 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   const { repo, keys, issuer, ttlSeconds, clock } = options;
   const cache = new WeakMap<Request, Promise<PageSession | null>>();
   const hash = (sessionId: string) => keyedHash(keys.sessionHash, sessionId);
+  const cookie = pageCookieName(SESSION_COOKIE, issuer);
 
   async function load(req: Request): Promise<PageSession | null> {
-    const sessionId = readCookie(req, SESSION_COOKIE);
+    const sessionId = readCookie(req, cookie);
     if (!sessionId) return null;
     const stored = await repo.findSession(hash(sessionId), clock());
     return stored ? { sessionId, ...stored } : null;
@@ -60,7 +62,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       return found;
     },
     async start(req, res, user) {
-      const previous = readCookie(req, SESSION_COOKIE);
+      const previous = readCookie(req, cookie);
       if (previous) await repo.deleteSession(hash(previous));
       const now = clock();
       const session: PageSession = {
@@ -73,14 +75,14 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       await repo.saveSession({ sessionHash: hash(session.sessionId), ...session });
       // Housekeeping on the login path keeps the table bounded without a separate job.
       await repo.deleteExpiredSessions(now, 500);
-      res.cookie(SESSION_COOKIE, session.sessionId, pageCookieOptions(req, issuer, ttlSeconds));
+      res.cookie(cookie, session.sessionId, pageCookieOptions(req, issuer, ttlSeconds));
       cache.set(req, Promise.resolve(session));
       return session;
     },
     async end(req, res) {
-      const sessionId = readCookie(req, SESSION_COOKIE);
+      const sessionId = readCookie(req, cookie);
       if (sessionId) await repo.deleteSession(hash(sessionId));
-      res.clearCookie(SESSION_COOKIE, pageCookieOptions(req, issuer));
+      res.clearCookie(cookie, pageCookieOptions(req, issuer));
       cache.set(req, Promise.resolve(null));
     },
     loginMark(session) {

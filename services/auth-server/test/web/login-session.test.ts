@@ -109,8 +109,9 @@ describe('login, sessions, logout and CSRF', () => {
 
   it('never redirects a login to another site: an absolute return_to falls back to /account', async () => {
     const browser = new WebClient(server.url);
-    const { csrf } = await loginForm(browser);
     for (const return_to of ['https://evil.example/', '//evil.example/x', '/admin']) {
+      // Each sign-in starts a new session, and the form's token is bound to the session it was shown in.
+      const { csrf } = await loginForm(browser);
       const response = await browser.post('/login', {
         csrf_token: csrf,
         return_to,
@@ -191,10 +192,14 @@ describe('cookies behind TLS', () => {
     await server.stop();
   });
 
-  it('marks the CSRF and session cookies Secure when the issuer is https', async () => {
+  it('names the CSRF and session cookies __Host- (Secure, Path=/, no Domain) when the issuer is https', async () => {
     const browser = new WebClient(server.url);
     const page = await browser.get('/login');
-    expect(page.headers.getSetCookie().find((l) => l.startsWith('auth_csrf='))).toMatch(/; Secure/);
+    const csrf = page.headers.getSetCookie().find((l) => l.startsWith('__Host-auth_csrf='));
+    expect(csrf).toMatch(/; Secure/);
+    expect(csrf).toMatch(/; Path=\/(;|$)/);
+    expect(csrf).not.toMatch(/Domain=/i);
+    expect(page.headers.getSetCookie().some((l) => l.startsWith('auth_csrf='))).toBe(false);
     const html = await page.text();
     const response = await browser.post('/login', {
       csrf_token: inputValue(html, 'csrf_token'),
@@ -203,6 +208,10 @@ describe('cookies behind TLS', () => {
       password: 'erin password 123',
     });
     expect(response.status).toBe(303);
-    expect(response.headers.getSetCookie().find((l) => l.startsWith('auth_session='))).toMatch(/; Secure/);
+    const session = response.headers.getSetCookie().find((l) => l.startsWith('__Host-auth_session='));
+    expect(session).toMatch(/; Secure/);
+    expect(session).toMatch(/; Path=\/(;|$)/);
+    expect(session).not.toMatch(/Domain=/i);
+    expect((await browser.get('/account')).status).toBe(200);
   });
 });
