@@ -1,6 +1,7 @@
 import type { AggNode } from './agg-types';
 import type { AggRun } from './run-aggregations';
 import type { DocSet, SqlBuilder } from './sql-builder';
+import { simpleMatch } from '../text/simple-match';
 
 type TopHitsNode = Extract<AggNode, { type: 'top_hits' }>;
 
@@ -115,13 +116,7 @@ function sortValue(v: number | string | null, asc: boolean, type: string | null,
 function matches(path: string, pattern: string): boolean {
   if (pattern === path || path.startsWith(`${pattern}.`)) return true;
   if (!pattern.includes('*')) return false;
-  const re = new RegExp(
-    `^${pattern
-      .split('*')
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
-  return re.test(path);
+  return simpleMatch(pattern, path);
 }
 
 /** `_source` filtering for hits: includes/excludes of field paths with `*` wildcards. */

@@ -13,6 +13,7 @@ import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
 import { checkIndexBlocks } from './index-blocks';
+import { simpleMatch } from '../text/simple-match';
 
 function names(one: unknown, many: unknown): string[] {
   const list = [
@@ -20,15 +21,6 @@ function names(one: unknown, many: unknown): string[] {
     ...(one === undefined ? [] : [one]),
   ];
   return list.map(String);
-}
-
-function wildcard(pattern: string): RegExp {
-  return new RegExp(
-    `^${pattern
-      .split('*')
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
 }
 
 function aliasesMissing(aliases: string[]): EsError {
@@ -66,7 +58,7 @@ export function aliasesRouter(deps: StoreDeps): Router {
       const all = aliasView(catalog, index);
       const picked = Object.fromEntries(
         Object.entries(all).filter(([alias]) => {
-          const hit = !requested || requested.some((r) => r === '_all' || wildcard(r).test(alias));
+          const hit = !requested || requested.some((r) => r === '_all' || simpleMatch(r, alias));
           if (hit) found.add(alias);
           return hit;
         }),
@@ -253,8 +245,9 @@ async function removeAlias(
 ): Promise<ActionResult> {
   let removed = 0;
   for (const pattern of aliases) {
-    const regex = wildcard(pattern);
-    const matching = [...new Set(catalog.aliases.filter((a) => regex.test(a.alias)).map((a) => a.alias))];
+    const matching = [
+      ...new Set(catalog.aliases.filter((a) => simpleMatch(pattern, a.alias)).map((a) => a.alias)),
+    ];
     for (const alias of matching)
       removed += await deleteAlias(
         client,

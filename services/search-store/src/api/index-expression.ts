@@ -8,6 +8,7 @@ import {
 } from '../storage/indices.repo';
 import type { Queryable } from '../storage/queryable';
 import { illegalArgument, indexNotFound } from './es-errors';
+import { simpleMatcher } from '../text/simple-match';
 
 /** The catalog an index expression resolves against: every index and alias. */
 export interface Catalog {
@@ -40,11 +41,6 @@ export interface ResolveOptions {
   allowNoIndices?: boolean;
 }
 
-function wildcardRegex(pattern: string): RegExp {
-  const escaped = pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('.*')}$`);
-}
-
 /**
  * Resolves a multi-target expression (ES "Multi-target syntax"): comma lists, `*` wildcards, `_all`,
  * `-name` exclusions after a wildcard, and aliases (which expand to their indices). Wildcards skip
@@ -63,21 +59,21 @@ export function resolveIndexExpression(
   let sawWildcard = false;
   for (const part of parts) {
     if (part.startsWith('-') && sawWildcard) {
-      const regex = wildcardRegex(part.slice(1));
-      for (const [name] of selected) if (regex.test(name)) selected.delete(name);
+      const matches = simpleMatcher(part.slice(1));
+      for (const [name] of selected) if (matches(name)) selected.delete(name);
       continue;
     }
     if (part === '_all' || part.includes('*')) {
       sawWildcard = true;
       const pattern = part === '_all' ? '*' : part;
-      const regex = wildcardRegex(pattern);
+      const matches = simpleMatcher(pattern);
       const hiddenOk = pattern.startsWith('.');
       for (const index of catalog.indices) {
         const hidden = index.name.startsWith('.') || index.settings['index.hidden'] === 'true';
-        if (regex.test(index.name) && (hiddenOk || !hidden)) selected.set(index.name, index);
+        if (matches(index.name) && (hiddenOk || !hidden)) selected.set(index.name, index);
       }
       for (const alias of aliasNames) {
-        if (part !== '_all' && regex.test(alias)) {
+        if (part !== '_all' && matches(alias)) {
           for (const link of catalog.aliases.filter((a) => a.alias === alias)) {
             const index = byId.get(link.indexId);
             if (index) selected.set(index.name, index);

@@ -3,6 +3,7 @@ import type { IndexRow } from '../query/index-reader';
 import { readBlocked } from './es-errors';
 import { resolveIndexExpression, type Catalog } from './index-expression';
 import { loadSearchCatalog } from './load-search-catalog';
+import { simpleMatch } from '../text/simple-match';
 
 /**
  * The indices a search runs on: the document store's index-expression resolver (comma lists,
@@ -44,24 +45,15 @@ export function resolveFromCatalog(
 function aliasFilterFor(catalog: Catalog, expression: string, indexId: string, indexName: string): unknown {
   const parts = expression.split(',').map((p) => p.trim());
   const direct = parts.some(
-    (p) => p === indexName || p === '_all' || (p.includes('*') && wildcard(p).test(indexName)),
+    (p) => p === indexName || p === '_all' || (p.includes('*') && simpleMatch(p, indexName)),
   );
   if (direct) return undefined;
   const links = catalog.aliases.filter(
     (a) =>
       a.indexId === indexId &&
-      parts.some((p) => p === a.alias || (p.includes('*') && wildcard(p).test(a.alias))),
+      parts.some((p) => p === a.alias || (p.includes('*') && simpleMatch(p, a.alias))),
   );
   // Any alias without a filter exposes the whole index.
   if (links.length === 0 || links.some((a) => a.filter === null)) return undefined;
   return links.length === 1 ? links[0]!.filter : { bool: { should: links.map((a) => a.filter) } };
-}
-
-function wildcard(pattern: string): RegExp {
-  return new RegExp(
-    `^${pattern
-      .split('*')
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
 }

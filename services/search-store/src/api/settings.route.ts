@@ -10,6 +10,7 @@ import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
 import { checkIndexBlocks, isUnblockingSettingsRequest } from './index-blocks';
+import { simpleMatcher } from '../text/simple-match';
 
 /** Defaults a setting returns to when it is reset with null. */
 const SETTING_DEFAULTS: Record<string, string> = { 'index.number_of_replicas': '1' };
@@ -26,15 +27,10 @@ export function settingsRouter(deps: StoreDeps): Router {
     const name = req.params.name as string | undefined;
     const pick = (index: (typeof indices)[number]) => {
       if (!name) return index;
-      const regex = new RegExp(
-        `^${name
-          .split('*')
-          .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-          .join('.*')}$`,
-      );
+      const matches = simpleMatcher(name);
       return {
         ...index,
-        settings: Object.fromEntries(Object.entries(index.settings).filter(([k]) => regex.test(k))),
+        settings: Object.fromEntries(Object.entries(index.settings).filter(([k]) => matches(k))),
       };
     };
     res.json(Object.fromEntries(indices.map((i) => [i.name, { settings: settingsView(pick(i), flat) }])));

@@ -1,3 +1,5 @@
+import { simpleMatch } from '../text/simple-match';
+
 /**
  * `?filter_path` (Elasticsearch "Response filtering"): comma-separated dotted paths with `*` (one
  * level, or part of a name) and `**` (any depth); a leading `-` excludes. Arrays are transparent: a
@@ -18,13 +20,7 @@ export function applyFilterPath(value: unknown, filterPath: string): unknown {
 
 function segmentMatches(pattern: string, key: string): boolean {
   if (pattern === '*' || pattern === '**') return true;
-  if (!pattern.includes('*')) return pattern === key;
-  const regex = new RegExp(`^${pattern.split('*').map(escapeRegex).join('.*')}$`);
-  return regex.test(key);
-}
-
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return simpleMatch(pattern, key);
 }
 
 /** The remaining paths after entering `key`; an empty path means "keep this whole subtree". */

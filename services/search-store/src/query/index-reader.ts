@@ -3,6 +3,7 @@ import { listIndexedFields, type IndexedField } from '../index/indexed-fields';
 import type { IndexMapping } from '../mapping/mapping-types';
 import { parseQuery } from './parse-query';
 import type { Query } from './query-ast';
+import { simpleMatcher } from '../text/simple-match';
 
 /** What a query needs about one index: its mapped fields, their ids and statistics. */
 export interface IndexReader {
@@ -74,12 +75,5 @@ export async function openIndexReaders(db: Pool | PoolClient, indices: IndexRow[
 
 /** Field paths matching a pattern with `*` wildcards (multi_match `fields`, `_source`, `fields`). */
 export function matchFieldPattern(pattern: string): (path: string) => boolean {
-  if (!pattern.includes('*')) return (path) => path === pattern;
-  const re = new RegExp(
-    `^${pattern
-      .split('*')
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
-  return (path) => re.test(path);
+  return simpleMatcher(pattern);
 }

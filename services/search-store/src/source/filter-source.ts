@@ -1,3 +1,5 @@
+import { simpleMatcher } from '../text/simple-match';
+
 /**
  * `_source` filtering as Elasticsearch applies it to GET (`_source_includes`/`_source_excludes`), update
  * (`_source` in the response) and search hits (the `_source` option): include and exclude patterns are
@@ -35,12 +37,5 @@ export function filterSource(
 
 /** `*` matches any run of characters, dots included (ES's `Regex.simpleMatch`). */
 function matchPathPattern(pattern: string): (path: string) => boolean {
-  if (!pattern.includes('*')) return (path) => path === pattern;
-  const re = new RegExp(
-    `^${pattern
-      .split('*')
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
-  return (path) => re.test(path);
+  return simpleMatcher(pattern);
 }

@@ -3,6 +3,7 @@ import { EsError } from '@acme/common';
 import { sendText } from '../../http/format-response';
 import { isTruthyParam, stringParam } from '../../http/query-params';
 import { bytesIn, formatBytes } from './format-bytes';
+import { simpleMatch } from '../../text/simple-match';
 
 export interface CatColumn {
   name: string;
@@ -30,13 +31,8 @@ function selectColumns(columns: CatColumn[], h: string | undefined): Selected[] 
   const out: Selected[] = [];
   for (const wanted of h.split(',').map((x) => x.trim())) {
     if (wanted.includes('*')) {
-      const regex = new RegExp(
-        `^${wanted
-          .split('*')
-          .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-          .join('.*')}$`,
-      );
-      for (const column of columns) if (regex.test(column.name)) out.push({ column, display: column.name });
+      for (const column of columns)
+        if (simpleMatch(wanted, column.name)) out.push({ column, display: column.name });
       continue;
     }
     const column = columns.find((c) => c.name === wanted || c.aliases.includes(wanted));
