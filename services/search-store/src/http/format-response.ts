@@ -6,7 +6,7 @@ import { isTruthyParam } from './query-params';
 
 /**
  * Replaces `res.json` for this request so every JSON answer (errors included, since the error handler
- * calls `res.json` too) honours `?pretty`, `?filter_path` and `?error_trace`, and carries
+ * calls `res.json` too) honours `?pretty`, `?filter_path` (success bodies only) and `?error_trace`, and carries
  * `application/json; charset=UTF-8` (what Elasticsearch answers to a plain JSON request).
  */
 export function formatResponse(): RequestHandler {
@@ -24,7 +24,9 @@ export function formatResponse(): RequestHandler {
       // Re-printing: embedded raw sources become plain values first (RawJson#toJSON).
       let value = body === undefined ? undefined : (JSON.parse(JSON.stringify(body)) as unknown);
       if (errorTrace && isErrorBody(value)) value = withStackTrace(value);
-      if (filterPath !== undefined) value = applyFilterPath(value, filterPath);
+      // Never on an error envelope (ES AbstractRestChannel#newErrorBuilder "disable filtering when
+      // building error responses"): a 401 costs the anonymous caller's filter_path no work at all.
+      if (filterPath !== undefined && !isErrorBody(value)) value = applyFilterPath(value, filterPath);
       return sendText(
         res,
         'application/json; charset=UTF-8',
