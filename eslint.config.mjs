@@ -18,6 +18,26 @@ export default tseslint.config(
     },
   },
   {
+    // search-store's routes state their scope: they are registered through http/scoped-router.ts only.
+    files: ['services/search-store/src/api/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'express',
+              importNames: ['Router'],
+              allowTypeImports: true,
+              message:
+                'Register routes with scopedRouter (http/scoped-router.ts): every route states its scope.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',

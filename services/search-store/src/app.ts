@@ -40,6 +40,9 @@ export interface SearchDeps {
 /** Builds the express app without listening: tests start it on port 0 against a real Postgres. */
 export function createApp(deps: SearchDeps): Express {
   const app = express();
+  // Before anything touches app.router (express builds it on first use): paths are case-sensitive, as
+  // Elasticsearch's PathTrie. `/_Cluster/settings` must not reach the cluster settings API (issue 17).
+  app.set('case sensitive routing', true);
   app.disable('x-powered-by');
   app.set('etag', false);
   const metrics = createMetrics('search-store');

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import type { PoolClient } from 'pg';
 import { EsError } from '@acme/common';
 import { bodyObject } from '../http/read-body';
@@ -14,6 +14,7 @@ import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
 import { checkIndexBlocks } from './index-blocks';
 import { simpleMatch } from '../text/simple-match';
+import { scopedRouter } from '../http/scoped-router';
 
 function names(one: unknown, many: unknown): string[] {
   const list = [
@@ -38,14 +39,21 @@ interface ActionResult {
 
 /** GET /_aliases, GET /_alias[/<name>], GET /<index>/_alias[/<name>], POST /_aliases (ES "Alias APIs"). */
 export function aliasesRouter(deps: StoreDeps): Router {
-  const router = Router();
+  const { router, route } = scopedRouter();
 
-  router.get('/_aliases', checkParams(ROUTE_PARAMS.getAlias), async (_req, res) => {
-    const catalog = await loadCatalog(deps.pool);
-    const visible = catalog.indices.filter((i) => !i.name.startsWith('.'));
-    checkIndexBlocks(resolveIndexExpression(catalog, '_all'), 'metadata_read');
-    res.json(Object.fromEntries(visible.map((i) => [i.name, { aliases: aliasView(catalog, i) }])));
-  });
+  route(
+    'GET',
+    '/_aliases',
+    'search.read',
+    'indices:admin/aliases/get',
+    checkParams(ROUTE_PARAMS.getAlias),
+    async (_req, res) => {
+      const catalog = await loadCatalog(deps.pool);
+      const visible = catalog.indices.filter((i) => !i.name.startsWith('.'));
+      checkIndexBlocks(resolveIndexExpression(catalog, '_all'), 'metadata_read');
+      res.json(Object.fromEntries(visible.map((i) => [i.name, { aliases: aliasView(catalog, i) }])));
+    },
+  );
 
   const getAlias = async (req: Request, res: Response) => {
     const catalog = await loadCatalog(deps.pool);
@@ -75,11 +83,11 @@ export function aliasesRouter(deps: StoreDeps): Router {
     res.json(body);
   };
   const getAliasParams = checkParams(ROUTE_PARAMS.getAlias);
-  router.get('/_alias', getAliasParams, getAlias);
-  router.get('/_alias/:name', getAliasParams, getAlias);
-  router.get('/:index/_alias', getAliasParams, getAlias);
-  router.get('/:index/_alias/:name', getAliasParams, getAlias);
-  router.get('/:index/_aliases', getAliasParams, getAlias);
+  route('GET', '/_alias', 'search.read', 'indices:admin/aliases/get', getAliasParams, getAlias);
+  route('GET', '/_alias/:name', 'search.read', 'indices:admin/aliases/get', getAliasParams, getAlias);
+  route('GET', '/:index/_alias', 'search.read', 'indices:admin/aliases/get', getAliasParams, getAlias);
+  route('GET', '/:index/_alias/:name', 'search.read', 'indices:admin/aliases/get', getAliasParams, getAlias);
+  route('GET', '/:index/_aliases', 'search.read', 'indices:admin/aliases/get', getAliasParams, getAlias);
 
   // PUT /<index>/_alias/<name> and DELETE /<index>/_alias/<name> (ES "Create or update alias", "Delete alias").
   const putAlias = async (req: Request, res: Response) => {
@@ -105,32 +113,55 @@ export function aliasesRouter(deps: StoreDeps): Router {
     res.json({ acknowledged: true });
   };
   for (const path of ['/:index/_alias/:name', '/:index/_aliases/:name']) {
-    router.put(path, checkParams(ROUTE_PARAMS.putAlias), putAlias);
-    router.post(path, checkParams(ROUTE_PARAMS.putAlias), putAlias);
-    router.delete(path, checkParams(ROUTE_PARAMS.deleteAlias), deleteAliasRoute);
+    route(
+      ['PUT', 'POST'],
+      path,
+      'search.admin',
+      'indices:admin/aliases',
+      checkParams(ROUTE_PARAMS.putAlias),
+      putAlias,
+    );
+    route(
+      'DELETE',
+      path,
+      'search.admin',
+      'indices:admin/aliases',
+      checkParams(ROUTE_PARAMS.deleteAlias),
+      deleteAliasRoute,
+    );
   }
 
-  router.post('/_aliases', checkParams(ROUTE_PARAMS.updateAliases), async (req, res) => {
-    const body = bodyObject(req);
-    if (!Array.isArray(body.actions)) {
-      throw new EsError('action_request_validation_exception', 'Validation Failed: 1: No action specified;');
-    }
-    const results = await inTransaction(deps.pool, async (client) => {
-      checkActionBlocks(await loadCatalog(client), body.actions as unknown[]);
-      const out: ActionResult[] = [];
-      for (const entry of body.actions as unknown[]) out.push(await applyAction(client, deps, entry));
-      return out;
-    });
-    const failed = results.filter((r) => r.error);
-    if (failed.length > 0 && failed.length === results.length && results.length === 1) {
-      throw aliasesMissing(results[0]?.action.aliases ?? []);
-    }
-    if (failed.length > 0) {
-      res.json({ acknowledged: true, errors: true, action_results: results });
-      return;
-    }
-    res.json({ acknowledged: true, errors: false });
-  });
+  route(
+    'POST',
+    '/_aliases',
+    'search.admin',
+    'indices:admin/aliases',
+    checkParams(ROUTE_PARAMS.updateAliases),
+    async (req, res) => {
+      const body = bodyObject(req);
+      if (!Array.isArray(body.actions)) {
+        throw new EsError(
+          'action_request_validation_exception',
+          'Validation Failed: 1: No action specified;',
+        );
+      }
+      const results = await inTransaction(deps.pool, async (client) => {
+        checkActionBlocks(await loadCatalog(client), body.actions as unknown[]);
+        const out: ActionResult[] = [];
+        for (const entry of body.actions as unknown[]) out.push(await applyAction(client, deps, entry));
+        return out;
+      });
+      const failed = results.filter((r) => r.error);
+      if (failed.length > 0 && failed.length === results.length && results.length === 1) {
+        throw aliasesMissing(results[0]?.action.aliases ?? []);
+      }
+      if (failed.length > 0) {
+        res.json({ acknowledged: true, errors: true, action_results: results });
+        return;
+      }
+      res.json({ acknowledged: true, errors: false });
+    },
+  );
 
   return router;
 }

@@ -1,5 +1,5 @@
 import { EsError } from '@acme/common';
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import type { Pool } from 'pg';
 import {
   analyzeValues,
@@ -15,6 +15,7 @@ import { queryParams, searchBodyOf } from './search-body';
 import { indexNotFound } from './es-errors';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
+import { scopedRouter } from '../http/scoped-router';
 
 type Json = Record<string, unknown>;
 
@@ -24,7 +25,7 @@ type Json = Record<string, unknown>;
  * `index` (the path's alternative), so `?text=` is refused like any unknown parameter.
  */
 export function analyzeRouter(deps: { pool: Pool }): Router {
-  const router = Router();
+  const { router, route } = scopedRouter();
   const handle = async (req: Request, res: Response): Promise<void> => {
     const raw = searchBodyOf(req, res);
     const params = queryParams(req);
@@ -56,8 +57,8 @@ export function analyzeRouter(deps: { pool: Pool }): Router {
     res.json({ tokens });
   };
   const allowed = checkParams(ROUTE_PARAMS.analyze);
-  router.route('/_analyze').get(allowed, handle).post(allowed, handle);
-  router.route('/:index/_analyze').get(allowed, handle).post(allowed, handle);
+  route(['GET', 'POST'], '/_analyze', 'search.read', 'indices:admin/analyze', allowed, handle);
+  route(['GET', 'POST'], '/:index/_analyze', 'search.read', 'indices:admin/analyze', allowed, handle);
   return router;
 }
 

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { EsError } from '@acme/common';
 import { bodyObject } from '../http/read-body';
 import { saveAlias } from '../storage/aliases.repo';
@@ -14,6 +14,7 @@ import { INDEX_VERSION_CREATED, flattenSettings } from './index-settings';
 import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
+import { scopedRouter } from '../http/scoped-router';
 
 const NOT_COPIED = new Set([
   'index.uuid',
@@ -29,7 +30,7 @@ const NOT_COPIED = new Set([
  * a copy of every document and of the inverted index, all in SQL inside one transaction.
  */
 export function cloneRouter(deps: StoreDeps): Router {
-  const router = Router();
+  const { router, route } = scopedRouter();
   const clone = async (req: Request, res: Response) => {
     const body = bodyObject(req);
     const sourceName = req.params.index as string;
@@ -101,7 +102,7 @@ export function cloneRouter(deps: StoreDeps): Router {
     res.json({ acknowledged: true, shards_acknowledged: true, index: targetName });
   };
   const params = checkParams(ROUTE_PARAMS.clone);
-  router.post('/:index/_clone/:target', params, clone);
-  router.put('/:index/_clone/:target', params, clone);
+  route('POST', '/:index/_clone/:target', 'search.admin', 'indices:admin/resize', params, clone);
+  route('PUT', '/:index/_clone/:target', 'search.admin', 'indices:admin/resize', params, clone);
   return router;
 }

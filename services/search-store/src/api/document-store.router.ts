@@ -1,4 +1,5 @@
-import { Router } from 'express';
+import type { Router } from 'express';
+import { scopedRouter } from '../http/scoped-router';
 import { aliasesRouter } from './aliases.route';
 import { bulkRouter } from './bulk/bulk.route';
 import { catRouter } from './cat/cat.route';
@@ -14,7 +15,7 @@ import type { StoreDeps } from './store-deps';
 
 /** Every document-store endpoint; the search engine's routes (search, count, analyze) mount beside it. */
 export function documentStoreRouter(deps: StoreDeps): Router {
-  const router = Router();
+  const { router } = scopedRouter();
   router.use(infoRouter(deps));
   router.use(clusterSettingsRouter(deps));
   router.use(mappingRouter(deps));

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { EsError } from '@acme/common';
 import type { JsonBodyLocals } from '../http/read-body';
 import { bodyObject } from '../http/read-body';
@@ -15,13 +15,14 @@ import type { WriteOp, WriteResult } from './write/write-op';
 import { parseConditions, parseOpType, refreshOf } from './write-params';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
+import { scopedRouter } from '../http/scoped-router';
 
 /**
  * Single-document APIs (ES "Document APIs"): index (PUT/POST `_doc`, `_create`), get, exists (HEAD),
  * get source, delete and update. Writes go through the batch writer with one op.
  */
 export function documentsRouter(deps: StoreDeps): Router {
-  const router = Router();
+  const { router, route } = scopedRouter();
 
   const write = async (req: Request, res: Response, op: WriteOp) => {
     const [result] = await executeWrites(deps, [op], { refresh: refreshOf(req) });
@@ -47,69 +48,133 @@ export function documentsRouter(deps: StoreDeps): Router {
     });
   };
 
-  router.post('/:index/_doc', checkParams(ROUTE_PARAMS.index), indexDocument(false));
-  router.put('/:index/_doc/:id', checkParams(ROUTE_PARAMS.index), indexDocument(false));
-  router.post('/:index/_doc/:id', checkParams(ROUTE_PARAMS.index), indexDocument(false));
-  router.put('/:index/_create/:id', checkParams(ROUTE_PARAMS.create), indexDocument(true));
-  router.post('/:index/_create/:id', checkParams(ROUTE_PARAMS.create), indexDocument(true));
+  route(
+    'POST',
+    '/:index/_doc',
+    'search.write',
+    'indices:data/write/index',
+    checkParams(ROUTE_PARAMS.index),
+    indexDocument(false),
+  );
+  route(
+    'PUT',
+    '/:index/_doc/:id',
+    'search.write',
+    'indices:data/write/index',
+    checkParams(ROUTE_PARAMS.index),
+    indexDocument(false),
+  );
+  route(
+    'POST',
+    '/:index/_doc/:id',
+    'search.write',
+    'indices:data/write/index',
+    checkParams(ROUTE_PARAMS.index),
+    indexDocument(false),
+  );
+  route(
+    'PUT',
+    '/:index/_create/:id',
+    'search.write',
+    'indices:data/write/index',
+    checkParams(ROUTE_PARAMS.create),
+    indexDocument(true),
+  );
+  route(
+    'POST',
+    '/:index/_create/:id',
+    'search.write',
+    'indices:data/write/index',
+    checkParams(ROUTE_PARAMS.create),
+    indexDocument(true),
+  );
 
-  router.delete('/:index/_doc/:id', checkParams(ROUTE_PARAMS.delete), async (req, res) => {
-    await write(req, res, {
-      kind: 'delete',
-      index: req.params.index as string,
-      id: req.params.id as string,
-      ...parseConditions(req.query),
-    });
-  });
+  route(
+    'DELETE',
+    '/:index/_doc/:id',
+    'search.write',
+    'indices:data/write/delete',
+    checkParams(ROUTE_PARAMS.delete),
+    async (req, res) => {
+      await write(req, res, {
+        kind: 'delete',
+        index: req.params.index as string,
+        id: req.params.id as string,
+        ...parseConditions(req.query),
+      });
+    },
+  );
 
-  router.post('/:index/_update/:id', checkParams(ROUTE_PARAMS.update), async (req, res) => {
-    const conditions = parseConditions(req.query);
-    const source = sourceParams(req.query);
-    const asked = req.query._source !== undefined || source.includes.length > 0 || source.excludes.length > 0;
-    await write(req, res, {
-      fetchSource:
-        asked && source.fetch ? { includes: source.includes, excludes: source.excludes } : undefined,
-      kind: 'update',
-      index: req.params.index as string,
-      id: req.params.id as string,
-      body: bodyObject(req),
-      bodyText: (res.locals as JsonBodyLocals).rawBody,
-      ...conditions,
-    });
-  });
+  route(
+    'POST',
+    '/:index/_update/:id',
+    'search.write',
+    'indices:data/write/update',
+    checkParams(ROUTE_PARAMS.update),
+    async (req, res) => {
+      const conditions = parseConditions(req.query);
+      const source = sourceParams(req.query);
+      const asked =
+        req.query._source !== undefined || source.includes.length > 0 || source.excludes.length > 0;
+      await write(req, res, {
+        fetchSource:
+          asked && source.fetch ? { includes: source.includes, excludes: source.excludes } : undefined,
+        kind: 'update',
+        index: req.params.index as string,
+        id: req.params.id as string,
+        body: bodyObject(req),
+        bodyText: (res.locals as JsonBodyLocals).rawBody,
+        ...conditions,
+      });
+    },
+  );
 
-  router.get('/:index/_doc/:id', checkParams(ROUTE_PARAMS.get), async (req, res) => {
-    const index = await resolveSingleIndex(deps, req.params.index as string);
-    const doc = await findDocumentWithText(deps.pool, index.indexId, req.params.id as string);
-    if (!doc) {
-      res.status(404).json({ _index: index.name, _id: req.params.id, found: false });
-      return;
-    }
-    const body: Record<string, unknown> = {
-      _index: index.name,
-      _id: doc.id,
-      _version: doc.version,
-      _seq_no: doc.seqNo,
-      _primary_term: doc.primaryTerm,
-      found: true,
-    };
-    const source = sourceParams(req.query);
-    if (source.fetch) body._source = sourceView(doc, source.includes, source.excludes);
-    res.json(body);
-  });
+  route(
+    'GET',
+    '/:index/_doc/:id',
+    'search.read',
+    'indices:data/read/get',
+    checkParams(ROUTE_PARAMS.get),
+    async (req, res) => {
+      const index = await resolveSingleIndex(deps, req.params.index as string);
+      const doc = await findDocumentWithText(deps.pool, index.indexId, req.params.id as string);
+      if (!doc) {
+        res.status(404).json({ _index: index.name, _id: req.params.id, found: false });
+        return;
+      }
+      const body: Record<string, unknown> = {
+        _index: index.name,
+        _id: doc.id,
+        _version: doc.version,
+        _seq_no: doc.seqNo,
+        _primary_term: doc.primaryTerm,
+        found: true,
+      };
+      const source = sourceParams(req.query);
+      if (source.fetch) body._source = sourceView(doc, source.includes, source.excludes);
+      res.json(body);
+    },
+  );
 
-  router.get('/:index/_source/:id', checkParams(ROUTE_PARAMS.getSource), async (req, res) => {
-    const index = await resolveSingleIndex(deps, req.params.index as string);
-    const doc = await findDocumentWithText(deps.pool, index.indexId, req.params.id as string);
-    if (!doc) {
-      throw new EsError(
-        'resource_not_found_exception',
-        `Document not found [${index.name}]/[${req.params.id}]`,
-      );
-    }
-    const source = sourceParams(req.query);
-    res.json(sourceView(doc, source.includes, source.excludes));
-  });
+  route(
+    'GET',
+    '/:index/_source/:id',
+    'search.read',
+    'indices:data/read/get',
+    checkParams(ROUTE_PARAMS.getSource),
+    async (req, res) => {
+      const index = await resolveSingleIndex(deps, req.params.index as string);
+      const doc = await findDocumentWithText(deps.pool, index.indexId, req.params.id as string);
+      if (!doc) {
+        throw new EsError(
+          'resource_not_found_exception',
+          `Document not found [${index.name}]/[${req.params.id}]`,
+        );
+      }
+      const source = sourceParams(req.query);
+      res.json(sourceView(doc, source.includes, source.excludes));
+    },
+  );
 
   return router;
 }

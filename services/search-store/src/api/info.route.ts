@@ -1,7 +1,8 @@
-import { Router } from 'express';
+import { type Router } from 'express';
 import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
+import { scopedRouter } from '../http/scoped-router';
 
 /** The version we report: an 8.x release, so clients that check `version.number` ≥ 7.14 accept us. */
 export const ES_VERSION = {
@@ -27,15 +28,22 @@ export async function findClusterUuid(deps: StoreDeps): Promise<string> {
 
 /** GET / and HEAD / (ES "Root API" / ping): the info body clients use to recognise Elasticsearch. */
 export function infoRouter(deps: StoreDeps): Router {
-  const router = Router();
-  router.get('/', checkParams(ROUTE_PARAMS.info), async (_req, res) => {
-    res.json({
-      name: deps.config.NODE_NAME,
-      cluster_name: deps.config.CLUSTER_NAME,
-      cluster_uuid: await findClusterUuid(deps),
-      version: ES_VERSION,
-      tagline: 'You Know, for Search',
-    });
-  });
+  const { router, route } = scopedRouter();
+  route(
+    'GET',
+    '/',
+    'search.read',
+    'cluster:monitor/main',
+    checkParams(ROUTE_PARAMS.info),
+    async (_req, res) => {
+      res.json({
+        name: deps.config.NODE_NAME,
+        cluster_name: deps.config.CLUSTER_NAME,
+        cluster_uuid: await findClusterUuid(deps),
+        version: ES_VERSION,
+        tagline: 'You Know, for Search',
+      });
+    },
+  );
   return router;
 }

@@ -6,7 +6,8 @@ import { parseJsonText } from '../http/parse-json-text';
 import { stringifyWithRaw } from '../http/raw-json';
 import { tooLarge } from '../http/read-body';
 import { parseJsonWithLocations } from '../query/json-locations';
-import type { SearchTarget } from './search.route';
+import { requireScope } from '../auth/route-scope';
+import { SEARCH_ACCESS, type SearchTarget } from './search.route';
 
 /** Larger bodies (a search is rarely more than a few kB) take the express route. */
 const LEAN_BODY_LIMIT = 1024 * 1024;
@@ -20,7 +21,7 @@ type LeanRequest = IncomingMessage & {
 
 export interface LeanSearchDeps {
   run: (target: SearchTarget, body: unknown, params: Record<string, string | undefined>) => Promise<unknown>;
-  /** The app's authentication (scope check included), given an object with what it reads of a request. */
+  /** The app's authentication, given an object with what it reads of a request; the scope check follows. */
   authenticate: RequestHandler;
   accessLog: RequestHandler;
   metrics: RequestHandler;
@@ -37,7 +38,8 @@ export interface LeanSearchDeps {
  * it (the prototype swap of app.handle, ten middleware layers and the router, a stream iterator for
  * the body, res.json) cost about as much again, profiled. This path takes the same steps as the
  * route, in the same order: X-Elastic-Product, request id, X-Opaque-Id, access line, metrics under
- * the route's pattern, authentication and the route's scope, the body read and parsed as
+ * the route's pattern, authentication and the route's scope (the route's own check, SEARCH_ACCESS), the
+ * body read and parsed as
  * readJsonBody and searchBodyOf do (errors with line and column), and the same runner
  * (createSearchRunner). Errors get express's prototypes after all and go to the app's error handler,
  * which writes the same envelope. Anything else (query parameters, GET, chunked or encoded bodies,
@@ -47,6 +49,7 @@ export function serveSearchBeforeRouter(app: Express, deps: LeanSearchDeps): voi
   const routed = app as unknown as { handle: (req: Request, res: Response, callback?: unknown) => void };
   const handleInExpress = routed.handle.bind(app);
   const skip = () => undefined;
+  const checkScope = requireScope(SEARCH_ACCESS);
   const fail = (req: LeanRequest, res: ServerResponse, error: unknown) => {
     if (res.headersSent) return void res.destroy();
     const adopted = adoptExpressObjects(app, req, res);
@@ -91,21 +94,27 @@ export function serveSearchBeforeRouter(app: Express, deps: LeanSearchDeps): voi
     return deps.run({ index: match.index, ignoreUnavailable: false }, body, {});
   }
 
-  /** deps.authenticate with what it reads of a request (express's req.path, req.get, …). */
-  function authenticate(req: LeanRequest, res: ServerResponse, match: LeanMatch): Promise<void> {
+  /**
+   * deps.authenticate, then the search route's scope check, with what they read of a request
+   * (express's req.path, req.get, req.params, …).
+   */
+  async function authenticate(req: LeanRequest, res: ServerResponse, match: LeanMatch): Promise<void> {
     const view = {
       method: req.method,
       url: req.url,
       originalUrl: req.url,
       path: match.path,
+      params: match.index === undefined ? {} : { index: match.index },
       headers: req.headers,
       id: req.id,
       get: (name: string) => headerValue(req.headers[name.toLowerCase()]),
     } as unknown as Request;
-    return new Promise<void>((resolve, reject) => {
-      const next = (error?: unknown) => (error ? reject(error) : resolve());
-      Promise.resolve(deps.authenticate(view, res as Response, next)).catch(reject);
-    });
+    for (const step of [deps.authenticate, checkScope]) {
+      await new Promise<void>((resolve, reject) => {
+        const next = (error?: unknown) => (error ? reject(error) : resolve());
+        Promise.resolve(step(view, res as Response, next)).catch(reject);
+      });
+    }
   }
 }
 

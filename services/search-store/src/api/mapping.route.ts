@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { EsError } from '@acme/common';
 import { bodyObject } from '../http/read-body';
 import { mergeMappings } from '../mapping/merge-mappings';
@@ -12,10 +12,11 @@ import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
 import { checkIndexBlocks } from './index-blocks';
+import { scopedRouter } from '../http/scoped-router';
 
 /** GET and PUT mappings (ES "Get mapping API", "Update mapping API"). */
 export function mappingRouter(deps: StoreDeps): Router {
-  const router = Router();
+  const { router, route } = scopedRouter();
 
   const getMapping = async (req: Request, res: Response) => {
     const catalog = await loadCatalog(deps.pool);
@@ -24,8 +25,8 @@ export function mappingRouter(deps: StoreDeps): Router {
     res.json(Object.fromEntries(indices.map((i) => [i.name, { mappings: serializeMapping(i.mappings) }])));
   };
   const getParams = checkParams(ROUTE_PARAMS.getMapping);
-  router.get('/_mapping', getParams, getMapping);
-  router.get('/:index/_mapping', getParams, getMapping);
+  route('GET', '/_mapping', 'search.read', 'indices:admin/mappings/get', getParams, getMapping);
+  route('GET', '/:index/_mapping', 'search.read', 'indices:admin/mappings/get', getParams, getMapping);
 
   const putMapping = async (req: Request, res: Response) => {
     const body = bodyObject(req);
@@ -53,7 +54,7 @@ export function mappingRouter(deps: StoreDeps): Router {
     res.json({ acknowledged: true });
   };
   const putParams = checkParams(ROUTE_PARAMS.putMapping);
-  router.put('/:index/_mapping', putParams, putMapping);
-  router.post('/:index/_mapping', putParams, putMapping);
+  route('PUT', '/:index/_mapping', 'search.admin', 'indices:admin/mapping/put', putParams, putMapping);
+  route('POST', '/:index/_mapping', 'search.admin', 'indices:admin/mapping/put', putParams, putMapping);
   return router;
 }

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import type { Pool, PoolClient } from 'pg';
 import { executeCount, executeSearch } from '../query/execute-search';
 import { fastCount, fastSearch } from './fast-search';
@@ -11,6 +11,8 @@ import { queryParams, searchBodyOf } from './search-body';
 import { resolveSearchIndices } from './search-index-resolver';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
+import { scopedRouter } from '../http/scoped-router';
+import type { RouteAccess } from '../auth/route-scope';
 
 export interface SearchRouteDeps {
   pool: Pool;
@@ -99,9 +101,12 @@ const targetOf = (req: Request): SearchTarget => ({
   ignoreUnavailable: queryParams(req).ignore_unavailable === 'true',
 });
 
+/** What search and count need; the lean path in front of express (lean-search.ts) checks the same. */
+export const SEARCH_ACCESS: RouteAccess = { scope: 'search.read', action: 'indices:data/read/search' };
+
 /** GET|POST /_search, /<index>/_search, /_count, /<index>/_count (ES search and count APIs). */
 export function searchRouter(deps: SearchRouteDeps): Router {
-  const router = Router();
+  const { router, route } = scopedRouter();
 
   const runSearch = createSearchRunner(deps);
   const search = async (req: Request, res: Response): Promise<void> => {
@@ -138,9 +143,9 @@ export function searchRouter(deps: SearchRouteDeps): Router {
 
   const searchParams = checkParams(ROUTE_PARAMS.search);
   const countParams = checkParams(ROUTE_PARAMS.count);
-  router.route('/_search').all(searchParams).get(search).post(search);
-  router.route('/:index/_search').all(searchParams).get(search).post(search);
-  router.route('/_count').all(countParams).get(count).post(count);
-  router.route('/:index/_count').all(countParams).get(count).post(count);
+  route(['GET', 'POST'], '/_search', SEARCH_ACCESS.scope, SEARCH_ACCESS.action, searchParams, search);
+  route(['GET', 'POST'], '/:index/_search', SEARCH_ACCESS.scope, SEARCH_ACCESS.action, searchParams, search);
+  route(['GET', 'POST'], '/_count', SEARCH_ACCESS.scope, SEARCH_ACCESS.action, countParams, count);
+  route(['GET', 'POST'], '/:index/_count', SEARCH_ACCESS.scope, SEARCH_ACCESS.action, countParams, count);
   return router;
 }

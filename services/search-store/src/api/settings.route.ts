@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { bodyObject } from '../http/read-body';
 import { isTruthyParam } from '../http/query-params';
 import { lockIndices, saveSettings } from '../storage/indices.repo';
@@ -11,13 +11,14 @@ import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
 import { checkIndexBlocks, isUnblockingSettingsRequest } from './index-blocks';
 import { simpleMatcher } from '../text/simple-match';
+import { scopedRouter } from '../http/scoped-router';
 
 /** Defaults a setting returns to when it is reset with null. */
 const SETTING_DEFAULTS: Record<string, string> = { 'index.number_of_replicas': '1' };
 
 /** GET and PUT index settings (ES "Get index settings API", "Update index settings API"). */
 export function settingsRouter(deps: StoreDeps): Router {
-  const router = Router();
+  const { router, route } = scopedRouter();
 
   const getSettings = async (req: Request, res: Response) => {
     const catalog = await loadCatalog(deps.pool);
@@ -36,9 +37,16 @@ export function settingsRouter(deps: StoreDeps): Router {
     res.json(Object.fromEntries(indices.map((i) => [i.name, { settings: settingsView(pick(i), flat) }])));
   };
   const getParams = checkParams(ROUTE_PARAMS.getSettings);
-  router.get('/_settings', getParams, getSettings);
-  router.get('/:index/_settings', getParams, getSettings);
-  router.get('/:index/_settings/:name', getParams, getSettings);
+  route('GET', '/_settings', 'search.read', 'indices:monitor/settings/get', getParams, getSettings);
+  route('GET', '/:index/_settings', 'search.read', 'indices:monitor/settings/get', getParams, getSettings);
+  route(
+    'GET',
+    '/:index/_settings/:name',
+    'search.read',
+    'indices:monitor/settings/get',
+    getParams,
+    getSettings,
+  );
 
   const putSettings = async (req: Request, res: Response) => {
     const body = bodyObject(req);
@@ -69,8 +77,8 @@ export function settingsRouter(deps: StoreDeps): Router {
     res.json({ acknowledged: true });
   };
   const putParams = checkParams(ROUTE_PARAMS.putSettings);
-  router.put('/_settings', putParams, putSettings);
-  router.put('/:index/_settings', putParams, putSettings);
+  route('PUT', '/_settings', 'search.admin', 'indices:admin/settings/update', putParams, putSettings);
+  route('PUT', '/:index/_settings', 'search.admin', 'indices:admin/settings/update', putParams, putSettings);
   return router;
 }
 

@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
 import {
   createIntrospectionClient,
-  hasScope,
   introspectionVerifier,
   isIntrospectionError,
   isOAuthError,
@@ -14,13 +13,11 @@ import {
   type TokenVerifier,
 } from '@acme/common';
 import type { SearchConfig } from '../config';
-import { findRouteScope } from './route-scope';
 import {
   authenticationUnavailable,
   missingCredentials,
   unableToAuthenticate,
   unableToAuthenticateUser,
-  unauthorizedAction,
 } from './security-errors';
 import { createServiceAccountTokens, ServiceAccountError } from './service-account-tokens';
 
@@ -30,7 +27,8 @@ import { createServiceAccountTokens, ServiceAccountError } from './service-accou
  *   resource-server credentials (cached in process, never past the token's exp);
  * - `Authorization: Basic user:password` → a service account (an OAuth client on auth-server): its
  *   client_credentials token, cached until shortly before expiry, then introspected like a Bearer token.
- * The route's scope (route-scope.ts) must be granted, else 403. Errors are Elasticsearch's security_exception;
+ * The route's scope is checked after routing, by the route itself (route-scope.ts#requireScope), so it is
+ * the scope of the handler that will run. Errors are Elasticsearch's security_exception;
  * when auth-server cannot answer the request fails with 503 and never passes.
  */
 export interface AuthenticateRequestOptions {
@@ -123,17 +121,8 @@ export function authenticateRequest(options: AuthenticateRequestOptions): Reques
   return async (req, _res, next) => {
     if (OPEN_PATHS.has(req.path)) return next();
     const { principal, user } = await authenticate(req.get('authorization'), req.originalUrl, req.ip);
-    const route = findRouteScope(req.method, req.path);
-    if (!hasScope(principal, route.scope)) {
-      throw unauthorizedAction({
-        action: route.action,
-        user,
-        scopes: principal.scopes,
-        requiredScope: route.scope,
-        ...(route.index === undefined ? {} : { index: route.index }),
-      });
-    }
     req.principal = principal;
+    req.authenticatedUser = user;
     next();
   };
 }

@@ -4,6 +4,7 @@ import express from 'express';
 import nock from 'nock';
 import { createLogger, esErrorHandler } from '@acme/common';
 import { authenticateRequest } from '../../src/auth/authenticate-request';
+import { scopedRouter } from '../../src/http/scoped-router';
 
 const AUTH = 'http://auth-server.test';
 const BASIC_CHALLENGE = 'Basic realm="security", charset="UTF-8"';
@@ -11,7 +12,7 @@ const BEARER_CHALLENGE = 'Bearer realm="security"';
 const RS_BASIC = `Basic ${Buffer.from('search-store:rs-introspection-secret-0123').toString('base64')}`;
 
 /**
- * The middleware in front of a probe route that echoes the principal, over HTTP on port 0; auth-server
+ * The middleware in front of probe routes that echo the principal, over HTTP on port 0; auth-server
  * is stubbed with nock (outbound HTTP only).
  */
 async function startProbe(cacheMaxSeconds = 30) {
@@ -29,6 +30,14 @@ async function startProbe(cacheMaxSeconds = 30) {
       logger,
     }),
   );
+  // The scope check belongs to each route (http/scoped-router.ts); two admin routes show the 403.
+  const { router, route } = scopedRouter();
+  const echo: express.RequestHandler = (req, res) => {
+    res.json(req.principal);
+  };
+  route('PUT', '/:index', 'search.admin', 'indices:admin/create', echo);
+  route('POST', '/_reindex', 'search.admin', 'indices:data/write/reindex', echo);
+  app.use(router);
   app.all('/{*rest}', (req, res) => {
     res.json(req.principal);
   });

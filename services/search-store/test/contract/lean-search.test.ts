@@ -4,6 +4,7 @@ import { EsError, esErrorHandler, createLogger } from '@acme/common';
 import { serveSearchBeforeRouter } from '../../src/api/lean-search';
 import type { SearchTarget } from '../../src/api/search.route';
 import { formatResponse } from '../../src/http/format-response';
+import { fullAccessPrincipal } from '../support/full-access-principal';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
 import { call, client8 } from '../support/http';
 
@@ -30,7 +31,7 @@ describe('the lean search path', () => {
           if (req.get('authorization') === 'Bearer bad')
             throw new EsError('security_exception', 'bad token', { status: 401 });
           expect(req.path).toMatch(/_search$/);
-          next();
+          fullAccessPrincipal(req, _res, next);
         },
         accessLog: noop,
         metrics: noop,

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { checkDeclaredLength } from '../../http/read-body';
 import { readLines } from '../../http/read-lines';
 import type { StoreDeps } from '../store-deps';
@@ -8,6 +8,7 @@ import { refreshOf } from '../write-params';
 import { parseBulk, type BulkItem } from './parse-bulk';
 import { checkParams } from '../../http/check-params';
 import { ROUTE_PARAMS } from '../route-params';
+import { scopedRouter } from '../../http/scoped-router';
 
 /**
  * Items per transaction: big enough for set-based writes, small enough to keep locks short and memory
@@ -24,7 +25,7 @@ const BATCH_SIZE = 5000;
  * per-item results and `errors`.
  */
 export function bulkRouter(deps: StoreDeps): Router {
-  const router = Router();
+  const { router, route } = scopedRouter();
   const bulk = async (req: Request, res: Response) => {
     const started = Date.now();
     const refresh = refreshOf(req);
@@ -56,10 +57,10 @@ export function bulkRouter(deps: StoreDeps): Router {
     });
   };
   const params = checkParams(ROUTE_PARAMS.bulk);
-  router.post('/_bulk', params, bulk);
-  router.put('/_bulk', params, bulk);
-  router.post('/:index/_bulk', params, bulk);
-  router.put('/:index/_bulk', params, bulk);
+  route('POST', '/_bulk', 'search.write', 'indices:data/write/bulk', params, bulk);
+  route('PUT', '/_bulk', 'search.write', 'indices:data/write/bulk', params, bulk);
+  route('POST', '/:index/_bulk', 'search.write', 'indices:data/write/bulk', params, bulk);
+  route('PUT', '/:index/_bulk', 'search.write', 'indices:data/write/bulk', params, bulk);
   return router;
 }
 

@@ -1,6 +1,6 @@
 import { statfs } from 'node:fs/promises';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { countDocuments, findStoreSizes } from '../../storage/documents.repo';
 import { ES_VERSION } from '../info.route';
 import { loadCatalog, resolveIndexExpression } from '../index-expression';
@@ -8,6 +8,7 @@ import type { StoreDeps } from '../store-deps';
 import { sendCatTable, type CatColumn, type CatRow } from './render-table';
 import { checkParams } from '../../http/check-params';
 import { ROUTE_PARAMS } from '../route-params';
+import { scopedRouter } from '../../http/scoped-router';
 
 /** cat.indices columns (ES RestIndicesAction), defaults first. */
 const INDEX_COLUMNS: CatColumn[] = [
@@ -55,7 +56,7 @@ const NODE_COLUMNS: CatColumn[] = [
 
 /** GET /_cat/indices[/<index>] and GET /_cat/nodes (ES "Compact and aligned text (CAT) APIs"). */
 export function catRouter(deps: StoreDeps): Router {
-  const router = Router();
+  const { router, route } = scopedRouter();
 
   const catIndices = async (req: Request, res: Response) => {
     const catalog = await loadCatalog(deps.pool);
@@ -88,43 +89,50 @@ export function catRouter(deps: StoreDeps): Router {
     sendCatTable(req, res, INDEX_COLUMNS, rows);
   };
   const indicesParams = checkParams(ROUTE_PARAMS.catIndices);
-  router.get('/_cat/indices', indicesParams, catIndices);
-  router.get('/_cat/indices/:index', indicesParams, catIndices);
+  route('GET', '/_cat/indices', 'search.read', 'indices:monitor/stats', indicesParams, catIndices);
+  route('GET', '/_cat/indices/:index', 'search.read', 'indices:monitor/stats', indicesParams, catIndices);
 
-  router.get('/_cat/nodes', checkParams(ROUTE_PARAMS.catNodes), async (req, res) => {
-    const fs = await statfs(deps.config.DATA_PATH);
-    const diskTotal = fs.blocks * fs.bsize;
-    const diskAvail = fs.bavail * fs.bsize;
-    const diskUsed = diskTotal - diskAvail;
-    const memory = process.memoryUsage();
-    const ramUsed = totalmem() - freemem();
-    const [l1 = 0, l5 = 0, l15 = 0] = loadavg();
-    const row: CatRow = {
-      id: deps.config.NODE_NAME.slice(0, 4),
-      pid: process.pid,
-      ip: '127.0.0.1',
-      port: deps.config.PORT,
-      version: ES_VERSION.number,
-      'heap.current': memory.heapUsed,
-      'heap.percent': Math.round((100 * memory.heapUsed) / memory.heapTotal),
-      'heap.max': memory.heapTotal,
-      'ram.current': ramUsed,
-      'ram.percent': Math.round((100 * ramUsed) / totalmem()),
-      'ram.max': totalmem(),
-      'disk.total': diskTotal,
-      'disk.used': diskUsed,
-      'disk.avail': diskAvail,
-      'disk.used_percent': diskTotal === 0 ? '0.00' : ((100 * diskUsed) / diskTotal).toFixed(2),
-      cpu: Math.min(100, Math.round((100 * l1) / Math.max(1, cpus().length))),
-      load_1m: l1.toFixed(2),
-      load_5m: l5.toFixed(2),
-      load_15m: l15.toFixed(2),
-      uptime: `${Math.floor(process.uptime())}s`,
-      'node.role': 'dim',
-      master: '*',
-      name: deps.config.NODE_NAME,
-    };
-    sendCatTable(req, res, NODE_COLUMNS, [row]);
-  });
+  route(
+    'GET',
+    '/_cat/nodes',
+    'search.read',
+    'cluster:monitor/nodes/stats',
+    checkParams(ROUTE_PARAMS.catNodes),
+    async (req, res) => {
+      const fs = await statfs(deps.config.DATA_PATH);
+      const diskTotal = fs.blocks * fs.bsize;
+      const diskAvail = fs.bavail * fs.bsize;
+      const diskUsed = diskTotal - diskAvail;
+      const memory = process.memoryUsage();
+      const ramUsed = totalmem() - freemem();
+      const [l1 = 0, l5 = 0, l15 = 0] = loadavg();
+      const row: CatRow = {
+        id: deps.config.NODE_NAME.slice(0, 4),
+        pid: process.pid,
+        ip: '127.0.0.1',
+        port: deps.config.PORT,
+        version: ES_VERSION.number,
+        'heap.current': memory.heapUsed,
+        'heap.percent': Math.round((100 * memory.heapUsed) / memory.heapTotal),
+        'heap.max': memory.heapTotal,
+        'ram.current': ramUsed,
+        'ram.percent': Math.round((100 * ramUsed) / totalmem()),
+        'ram.max': totalmem(),
+        'disk.total': diskTotal,
+        'disk.used': diskUsed,
+        'disk.avail': diskAvail,
+        'disk.used_percent': diskTotal === 0 ? '0.00' : ((100 * diskUsed) / diskTotal).toFixed(2),
+        cpu: Math.min(100, Math.round((100 * l1) / Math.max(1, cpus().length))),
+        load_1m: l1.toFixed(2),
+        load_5m: l5.toFixed(2),
+        load_15m: l15.toFixed(2),
+        uptime: `${Math.floor(process.uptime())}s`,
+        'node.role': 'dim',
+        master: '*',
+        name: deps.config.NODE_NAME,
+      };
+      sendCatTable(req, res, NODE_COLUMNS, [row]);
+    },
+  );
   return router;
 }
