@@ -1,4 +1,5 @@
 import { parseDate } from '../mapping/parse-date';
+import { ownValue } from '../source/own-property';
 
 /**
  * Dates as Elasticsearch reads them: a `format` list separated by `||` (default
@@ -130,7 +131,7 @@ const cache = new Map<string, ((value: string) => number | undefined)[]>();
 function parsersFor(format: string): ((value: string) => number | undefined)[] {
   let parsers = cache.get(format);
   if (!parsers) {
-    parsers = format.split('||').map((f) => NAMED[f.trim()] ?? compilePattern(f.trim()));
+    parsers = format.split('||').map((f) => ownValue(NAMED, f.trim()) ?? compilePattern(f.trim()));
     cache.set(format, parsers);
   }
   return parsers;

@@ -12,6 +12,7 @@ import {
 } from './mapping-limits';
 import type { DynamicSetting, FieldMapping, IndexMapping } from './mapping-types';
 import { needsRawLongText, previewNumber, type RawNumber } from './raw-number';
+import { newDictionary, ownValue, setOwn } from '../source/own-property';
 
 /** A path into the JSON source (object keys as written, array positions) used to locate errors. */
 export type JsonPath = (string | number)[];
@@ -129,25 +130,31 @@ class DocumentWalker {
   }
 
   /** The properties of the object at `objectPath` (read only: never creates anything). */
-  private properties(objectPath: string[]): Record<string, FieldMapping> {
-    let props = this.mapping.properties ?? {};
-    for (const name of objectPath) {
-      const field = props[name];
-      if (!field) return {};
-      props = field.properties ?? {};
-    }
+  private properties(objectPath: string[]): Record<string, FieldMapping> | undefined {
+    let props = this.mapping.properties;
+    for (const name of objectPath) props = ownValue(props, name)?.properties;
     return props;
   }
 
   /** The properties at `objectPath` in the copied mapping, created along the way. */
   private writableProperties(objectPath: string[]): Record<string, FieldMapping> {
     this.copyOnWrite();
-    let props = (this.mapping.properties ??= {});
+    let props = (this.mapping.properties ??= newDictionary());
     for (const name of objectPath) {
-      const field = (props[name] ??= { properties: {} });
-      props = field.properties ??= {};
+      let field = ownValue(props, name);
+      if (!field) setOwn(props, name, (field = { properties: newDictionary() }));
+      props = field.properties ??= newDictionary();
     }
     return props;
+  }
+
+  /** Adds (or replaces) the field `name` of the object at `objectPath` in the copied mapping. */
+  private addField(objectPath: string[], name: string, field: FieldMapping): void {
+    setOwn(this.writableProperties(objectPath), name, field);
+  }
+
+  private field(objectPath: string[], name: string): FieldMapping | undefined {
+    return ownValue(this.properties(objectPath), name);
   }
 
   private copyOnWrite(): void {
@@ -189,7 +196,7 @@ class DocumentWalker {
     jsonPath: JsonPath,
     dynamic: DynamicSetting,
   ): DynamicSetting {
-    const existing = this.properties(objectPath)[name];
+    const existing = this.field(objectPath, name);
     if (existing) {
       if (existing.type !== undefined && existing.type !== 'object') {
         throw this.concreteExpected(objectPath, name, existing, jsonPath);
@@ -200,7 +207,7 @@ class DocumentWalker {
     if (dynamic === 'false') return 'false';
     this.checkDynamicAllowed(objectPath, name, jsonPath, dynamic);
     if (!this.checkDynamicAddition([...objectPath, name].join('.'), 1, true, jsonPath)) return 'false';
-    this.writableProperties(objectPath)[name] = { properties: {} };
+    this.addField(objectPath, name, { properties: newDictionary() });
     return dynamic;
   }
 
@@ -212,7 +219,7 @@ class DocumentWalker {
     dynamic: DynamicSetting,
   ): void {
     if (value === null) return;
-    const field = this.properties(objectPath)[name];
+    const field = this.field(objectPath, name);
     if (field?.type === 'dense_vector') return this.checkLeaf(objectPath, name, value, jsonPath);
     if (Array.isArray(value)) {
       value.forEach((item, i) => this.walkField(objectPath, name, item, [...jsonPath, i], dynamic));
@@ -236,7 +243,7 @@ class DocumentWalker {
     this.checkDynamicAllowed(objectPath, name, jsonPath, dynamic);
     if (isObject) {
       if (!this.checkDynamicAddition([...objectPath, name].join('.'), 1, true, jsonPath)) return;
-      this.writableProperties(objectPath)[name] = { properties: {} };
+      this.addField(objectPath, name, { properties: newDictionary() });
       return this.walkObject([...objectPath, name], value as Record<string, unknown>, jsonPath, dynamic);
     }
     // ES maps by the token: `1.0` and `1e3` are floats although JS reads them as integers.
@@ -252,15 +259,19 @@ class DocumentWalker {
   }
 
   private isRuntimeField(fullName: string): boolean {
-    return this.mapping.runtime?.[fullName] !== undefined;
+    return ownValue(this.mapping.runtime, fullName) !== undefined;
   }
 
   private addDynamicLeaf(objectPath: string[], name: string, dynamicField: DynamicField): void {
     this.copyOnWrite();
     if (dynamicField.runtime) {
-      (this.mapping.runtime ??= {})[[...objectPath, name].join('.')] = dynamicField.runtime;
+      setOwn(
+        (this.mapping.runtime ??= newDictionary()),
+        [...objectPath, name].join('.'),
+        dynamicField.runtime,
+      );
     } else if (dynamicField.field) {
-      this.writableProperties(objectPath)[name] = dynamicField.field;
+      this.addField(objectPath, name, dynamicField.field);
     }
   }
 
@@ -279,7 +290,7 @@ class DocumentWalker {
   }
 
   private checkLeaf(objectPath: string[], name: string, value: unknown, jsonPath: JsonPath): void {
-    const field = this.properties(objectPath)[name];
+    const field = this.field(objectPath, name);
     if (!field) return;
     const full = [...objectPath, name].join('.');
     checkImmenseTerm(field, value, full);
@@ -328,7 +339,7 @@ class DocumentWalker {
     }
     if (field.dims === undefined) {
       const names = full.split('.');
-      const leaf = this.writableProperties(names.slice(0, -1))[names[names.length - 1] ?? full];
+      const leaf = ownValue(this.writableProperties(names.slice(0, -1)), names[names.length - 1] ?? full);
       if (leaf) leaf.dims = values.length;
       return undefined;
     }

@@ -1,5 +1,6 @@
 import { EsError } from '@acme/common';
 import type { FieldMapping, IndexMapping } from './mapping-types';
+import { ownValue } from '../source/own-property';
 
 /**
  * The mapping limits of ES "Mapping limit settings" (`index.mapping.*.limit`), read per index. ES
@@ -33,7 +34,7 @@ export const MAPPING_LIMIT_SETTINGS = {
 
 export function mappingLimitsOf(settings: Record<string, string>): MappingLimits {
   const read = (key: string, fallback: number) => {
-    const value = settings[key];
+    const value = ownValue(settings, key);
     return value === undefined || value === '' ? fallback : Number(value);
   };
   return {
@@ -46,7 +47,7 @@ export function mappingLimitsOf(settings: Record<string, string>): MappingLimits
 
 /** ES `Setting.parseLong`: an integer no smaller than the setting's minimum. */
 export function checkMappingLimitSetting(key: string, value: string): void {
-  const min = (MAPPING_LIMIT_SETTINGS as Record<string, number>)[key];
+  const min = ownValue<number>(MAPPING_LIMIT_SETTINGS, key);
   if (min === undefined) return;
   if (!/^-?\d+$/.test(value.trim())) {
     throw new EsError('illegal_argument_exception', `Failed to parse value [${value}] for setting [${key}]`);

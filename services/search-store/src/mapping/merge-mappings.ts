@@ -1,5 +1,6 @@
 import { EsError } from '@acme/common';
-import type { FieldMapping, IndexMapping } from './mapping-types';
+import type { FieldMapping, IndexMapping, RuntimeFieldMapping } from './mapping-types';
+import { copyDictionary, ownValue } from '../source/own-property';
 
 /** Parameters Elasticsearch lets a mapping update change on an existing field. */
 const UPDATABLE = new Set([
@@ -27,10 +28,11 @@ export function mergeMappings(existing: IndexMapping, update: IndexMapping): Ind
   if (Object.keys(merged.properties).length === 0 && existing.properties === undefined)
     delete merged.properties;
   if (existing.runtime || update.runtime) {
-    const runtime = { ...(existing.runtime ?? {}), ...(update.runtime ?? {}) };
+    const runtime = copyDictionary<RuntimeFieldMapping | null>(existing.runtime);
+    for (const [name, value] of Object.entries(update.runtime ?? {})) runtime[name] = value;
     // A runtime field set to null is removed (ES "Runtime fields": "update or remove").
     for (const [name, value] of Object.entries(runtime)) if (value === null) delete runtime[name];
-    merged.runtime = runtime;
+    merged.runtime = runtime as Record<string, RuntimeFieldMapping>;
   }
   return merged;
 }
@@ -40,9 +42,10 @@ function mergeProperties(
   update: Record<string, FieldMapping>,
   prefix: string,
 ): Record<string, FieldMapping> {
-  const out: Record<string, FieldMapping> = { ...existing };
+  // Field names are user strings: a null-prototype copy, so `__proto__` or `constructor` stay keys.
+  const out = copyDictionary(existing);
   for (const [name, incoming] of Object.entries(update)) {
-    const current = existing[name];
+    const current = ownValue(existing, name);
     out[name] = current ? mergeField(current, incoming, `${prefix}${name}`) : incoming;
   }
   return out;
@@ -80,8 +83,8 @@ function mergeField(current: FieldMapping, incoming: FieldMapping, fullName: str
   const keys = new Set([...Object.keys(current), ...Object.keys(incoming)]);
   for (const key of keys) {
     if (UPDATABLE.has(key) || key === 'type') continue;
-    const before = current[key];
-    const after = incoming[key];
+    const before = ownValue(current, key);
+    const after = ownValue(incoming, key);
     if (JSON.stringify(before) !== JSON.stringify(after)) {
       conflicts.push(`Cannot update parameter [${key}] from [${show(before)}] to [${show(after)}]`);
     }

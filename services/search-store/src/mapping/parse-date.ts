@@ -1,3 +1,5 @@
+import { ownValue } from '../source/own-property';
+
 /**
  * Date parsing for `date` fields (ES "Mapping date format"): `format` is one or more formats joined by
  * `||`, tried in order. Named formats cover the built-ins Elasticsearch documents most; anything else
@@ -20,7 +22,7 @@ function parseWithFormat(value: string | number, format: string): number | undef
     return Math.trunc(format === 'epoch_second' ? n * 1000 : n);
   }
   if (typeof value === 'number') return undefined;
-  const iso = ISO_FORMATS[format];
+  const iso = ownValue(ISO_FORMATS, format);
   if (iso) return parseIso(value, iso);
   return parsePattern(value, format);
 }
@@ -158,7 +160,8 @@ function escape(text: string): string {
 export function isKnownDateFormat(format: string): boolean {
   return format.split('||').every((one) => {
     const f = one.trim();
-    if (f === 'epoch_millis' || f === 'epoch_second' || ISO_FORMATS[f]) return true;
+    // The format is the user's: `constructor` must not find Object.prototype's member.
+    if (f === 'epoch_millis' || f === 'epoch_second' || ownValue(ISO_FORMATS, f)) return true;
     if (/^[a-z_]+$/.test(f)) return false; // an unknown named format
     return [...f.matchAll(TOKEN)].every((m) => m[4] === undefined);
   });

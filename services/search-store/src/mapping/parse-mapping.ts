@@ -7,6 +7,7 @@ import {
   type IndexMapping,
 } from './mapping-types';
 import { isKnownDateFormat } from './parse-date';
+import { newDictionary } from '../source/own-property';
 
 const ROOT_PARAMETERS = new Set([
   'dynamic',
@@ -95,7 +96,8 @@ function parseProperties(input: unknown, prefix: string): Record<string, FieldMa
       `Expected map for property [properties] on field [${prefix || '_doc'}] but got a ${typeof input}`,
     );
   }
-  const out: Record<string, FieldMapping> = {};
+  // Field names are user strings (`__proto__`, `constructor` included): a dictionary without a prototype.
+  const out = newDictionary<FieldMapping>();
   for (const [name, definition] of Object.entries(input as Record<string, unknown>)) {
     out[name] = parseField(`${prefix}${name}`, name, definition);
   }

@@ -1,4 +1,5 @@
 import type { FieldMapping, IndexMapping } from './mapping-types';
+import { newDictionary } from '../source/own-property';
 
 /**
  * The mapping as GET /<index>/_mapping prints it (ES ObjectMapper#toXContent): `dynamic` as a string,
@@ -18,7 +19,8 @@ export function serializeMapping(mapping: IndexMapping): Record<string, unknown>
 }
 
 function serializeProperties(properties: Record<string, FieldMapping>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // Keyed by field names, which may be `__proto__`: no prototype, so assignment defines a key.
+  const out = newDictionary<unknown>();
   for (const name of Object.keys(properties).sort()) {
     const field = properties[name];
     if (field) out[name] = serializeField(field);

@@ -443,7 +443,13 @@ const PRIMITIVE: ReadonlySet<TypeName> = new Set([
   'float',
   'boolean',
 ]);
-const BITS: Partial<Record<TypeName, number>> = { int: 32, Integer: 32, short: 16, byte: 8, char: 16 };
+const BITS: ReadonlyMap<TypeName, number> = new Map<TypeName, number>([
+  ['int', 32],
+  ['Integer', 32],
+  ['short', 16],
+  ['byte', 8],
+  ['char', 16],
+]);
 
 function defaultValue(type: TypeName): Value {
   if (INTEGRAL.has(type) && PRIMITIVE.has(type)) return 0n;
@@ -453,7 +459,7 @@ function defaultValue(type: TypeName): Value {
 }
 
 function narrow(type: TypeName, v: bigint): bigint {
-  const bits = BITS[type];
+  const bits = BITS.get(type);
   return bits ? BigInt.asIntN(bits, v) : BigInt.asIntN(64, v);
 }
 

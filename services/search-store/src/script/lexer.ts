@@ -65,16 +65,16 @@ const PUNCTUATORS = [
   '^',
 ];
 
-const ESCAPES: Record<string, string> = {
-  n: '\n',
-  t: '\t',
-  r: '\r',
-  b: '\b',
-  f: '\f',
-  '\\': '\\',
-  "'": "'",
-  '"': '"',
-};
+const ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['n', '\n'],
+  ['t', '\t'],
+  ['r', '\r'],
+  ['b', '\b'],
+  ['f', '\f'],
+  ['\\', '\\'],
+  ["'", "'"],
+  ['"', '"'],
+]);
 
 function isIdentStart(ch: string): boolean {
   return /[A-Za-z_$]/.test(ch);
@@ -139,7 +139,7 @@ export function tokenize(source: string, maxTokens: number): Token[] {
         if (c === ch) break;
         if (c === '\\') {
           const esc = source[i + 1] ?? '';
-          const mapped = ESCAPES[esc];
+          const mapped = ESCAPES.get(esc);
           if (mapped === undefined) {
             throw new ScriptError(
               'compile',

@@ -59,26 +59,24 @@ export function getMember(rt: ScriptRuntime, recv: Value, name: string, at: numb
   return fail('illegal_argument_exception', `dynamic getter [${typeOfValue(recv)}, ${name}] not found`, at);
 }
 
-const GETTERS: Record<string, ReadonlySet<string>> = {
-  DocValues: new Set(['getValue', 'getValues', 'isEmpty', 'getLength']),
-  DateValue: new Set([
-    'getMillis',
-    'getYear',
-    'getMonthValue',
-    'getDayOfMonth',
-    'getDayOfYear',
-    'getHour',
-    'getMinute',
-    'getSecond',
-    'getDayOfWeek',
-  ]),
-  List: new Set(['isEmpty']),
-};
+const DOC_VALUES_GETTERS: ReadonlySet<string> = new Set(['getValue', 'getValues', 'isEmpty', 'getLength']);
+const DATE_GETTERS: ReadonlySet<string> = new Set([
+  'getMillis',
+  'getYear',
+  'getMonthValue',
+  'getDayOfMonth',
+  'getDayOfYear',
+  'getHour',
+  'getMinute',
+  'getSecond',
+  'getDayOfWeek',
+]);
+const LIST_GETTERS: ReadonlySet<string> = new Set(['isEmpty']);
 
 function hasGetter(recv: Value, getter: string): boolean {
-  if (recv instanceof DocValues) return GETTERS.DocValues?.has(getter) ?? false;
-  if (recv instanceof DateValue) return GETTERS.DateValue?.has(getter) ?? false;
-  if (Array.isArray(recv)) return GETTERS.List?.has(getter) ?? false;
+  if (recv instanceof DocValues) return DOC_VALUES_GETTERS.has(getter);
+  if (recv instanceof DateValue) return DATE_GETTERS.has(getter);
+  if (Array.isArray(recv)) return LIST_GETTERS.has(getter);
   return false;
 }
 
@@ -460,28 +458,32 @@ function num(v: Value, at: number): number {
   return castError(v, 'double', at);
 }
 
-const DOUBLE_FUNCTIONS: Record<string, (x: number) => number> = {
-  sqrt: Math.sqrt,
-  cbrt: Math.cbrt,
-  floor: Math.floor,
-  ceil: Math.ceil,
-  log: Math.log,
-  log10: Math.log10,
-  log1p: Math.log1p,
-  exp: Math.exp,
-  expm1: Math.expm1,
-  sin: Math.sin,
-  cos: Math.cos,
-  tan: Math.tan,
-  asin: Math.asin,
-  acos: Math.acos,
-  atan: Math.atan,
-  signum: Math.sign,
-  toRadians: (x) => (x * Math.PI) / 180,
-  toDegrees: (x) => (x * 180) / Math.PI,
+/**
+ * Math's one-argument double functions, looked up by the script's method name: a Map, so `toString`,
+ * `constructor` or `valueOf` find nothing (issue 17: a plain object answered them from Object.prototype).
+ */
+const DOUBLE_FUNCTIONS: ReadonlyMap<string, (x: number) => number> = new Map<string, (x: number) => number>([
+  ['sqrt', Math.sqrt],
+  ['cbrt', Math.cbrt],
+  ['floor', Math.floor],
+  ['ceil', Math.ceil],
+  ['log', Math.log],
+  ['log10', Math.log10],
+  ['log1p', Math.log1p],
+  ['exp', Math.exp],
+  ['expm1', Math.expm1],
+  ['sin', Math.sin],
+  ['cos', Math.cos],
+  ['tan', Math.tan],
+  ['asin', Math.asin],
+  ['acos', Math.acos],
+  ['atan', Math.atan],
+  ['signum', Math.sign],
+  ['toRadians', (x) => (x * Math.PI) / 180],
+  ['toDegrees', (x) => (x * 180) / Math.PI],
   // Java's rint rounds half to even.
-  rint: (x) => (Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x)),
-};
+  ['rint', (x) => (Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : Math.round(x))],
+]);
 
 function parseNumber(s: Value, integral: boolean, at: number): Value {
   const text = str(s, at);
@@ -495,8 +497,8 @@ function parseNumber(s: Value, integral: boolean, at: number): Value {
 function staticCall(rt: ScriptRuntime, type: string, name: string, args: Value[], at: number): Value {
   const [a = null, b = null] = args;
   const key = `${type}.${name}/${args.length}`;
-  if (type === 'Math' && args.length === 1 && DOUBLE_FUNCTIONS[name])
-    return (DOUBLE_FUNCTIONS[name] as (x: number) => number)(num(a, at));
+  const doubleFunction = type === 'Math' && args.length === 1 ? DOUBLE_FUNCTIONS.get(name) : undefined;
+  if (doubleFunction) return doubleFunction(num(a, at));
   switch (key) {
     case 'Math.abs/1':
       if (typeof a === 'bigint') return a < 0n ? -a : a;

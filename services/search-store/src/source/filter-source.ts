@@ -1,4 +1,5 @@
 import { simpleMatcher } from '../text/simple-match';
+import { newDictionary } from './own-property';
 
 /**
  * `_source` filtering as Elasticsearch applies it to GET (`_source_includes`/`_source_excludes`), update
@@ -17,7 +18,8 @@ export function filterSource(
   const matches = (tests: ((p: string) => boolean)[], path: string): boolean => tests.some((t) => t(path));
   const visit = (value: unknown, path: string, included: boolean): unknown => {
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      const out: Record<string, unknown> = {};
+      // Keys are field names (`__proto__` included): no prototype, so assignment defines a key.
+      const out = newDictionary<unknown>();
       for (const [key, child] of Object.entries(value)) {
         const childPath = path ? `${path}.${key}` : key;
         if (matches(exc, childPath)) continue;

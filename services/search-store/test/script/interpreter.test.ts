@@ -274,4 +274,24 @@ describe('hostile scripts end in a clean ScriptError within the limits', () => {
       expect(isScriptError(error)).toBe(true);
     }
   });
+
+  test.each([
+    'Math.toString(1)',
+    'Math.valueOf(1)',
+    'Math.constructor(1)',
+    'Math.hasOwnProperty(1)',
+    'Math.__proto__(1)',
+    'Math.isPrototypeOf(1)',
+  ])('%s finds no Math function: methods come from own tables only', (source) => {
+    const error = failure(source);
+    expect(error.causeType).toBe('illegal_argument_exception');
+    expect(error.message).toMatch(/^Unknown call \[\w+\] with \[1\] arguments on type \[Math\]\.$/);
+  });
+
+  test.each(['Math.constructor', 'Math.prototype', 'Math.__proto__', "'s'.constructor", '[1].constructor'])(
+    '%s is no field a script can read',
+    (source) => {
+      expect(isScriptError(failure(source))).toBe(true);
+    },
+  );
 });

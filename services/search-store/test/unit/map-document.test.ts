@@ -149,3 +149,38 @@ describe('mapDocument (dynamic mapping and validation)', () => {
     expect(error.causedBy?.reason).toContain('[sparse_vector] field values must be positive floats');
   });
 });
+
+describe('mapDocument with field names that are Object.prototype members', () => {
+  it('maps `__proto__`, `constructor`, `toString` and `prototype` as ordinary fields', () => {
+    const text = '{"constructor":"x","toString":1,"__proto__":{"a":1},"prototype":{"valueOf":true}}';
+    const { mapping } = run({}, text);
+    const properties = mapping.properties ?? {};
+    expect(Object.keys(properties)).toEqual(['constructor', 'toString', '__proto__', 'prototype']);
+    expect(JSON.stringify(properties)).toBe(
+      '{"constructor":{"type":"text","fields":{"keyword":{"type":"keyword","ignore_above":256}}},' +
+        '"toString":{"type":"long"},"__proto__":{"properties":{"a":{"type":"long"}}},' +
+        '"prototype":{"properties":{"valueOf":{"type":"boolean"}}}}',
+    );
+    expect(({} as Record<string, unknown>).properties).toBeUndefined();
+    expect(({} as Record<string, unknown>).a).toBeUndefined();
+  });
+
+  it('validates values against an existing mapping of such a field', () => {
+    const mapping = JSON.parse(
+      '{"properties":{"__proto__":{"properties":{"n":{"type":"long"}}}}}',
+    ) as IndexMapping;
+    expect(run(mapping, '{"__proto__":{"n":2}}').changed).toBe(false);
+    expect(errorOf(mapping, '{"__proto__":{"n":"two"}}').reason).toContain(
+      'failed to parse field [__proto__.n] of type [long]',
+    );
+    const keyword = JSON.parse('{"properties":{"constructor":{"type":"keyword"}}}') as IndexMapping;
+    expect(run(keyword, '{"constructor":"c"}').changed).toBe(false);
+  });
+
+  it('does not take an inherited member for a field or a runtime field', () => {
+    const { mapping } = run({ dynamic: 'runtime' }, '{"hasOwnProperty":"x","__proto__":1}');
+    expect(JSON.stringify(mapping.runtime)).toBe(
+      '{"hasOwnProperty":{"type":"keyword"},"__proto__":{"type":"long"}}',
+    );
+  });
+});
