@@ -1,4 +1,5 @@
 import type { EsError } from '@acme/common';
+import { AllocationBudget } from './allocation-budget';
 import type { Program } from './ast';
 import { Interpreter, type ScriptEnv } from './interpreter';
 import { parseScript } from './parser';
@@ -11,8 +12,11 @@ import type { Value } from './script-values';
 export interface CompiledScript {
   readonly source: string;
   readonly limits: ScriptLimits;
-  /** Runs once; `deadline` (epoch ms) defaults to now + limits.timeoutMs. Throws ScriptError. */
-  run(env: ScriptEnv, deadline?: number): Value;
+  /**
+   * Runs once; `deadline` (epoch ms) defaults to now + limits.timeoutMs, `budget` to a fresh one of
+   * limits.maxAllocationBytes (pass one to keep charging the result's conversion). Throws ScriptError.
+   */
+  run(env: ScriptEnv, deadline?: number, budget?: AllocationBudget): Value;
   /** The `script_exception` for an error this script threw. */
   toEsError(error: ScriptError): EsError;
 }
@@ -24,8 +28,12 @@ export function compileScript(source: string, limits: Partial<ScriptLimits> = {}
   return {
     source,
     limits: effective,
-    run(env, deadline = Date.now() + effective.timeoutMs) {
-      const runtime = new ScriptRuntime(effective, deadline);
+    run(
+      env,
+      deadline = Date.now() + effective.timeoutMs,
+      budget = new AllocationBudget(effective.maxAllocationBytes),
+    ) {
+      const runtime = new ScriptRuntime(effective, deadline, budget);
       return guardStack('runtime', () => new Interpreter(runtime, env).run(program));
     },
     toEsError: (error) => error.toEsError(source),

@@ -122,6 +122,7 @@ export class Interpreter {
         });
       case 'foreach': {
         const items = iterableValues(this.evaluate(stmt.iterable), stmt.iterable.at);
+        this.rt.chargeSlots(items.length, stmt.at); // the loop walks a copy
         for (const item of items) {
           const signal = this.scoped(() => {
             (this.scopes[this.scopes.length - 1] as Map<string, Slot>).set(stmt.name, {
@@ -228,14 +229,17 @@ export class Interpreter {
         return isInstance(e.type, this.evaluate(e.expr));
       case 'list': {
         this.rt.checkSize(e.items.length, e.at);
+        this.rt.chargeSlots(e.items.length, e.at);
         return e.items.map((item) => this.evaluate(item));
       }
       case 'map': {
         this.rt.checkSize(e.entries.length, e.at);
+        this.rt.chargeSlots(e.entries.length, e.at);
         return new Map(e.entries.map(([k, v]) => [this.evaluate(k), this.evaluate(v)] as [Value, Value]));
       }
       case 'new':
         return construct(
+          this.rt,
           e.type,
           e.args.map((a) => this.evaluate(a)),
           e.at,
@@ -345,7 +349,7 @@ export class Interpreter {
     switch (op) {
       case '+':
         if (typeof a === 'string' || typeof b === 'string')
-          return this.rt.checkString(this.rt.stringOf(a, at) + this.rt.stringOf(b, at), at);
+          return this.rt.concat(this.rt.stringOf(a, at), this.rt.stringOf(b, at), at);
         return arithmetic(op, a, b, at);
       case '-':
       case '*':
@@ -353,13 +357,13 @@ export class Interpreter {
       case '%':
         return arithmetic(op, a, b, at);
       case '==':
-        return valueEquals(a, b);
+        return valueEquals(a, b, () => this.rt.step(at));
       case '!=':
-        return !valueEquals(a, b);
+        return !valueEquals(a, b, () => this.rt.step(at));
       case '===':
-        return isNumeric(a) && isNumeric(b) ? valueEquals(a, b) : a === b;
+        return isNumeric(a) && isNumeric(b) ? valueEquals(a, b, () => this.rt.step(at)) : a === b;
       case '!==':
-        return !(isNumeric(a) && isNumeric(b) ? valueEquals(a, b) : a === b);
+        return !(isNumeric(a) && isNumeric(b) ? valueEquals(a, b, () => this.rt.step(at)) : a === b);
       case '<':
       case '<=':
       case '>':
@@ -517,11 +521,18 @@ function isInstance(type: TypeName, v: Value): boolean {
   }
 }
 
-function construct(type: TypeName, args: Value[], at: number): Value {
+function construct(rt: ScriptRuntime, type: TypeName, args: Value[], at: number): Value {
+  const [source] = args;
   if ((type === 'ArrayList' || type === 'HashMap') && args.length === 0)
     return type === 'ArrayList' ? [] : new Map();
-  if (type === 'ArrayList' && args.length === 1 && Array.isArray(args[0])) return [...args[0]];
-  if (type === 'HashMap' && args.length === 1 && args[0] instanceof Map) return new Map(args[0]);
+  if (type === 'ArrayList' && args.length === 1 && Array.isArray(source)) {
+    rt.chargeSlots(source.length, at);
+    return [...source];
+  }
+  if (type === 'HashMap' && args.length === 1 && source instanceof Map) {
+    rt.chargeSlots(source.size, at);
+    return new Map(source);
+  }
   throw new ScriptError(
     'runtime',
     'illegal_argument_exception',

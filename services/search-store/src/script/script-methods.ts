@@ -31,7 +31,7 @@ export function callMethod(rt: ScriptRuntime, recv: Value, name: string, args: V
     return typeof args[0] === 'string' && recv.lookup(args[0]) !== undefined;
   }
   if (name === 'toString' && args.length === 0) return rt.stringOf(recv, at);
-  if (name === 'equals' && args.length === 1) return valueEquals(recv, args[0] as Value);
+  if (name === 'equals' && args.length === 1) return valueEquals(recv, args[0] as Value, () => rt.step(at));
   return notFound(recv, name, args.length, at);
 }
 
@@ -82,6 +82,7 @@ function hasGetter(recv: Value, getter: string): boolean {
 
 export function setMember(rt: ScriptRuntime, recv: Value, name: string, value: Value, at: number): void {
   if (recv instanceof Map) {
+    if (!recv.has(name)) rt.chargeSlots(1, at);
     recv.set(name, value);
     rt.checkSize(recv.size, at);
     return;
@@ -119,6 +120,7 @@ export function setIndex(rt: ScriptRuntime, recv: Value, index: Value, value: Va
     return;
   }
   if (recv instanceof Map) {
+    if (!recv.has(index)) rt.chargeSlots(1, at);
     recv.set(index, value);
     rt.checkSize(recv.size, at);
     return;
@@ -156,10 +158,13 @@ function stringMethod(rt: ScriptRuntime, s: string, name: string, args: Value[],
     case 'isEmpty/0':
       return s.length === 0;
     case 'toLowerCase/0':
+      rt.chargeString(s.length, at);
       return s.toLowerCase();
     case 'toUpperCase/0':
+      rt.chargeString(s.length, at);
       return s.toUpperCase();
     case 'trim/0':
+      rt.chargeString(s.length, at);
       return s.trim();
     case 'toString/0':
       return s;
@@ -182,15 +187,21 @@ function stringMethod(rt: ScriptRuntime, s: string, name: string, args: Value[],
       return s < other ? -1n : s > other ? 1n : 0n;
     }
     case 'concat/1':
-      return rt.checkString(s + str(a, at), at);
+      return rt.concat(s, str(a, at), at);
     case 'charAt/1': {
       const i = toIndex(a, at);
       if (i < 0 || i >= s.length)
         fail('string_index_out_of_bounds_exception', `index ${i}, length ${s.length}`, at);
       return s.charAt(i);
     }
-    case 'replace/2':
-      return rt.checkString(s.split(str(a, at)).join(str(b, at)), at);
+    case 'replace/2': {
+      const parts = s.split(str(a, at));
+      const by = str(b, at);
+      // Checked before joining: `'x'.replace('', big)` would otherwise build the whole result first.
+      rt.chargeSlots(parts.length, at);
+      rt.reserveString(s.length + (parts.length - 1) * (by.length - str(a, at).length), at);
+      return parts.join(by);
+    }
     case 'substring/1':
     case 'substring/2': {
       const begin = toIndex(a, at);
@@ -198,11 +209,14 @@ function stringMethod(rt: ScriptRuntime, s: string, name: string, args: Value[],
       if (begin < 0 || end > s.length || begin > end) {
         fail('string_index_out_of_bounds_exception', `begin ${begin}, end ${end}, length ${s.length}`, at);
       }
+      rt.chargeString(end - begin, at);
       return s.substring(begin, end);
     }
     case 'splitOnToken/1': {
       const parts = s.split(str(a, at));
       rt.checkSize(parts.length, at);
+      rt.chargeSlots(parts.length, at);
+      rt.chargeString(s.length, at);
       return parts;
     }
     default:
@@ -223,7 +237,7 @@ function numberMethod(rt: ScriptRuntime, n: bigint | number, name: string, args:
     case 'toString/0':
       return rt.stringOf(n, at);
     case 'equals/1':
-      return typeof args[0] === typeof n && valueEquals(n, args[0] as Value);
+      return typeof args[0] === typeof n && valueEquals(n, args[0] as Value, () => rt.step(at));
     case 'compareTo/1': {
       const other = args[0] as Value;
       if (!isNumeric(other)) return castError(other, 'java.lang.Number', at);
@@ -253,6 +267,7 @@ function listMethod(rt: ScriptRuntime, list: Value[], name: string, args: Value[
       return list.length === 0;
     case 'add/1':
       rt.checkSize(list.length + 1, at);
+      rt.chargeSlots(1, at);
       list.push(a);
       return true;
     case 'add/2': {
@@ -260,12 +275,14 @@ function listMethod(rt: ScriptRuntime, list: Value[], name: string, args: Value[
       if (i < 0 || i > list.length)
         fail('index_out_of_bounds_exception', `Index: ${i}, Size: ${list.length}`, at);
       rt.checkSize(list.length + 1, at);
+      rt.chargeSlots(1, at);
       list.splice(i, 0, b);
       return null;
     }
     case 'addAll/1': {
       const items = iterableValues(a, at);
       rt.checkSize(list.length + items.length, at);
+      rt.chargeSlots(2 * items.length, at); // the copy, then the new slots
       list.push(...items);
       return items.length > 0;
     }
@@ -277,9 +294,9 @@ function listMethod(rt: ScriptRuntime, list: Value[], name: string, args: Value[
       return previous;
     }
     case 'contains/1':
-      return list.some((item) => valueEquals(item, a));
+      return list.some((item) => valueEquals(item, a, () => rt.step(at)));
     case 'indexOf/1':
-      return BigInt(list.findIndex((item) => valueEquals(item, a)));
+      return BigInt(list.findIndex((item) => valueEquals(item, a, () => rt.step(at))));
     case 'remove/1': {
       const i = listIndex(list, a, at);
       return list.splice(i, 1)[0] as Value;
@@ -292,12 +309,13 @@ function listMethod(rt: ScriptRuntime, list: Value[], name: string, args: Value[
       const to = toIndex(b, at);
       if (from < 0 || to > list.length || from > to)
         fail('index_out_of_bounds_exception', `fromIndex: ${from}, toIndex: ${to}, size: ${list.length}`, at);
+      rt.chargeSlots(to - from, at);
       return list.slice(from, to);
     }
     case 'toString/0':
       return rt.stringOf(list, at);
     case 'equals/1':
-      return valueEquals(list, a);
+      return valueEquals(list, a, () => rt.step(at));
     default:
       return notFound(list, name, args.length, at);
   }
@@ -317,15 +335,17 @@ function mapMethod(rt: ScriptRuntime, map: ScriptMap, name: string, args: Value[
     case 'containsKey/1':
       return map.has(a);
     case 'containsValue/1':
-      return [...map.values()].some((item) => valueEquals(item, a));
+      return [...map.values()].some((item) => valueEquals(item, a, () => rt.step(at)));
     case 'put/2': {
       const previous = map.has(a) ? (map.get(a) as Value) : null;
+      if (!map.has(a)) rt.chargeSlots(1, at);
       map.set(a, b);
       rt.checkSize(map.size, at);
       return previous;
     }
     case 'putAll/1': {
       if (!(a instanceof Map)) return castError(a, 'java.util.Map', at);
+      rt.chargeSlots(a.size, at);
       for (const [k, v] of a) map.set(k, v);
       rt.checkSize(map.size, at);
       return null;
@@ -339,13 +359,15 @@ function mapMethod(rt: ScriptRuntime, map: ScriptMap, name: string, args: Value[
       map.clear();
       return null;
     case 'keySet/0':
+      rt.chargeSlots(map.size, at);
       return [...map.keys()];
     case 'values/0':
+      rt.chargeSlots(map.size, at);
       return [...map.values()];
     case 'toString/0':
       return rt.stringOf(map, at);
     case 'equals/1':
-      return valueEquals(map, a);
+      return valueEquals(map, a, () => rt.step(at));
     default:
       return notFound(map, name, args.length, at);
   }
@@ -540,8 +562,15 @@ function staticCall(rt: ScriptRuntime, type: string, name: string, args: Value[]
     case 'Double.toString/1':
       return rt.stringOf(a, at);
     case 'String.join/2': {
+      const separator = str(a, at);
       const parts = iterableValues(b, at).map((item) => rt.stringOf(item, at));
-      return rt.checkString(parts.join(str(a, at)), at);
+      rt.chargeSlots(2 * parts.length, at);
+      const length = parts.reduce(
+        (n, part) => n + part.length,
+        separator.length * Math.max(0, parts.length - 1),
+      );
+      rt.reserveString(length, at);
+      return parts.join(separator);
     }
     default:
       return fail(

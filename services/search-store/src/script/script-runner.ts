@@ -2,7 +2,9 @@ import { EsError } from '@acme/common';
 import { compileScript, type CompiledScript } from './compile-script';
 import { ScriptError } from './script-error';
 import type { ScriptLimits } from './script-limits';
-import { fromJson, toJson, type Value } from './script-values';
+import { sourceTooLarge } from '../source/source-too-large';
+import { AllocationBudget } from './allocation-budget';
+import { fromJson, JsonTooLarge, toJson, type Value } from './script-values';
 
 /** The update context a script sees as `ctx` (ES Update API with `script`). */
 export interface UpdateScriptContext {
@@ -26,7 +28,16 @@ export interface ScriptRunner {
     source: string,
     params: Record<string, unknown>,
     ctx: UpdateScriptContext,
+    options?: UpdateScriptOptions,
   ): UpdateScriptContext;
+}
+
+export interface UpdateScriptOptions {
+  /**
+   * The most bytes the new `_source` may take as JSON (MAX_REQUEST_BYTES: a document the script writes
+   * can be no larger than one a client could send). Checked while converting, before any serialising.
+   */
+  maxSourceBytes?: number;
 }
 
 const OPS = ['index', 'noop', 'delete', 'none', 'create'] as const;
@@ -57,10 +68,12 @@ export function createScriptRunner(limits: Partial<ScriptLimits> = {}): ScriptRu
     return script;
   };
   return {
-    runUpdateScript(source, params, ctx) {
+    runUpdateScript(source, params, ctx, options = {}) {
       try {
         const script = compiled(source);
         const convert = { maxDepth: script.limits.maxDepth * 4 };
+        // One budget for the run and the conversion of its result: both allocate on the script's behalf.
+        const budget = new AllocationBudget(script.limits.maxAllocationBytes);
         const ctxValue = new Map<Value, Value>([
           ['_source', fromJson(ctx._source, convert)],
           ['op', ctx.op],
@@ -70,7 +83,7 @@ export function createScriptRunner(limits: Partial<ScriptLimits> = {}): ScriptRu
           const value = ctx[key];
           if (value !== undefined) ctxValue.set(key, fromJson(value, convert));
         }
-        script.run({ params: fromJson(params, convert), ctx: ctxValue });
+        script.run({ params: fromJson(params, convert), ctx: ctxValue }, undefined, budget);
         const op = ctxValue.get('op');
         if (typeof op !== 'string' || !(OPS as readonly string[]).includes(op)) {
           throw new EsError(
@@ -78,13 +91,18 @@ export function createScriptRunner(limits: Partial<ScriptLimits> = {}): ScriptRu
             `op must be one of [delete, index, noop, none], not [${String(op)}]`,
           );
         }
-        const result = toJson(ctxValue.get('_source') ?? null, convert);
+        const result = toJson(ctxValue.get('_source') ?? null, {
+          ...convert,
+          budget,
+          maxJsonBytes: options.maxSourceBytes,
+        });
         if (result === null || typeof result !== 'object' || Array.isArray(result)) {
           throw new EsError('illegal_argument_exception', 'ctx._source must remain an object');
         }
         return { ...ctx, _source: result as Record<string, unknown>, op: op as (typeof OPS)[number] };
       } catch (error) {
         if (error instanceof ScriptError) throw failedToExecute(error, source);
+        if (error instanceof JsonTooLarge) throw sourceTooLarge(error.limit);
         throw error;
       }
     },

@@ -1,8 +1,9 @@
+import { AllocationBudget, CHAR_BYTES, SLOT_BYTES } from './allocation-budget';
 import { ScriptError } from './script-error';
 import type { ScriptLimits } from './script-limits';
 import { javaString, typeOfValue, type Value } from './script-values';
 
-/** What the interpreter and the built-in methods share: limits and the step/time budget. */
+/** What the interpreter and the built-in methods share: limits, the step/time and allocation budgets. */
 export class ScriptRuntime {
   private steps = 0;
 
@@ -10,6 +11,7 @@ export class ScriptRuntime {
     readonly limits: ScriptLimits,
     /** Absolute epoch-ms deadline; runtime fields share one across all documents of a request. */
     private readonly deadline: number,
+    readonly budget: AllocationBudget = new AllocationBudget(limits.maxAllocationBytes),
   ) {}
 
   step(at: number): void {
@@ -32,16 +34,33 @@ export class ScriptRuntime {
     }
   }
 
-  checkString(s: string, at: number): string {
-    if (s.length > this.limits.maxStringLength) {
+  /** Checks and charges a string of `length` code units before it is built. */
+  reserveString(length: number, at: number): void {
+    if (length > this.limits.maxStringLength) {
       throw new ScriptError(
         'runtime',
         'painless_error',
-        `string length [${s.length}] exceeds the limit of [${this.limits.maxStringLength}] characters`,
+        `string length [${length}] exceeds the limit of [${this.limits.maxStringLength}] characters`,
         at,
       );
     }
+    this.budget.charge(length * CHAR_BYTES, at);
+  }
+
+  /** A string the script just made: checked and charged. */
+  checkString(s: string, at: number): string {
+    this.reserveString(s.length, at);
     return s;
+  }
+
+  /** A string derived from one the script already holds (trim, case, substring, split): charged only. */
+  chargeString(length: number, at: number): void {
+    this.budget.charge(length * CHAR_BYTES, at);
+  }
+
+  /** `count` new list elements or map entries (copies included), charged before they are made. */
+  chargeSlots(count: number, at: number): void {
+    this.budget.charge(count * SLOT_BYTES, at);
   }
 
   checkSize(size: number, at: number): void {
@@ -55,9 +74,16 @@ export class ScriptRuntime {
     }
   }
 
-  /** Java string conversion under the string limit (a huge list must not print itself unbounded). */
+  /** Java string conversion under the string limit: a huge list stops printing itself at the limit. */
   stringOf(v: Value, at: number): string {
-    return this.checkString(javaString(v), at);
+    if (typeof v === 'string') return v; // no new string: nothing to charge
+    return this.checkString(javaString(v, { maxLength: this.limits.maxStringLength, at }), at);
+  }
+
+  /** `a + b` on strings: the result is checked and charged before it is built. */
+  concat(a: string, b: string, at: number): string {
+    this.reserveString(a.length + b.length, at);
+    return a + b;
   }
 }
 
