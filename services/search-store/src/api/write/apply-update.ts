@@ -2,6 +2,7 @@ import { EsError } from '@acme/common';
 import type { UpdateScriptContext } from '../../script/script-runner';
 import { documentMissing } from '../es-errors';
 import { filterSource } from '../../source/filter-source';
+import { sourceTooLarge } from '../../source/source-too-large';
 import {
   checkConditions,
   checkId,
@@ -82,7 +83,20 @@ async function runScript(
   ctx: UpdateScriptContext,
 ): Promise<UpdateScriptContext> {
   if (!deps.scriptRunner) throw new EsError('illegal_argument_exception', 'script support is not available');
-  return deps.scriptRunner.runUpdateScript(script.source, script.params, ctx);
+  return deps.scriptRunner.runUpdateScript(script.source, script.params, ctx, {
+    maxSourceBytes: deps.config.MAX_REQUEST_BYTES,
+  });
+}
+
+/**
+ * The new source as Elasticsearch re-serialises it before indexing (ES UpdateHelper), refused when it
+ * is larger than a request may be: the stored document stays as it was.
+ */
+function serializeUpdated(deps: WriteDeps, source: Record<string, unknown>): string {
+  const text = JSON.stringify(source);
+  const size = Buffer.byteLength(text, 'utf8');
+  if (size > deps.config.MAX_REQUEST_BYTES) throw sourceTooLarge(deps.config.MAX_REQUEST_BYTES, size);
+  return text;
 }
 
 /**
@@ -147,7 +161,7 @@ async function applyUpdateOnly(
     else if (update.docAsUpsert && update.doc) source = update.doc;
     if (!source) throw documentMissing(target, op.id);
     // Elasticsearch indexes the upsert as a new compact source, so [line:col] refer to that text.
-    const mapped = mapSource(state, op.id, source, JSON.stringify(source), undefined, false);
+    const mapped = mapSource(state, op.id, source, serializeUpdated(deps, source), undefined, false);
     const doc = putDoc(state, op.id, mapped, 1);
     return { ok: true, status: 201, body: successBody(state, op.id, doc, 'created', options.refresh) };
   }
@@ -173,7 +187,7 @@ async function applyUpdateOnly(
     if (update.detectNoop && jsonEquals(merged, current.source)) return noop(state, op.id, current);
   }
   // The merged source is re-serialised before indexing (ES UpdateHelper); locate errors in it.
-  const mapped = mapSource(state, op.id, merged, JSON.stringify(merged), undefined, false);
+  const mapped = mapSource(state, op.id, merged, serializeUpdated(deps, merged), undefined, false);
   const doc = putDoc(state, op.id, mapped, current.version + 1);
   return { ok: true, status: 200, body: successBody(state, op.id, doc, 'updated', options.refresh) };
 }

@@ -3,6 +3,7 @@
  * (ids, optimistic concurrency, mapping, seq_nos, the response body).
  */
 import type { Pool } from 'pg';
+import type { SearchConfig } from '../../config';
 import { EsError } from '@acme/common';
 import { locatorFor, rawNumberFor } from '../../http/locate-json-path';
 import type { RefreshPolicy } from '../../http/query-params';
@@ -21,6 +22,8 @@ export interface WriteDeps {
   pool: Pool;
   indexWriter: IndexWriter;
   scriptRunner?: ScriptRunner;
+  /** MAX_REQUEST_BYTES also bounds the source an update writes (a script or merge cannot exceed it). */
+  config: Pick<SearchConfig, 'MAX_REQUEST_BYTES'>;
 }
 
 export interface WriteOptions {
