@@ -26,3 +26,5 @@ export * from './auth/subscribe-revocations';
 export * from './auth/jwt-verifier';
 export * from './auth/bearer-middleware';
 export * from './storage/in-transaction';
+export * from './storage/create-pg-pool';
+export * from './storage/statement-cancelled';

@@ -18,6 +18,11 @@ export const authConfigSchema = z.object({
   /** The issuer identifier (OIDC Core §2, RFC 8414): the public base URL, no trailing slash. */
   ISSUER: envUrl.transform((value) => value.replace(/\/+$/, '')),
   DATABASE_URL: envUrl,
+  /**
+   * Postgres statement_timeout of every connection (ms): a statement running longer is cancelled and
+   * its request fails, so no request holds a backend for minutes.
+   */
+  PG_STATEMENT_TIMEOUT_MS: envInt(100, 3_600_000).default(30_000),
   /** Unset: an in-process cache (one instance only). */
   REDIS_URL: envUrl.optional(),
   LOG_LEVEL: envLogLevel,

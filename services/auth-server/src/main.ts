@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { Pool } from 'pg';
 import {
   answerMalformedHttp,
   createGracefulShutdown,
   createLogger,
+  createPgPool,
   drainOnSignals,
   loadConfigOrExit,
   runMigrations,
@@ -24,7 +24,11 @@ async function main(): Promise<void> {
     table: 'auth_migrations',
     logger,
   });
-  const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
+  const pool = createPgPool({
+    connectionString: config.DATABASE_URL,
+    max: 20,
+    statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS,
+  });
   // An idle connection dropped by Postgres (restart, failover) emits 'error' on the pool; without a
   // listener that would crash the process. The pool opens a new connection on the next query.
   pool.on('error', (error) => logger.warn('idle Postgres connection lost', { error: error.message }));

@@ -11,6 +11,11 @@ export const searchConfigSchema = z.object({
    */
   SHUTDOWN_TIMEOUT_MS: envInt(0, 600_000).default(25_000),
   DATABASE_URL: envUrl,
+  /**
+   * Postgres statement_timeout of every connection (ms): a statement running longer is cancelled and
+   * its request fails, so no request holds a backend for minutes.
+   */
+  PG_STATEMENT_TIMEOUT_MS: envInt(100, 3_600_000).default(30_000),
   LOG_LEVEL: envLogLevel,
   /** auth-server's base URL; introspection goes to `${AUTH_SERVER_URL}/token_info`. */
   AUTH_SERVER_URL: envUrl.transform((value) => value.replace(/\/+$/, '')),

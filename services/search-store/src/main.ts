@@ -1,10 +1,10 @@
 import { createSearchSeams } from './api/search-seams';
 import { join } from 'node:path';
-import { Pool } from 'pg';
 import {
   answerMalformedHttp,
   createGracefulShutdown,
   createLogger,
+  createPgPool,
   drainOnSignals,
   loadConfigOrExit,
   runMigrations,
@@ -27,8 +27,12 @@ async function main(): Promise<void> {
     table: 'search_migrations',
     logger,
   });
-  const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
-  const fastPool = createFastSearchPool({ connectionString: config.DATABASE_URL, max: 10 });
+  const database = {
+    connectionString: config.DATABASE_URL,
+    statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS,
+  };
+  const pool = createPgPool({ ...database, max: 20 });
+  const fastPool = createFastSearchPool({ ...database, max: 10 });
   for (const each of [pool, fastPool]) {
     // An idle connection dropped by Postgres (restart, failover) emits 'error' on the pool; without a
     // listener that would crash the process. The pool opens a new connection on the next query.

@@ -26,6 +26,8 @@ export const ES_ERROR_STATUS = {
   resource_not_found_exception: 404,
   script_exception: 400,
   search_phase_execution_exception: 400,
+  // Elasticsearch 8's SearchTimeoutException: 429, so that clients back off instead of retrying at once.
+  search_timeout_exception: 429,
   security_exception: 401,
   status_exception: 500,
   strict_dynamic_mapping_exception: 400,

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { EsError, isEsError } from '../errors/es-error';
 import { OAuthError, isOAuthError } from '../errors/oauth-error';
 import type { Logger } from '../logging/create-logger';
+import { isStatementCancelled } from '../storage/statement-cancelled';
 import { isStorageUnavailable, isUnstorableInput } from './storage-unavailable';
 
 /** Body-parser errors carry `type`/`status`; they are the client's fault, not ours. */
@@ -32,7 +33,8 @@ export function oauthErrorHandler(logger: Logger): ErrorRequestHandler {
     else if (clientStatus(error)) oauth = new OAuthError('invalid_request', 'malformed request body');
     else if (isUnstorableInput(error))
       oauth = new OAuthError('invalid_request', 'request contains unsupported characters');
-    else if (isStorageUnavailable(error)) {
+    else if (isStorageUnavailable(error) || isStatementCancelled(error)) {
+      // A statement past PG_STATEMENT_TIMEOUT_MS means an overloaded or locked database here: retryable.
       logger.warn('storage unavailable', { requestId: req.id, error: describeError(error) });
       oauth = new OAuthError(
         'temporarily_unavailable',
@@ -68,6 +70,11 @@ export function esErrorHandler(logger: Logger): ErrorRequestHandler {
         'illegal_argument_exception',
         'request contains characters that cannot be stored (U+0000)',
       );
+    } else if (isStatementCancelled(error)) {
+      // A statement past PG_STATEMENT_TIMEOUT_MS: Elasticsearch's answer to a search past its time budget
+      // (SearchTimeoutException, 429). Not 503: clients retry that at once, and the same work again.
+      logger.warn('statement cancelled', { requestId: req.id, error: describeError(error) });
+      es = new EsError('search_timeout_exception', 'Time exceeded');
     } else if (isStorageUnavailable(error)) {
       // What Elasticsearch answers while its cluster state is not recovered: a retryable 503.
       logger.warn('storage unavailable', { requestId: req.id, error: describeError(error) });

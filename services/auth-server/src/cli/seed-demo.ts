@@ -1,6 +1,5 @@
-import { Pool } from 'pg';
 import { z } from 'zod';
-import { ConfigError, createLogger, loadConfig } from '@acme/common';
+import { ConfigError, createLogger, createPgPool, loadConfig } from '@acme/common';
 import { authConfigSchema } from '../config';
 import { seedDemo } from '../domain/admin/seed-demo';
 import { buildAuthContext } from '../domain/tokens/build-auth-context';
@@ -22,7 +21,11 @@ const seedEnvSchema = authConfigSchema.extend({
 async function main(): Promise<void> {
   const config = loadConfig(seedEnvSchema, process.env);
   const logger = createLogger({ service: 'auth-server-seed', level: 'warn' });
-  const pool = new Pool({ connectionString: config.DATABASE_URL, max: 2 });
+  const pool = createPgPool({
+    connectionString: config.DATABASE_URL,
+    max: 2,
+    statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS,
+  });
   try {
     const cache = createIntrospectionCache({ logger, localMs: 0, tombstoneSeconds: 60 });
     const ctx = buildAuthContext({ config, pool, logger, cache });

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Pool } from 'pg';
-import { createLogger, runMigrations, type Logger } from '@acme/common';
+import type { Pool } from 'pg';
+import { createLogger, createPgPool, runMigrations, type Logger } from '@acme/common';
 import { createTestDatabase, findFreePort, uniqueId } from '@acme/testkit';
 import type Redis from 'ioredis';
 import { createApp } from '../../src/app';
@@ -39,7 +39,12 @@ export async function startAuthServer(
     LOG_LEVEL: 'error',
     ...overrides,
   });
-  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  // The pool as main.ts makes it, with the statement timeout of the config.
+  const pool = createPgPool({
+    connectionString: databaseUrl,
+    max: 10,
+    statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS,
+  });
   const logger = options.logger ?? createLogger({ service: 'auth-server', silent: true });
   const connections = config.REDIS_URL ? connectRedis(config.REDIS_URL, logger) : undefined;
   const app = createApp({

@@ -1,8 +1,8 @@
 import { createSearchSeams } from '../../src/api/search-seams';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Pool } from 'pg';
-import { createLogger, runMigrations, type Logger } from '@acme/common';
+import type { Pool } from 'pg';
+import { createLogger, createPgPool, runMigrations, type Logger } from '@acme/common';
 import { createTestDatabase } from '@acme/testkit';
 import { createApp } from '../../src/app';
 import { authenticateRequest } from '../../src/auth/authenticate-request';
@@ -48,8 +48,10 @@ export async function startSearchStore(
     LOG_LEVEL: 'error',
     ...overrides,
   });
-  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
-  const fastPool = createFastSearchPool({ connectionString: databaseUrl, max: 4 });
+  // The pools as main.ts makes them, with the statement timeout of the config.
+  const database = { connectionString: databaseUrl, statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS };
+  const pool = createPgPool({ ...database, max: 10 });
+  const fastPool = createFastSearchPool({ ...database, max: 4 });
   const logger = createLogger({ service: 'search-store', silent: true });
   const indexWriter = createRecordingIndexWriter();
   const push = options.auth === 'real-with-push' ? createIntrospectionWithPush(config, logger) : undefined;
