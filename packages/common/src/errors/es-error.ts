@@ -31,6 +31,8 @@ export const ES_ERROR_STATUS = {
   security_exception: 401,
   status_exception: 500,
   strict_dynamic_mapping_exception: 400,
+  // TaskCancelledException: 400 in Elasticsearch 8 (a client asked for the cancellation).
+  task_cancelled_exception: 400,
   too_many_buckets_exception: 400,
   version_conflict_engine_exception: 409,
   x_content_e_o_f_exception: 400,

@@ -7,7 +7,8 @@ import { stringifyWithRaw } from '../http/raw-json';
 import { tooLarge } from '../http/read-body';
 import { parseJsonWithLocations } from '../query/json-locations';
 import { requireScope } from '../auth/route-scope';
-import { SEARCH_ACCESS, type SearchTarget } from './search.route';
+import { SEARCH_ACCESS, type SearchRunner } from './search.route';
+import { clientGoneSignal } from './client-gone';
 
 /** Larger bodies (a search is rarely more than a few kB) take the express route. */
 const LEAN_BODY_LIMIT = 1024 * 1024;
@@ -20,7 +21,7 @@ type LeanRequest = IncomingMessage & {
 };
 
 export interface LeanSearchDeps {
-  run: (target: SearchTarget, body: unknown, params: Record<string, string | undefined>) => Promise<unknown>;
+  run: SearchRunner;
   /** The app's authentication, given an object with what it reads of a request; the scope check follows. */
   authenticate: RequestHandler;
   accessLog: RequestHandler;
@@ -84,6 +85,7 @@ export function serveSearchBeforeRouter(app: Express, deps: LeanSearchDeps): voi
   };
 
   async function serve(req: LeanRequest, res: ServerResponse, match: LeanMatch): Promise<unknown> {
+    const gone = clientGoneSignal(res);
     await authenticate(req, res, match);
     const text = await readBody(req, match.length, deps.maxBytes);
     let body: unknown;
@@ -91,7 +93,7 @@ export function serveSearchBeforeRouter(app: Express, deps: LeanSearchDeps): voi
       parseJsonText(text); // malformed JSON: readJsonBody's errors
       body = parseJsonWithLocations(text);
     }
-    return deps.run({ index: match.index, ignoreUnavailable: false }, body, {});
+    return deps.run({ index: match.index, ignoreUnavailable: false }, body, {}, gone);
   }
 
   /**

@@ -13,6 +13,7 @@ import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
 import { scopedRouter } from '../http/scoped-router';
 import type { RouteAccess } from '../auth/route-scope';
+import { clientGoneSignal, dropConnectionOnAbort, taskCancelled } from './client-gone';
 
 export interface SearchRouteDeps {
   pool: Pool;
@@ -26,17 +27,21 @@ export interface SearchRouteDeps {
 /**
  * Runs a read in one REPEATABLE READ snapshot: the statistics a score uses (field and term stats)
  * and the postings it reads come from the same moment even while bulks commit, as on a Lucene
- * point-in-time reader. Shard-level errors become ES's search_phase_execution_exception.
+ * point-in-time reader. Shard-level errors become ES's search_phase_execution_exception. When `gone`
+ * fires (the client left), the connection is dropped and its statements stop (issue 17).
  */
 async function inSnapshot<T>(
   pool: Pool,
   target: SearchTarget,
   work: (client: PoolClient, readers: IndexReader[]) => Promise<T>,
-  resolved?: IndexRow[],
+  resolved: IndexRow[] | undefined,
+  gone: AbortSignal | undefined,
 ): Promise<T> {
   const client = await pool.connect();
+  const guard = dropConnectionOnAbort(client, gone);
   let readers: IndexReader[] = [];
   try {
+    if (guard.dropped) throw taskCancelled();
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const indices =
       resolved ??
@@ -46,6 +51,7 @@ async function inSnapshot<T>(
     await client.query('COMMIT');
     return result;
   } catch (error) {
+    if (guard.dropped) throw taskCancelled();
     await client.query('ROLLBACK').catch(() => undefined);
     if (error instanceof ShardQueryError) {
       throw toSearchPhaseError(
@@ -55,9 +61,18 @@ async function inSnapshot<T>(
     }
     throw error;
   } finally {
-    client.release();
+    guard.done();
+    if (!guard.dropped) client.release();
   }
 }
+
+/** Runs a search; `gone` fires when its client left (api/client-gone.ts). */
+export type SearchRunner = (
+  target: SearchTarget,
+  body: unknown,
+  params: Record<string, string | undefined>,
+  gone?: AbortSignal,
+) => Promise<unknown>;
 
 /** What a search reads: the index expression of the path (undefined: all) and ignore_unavailable. */
 export interface SearchTarget {
@@ -69,10 +84,8 @@ export interface SearchTarget {
  * The search API behind its HTTP details, shared by the express route and the lean path in front of
  * it (lean-search.ts): the fast path when it covers the request, else the SQL plans in one snapshot.
  */
-export function createSearchRunner(
-  deps: SearchRouteDeps,
-): (target: SearchTarget, body: unknown, params: Record<string, string | undefined>) => Promise<unknown> {
-  return async (target, body, params) => {
+export function createSearchRunner(deps: SearchRouteDeps): SearchRunner {
+  return async (target, body, params, gone) => {
     const started = Date.now();
     const request = parseSearchRequest(body, params);
     const fast =
@@ -92,6 +105,7 @@ export function createSearchRunner(
       target,
       (client, readers) => executeSearch(client, readers, request, deps.seams, started),
       fast.indices,
+      gone,
     );
   };
 }
@@ -110,10 +124,12 @@ export function searchRouter(deps: SearchRouteDeps): Router {
 
   const runSearch = createSearchRunner(deps);
   const search = async (req: Request, res: Response): Promise<void> => {
-    res.json(await runSearch(targetOf(req), searchBodyOf(req, res), queryParams(req)));
+    const gone = clientGoneSignal(res);
+    res.json(await runSearch(targetOf(req), searchBodyOf(req, res), queryParams(req), gone));
   };
 
   const count = async (req: Request, res: Response): Promise<void> => {
+    const gone = clientGoneSignal(res);
     const request = parseSearchRequest(searchBodyOf(req, res), queryParams(req), true);
     const target = targetOf(req);
     const fast =
@@ -137,6 +153,7 @@ export function searchRouter(deps: SearchRouteDeps): Router {
         _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
       }),
       fast.indices,
+      gone,
     );
     res.json(body);
   };
