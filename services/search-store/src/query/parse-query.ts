@@ -45,17 +45,26 @@ function asScalar(value: unknown, query: string, key: string, parent: Json): str
   throw parsingError(`[${query}] failed to parse field [${key}]`, parent, key);
 }
 
-/** `{query: {…}}`'s value: exactly one named query. */
-/** ES `indices.query.max_nested_depth` (default 20): deeper compound queries are refused. */
-export const MAX_NESTED_DEPTH = 20;
+/**
+ * ES 8 `indices.query.bool.max_nested_depth` (default 30; 20 in 7.x): AbstractQueryBuilder.parseTopLevelQuery
+ * counts every named query on the way down, compound or leaf, and refuses the one past the limit.
+ */
+export const MAX_NESTED_DEPTH = 30;
+const TOO_DEEP =
+  'The nested depth of the query exceeds the maximum nested depth for queries set in [indices.query.bool.max_nested_depth]';
 let depth = 0; // parsing is synchronous, so one counter per process is exact
+/** Where the refused query starts: every bool above it reports that position, as Jackson's parser does. */
+const tooDeepAt = new WeakMap<EsError, string>();
 
+/** `{query: {…}}`'s value: exactly one named query. */
 export function parseQuery(body: unknown, parent?: Json, key?: string): Query {
   if (depth >= MAX_NESTED_DEPTH) {
-    throw new EsError(
-      'illegal_argument_exception',
-      'The nested depth of the query exceeds the maximum nested depth for queries set in [indices.query.max_nested_depth]',
-    );
+    const error = new EsError('illegal_argument_exception', TOO_DEEP);
+    const first = isObject(body) ? Object.keys(body)[0] : undefined;
+    const at =
+      (first !== undefined && locationOf(body as Json, first)) || (parent && key && locationOf(parent, key));
+    tooDeepAt.set(error, at ? `${at.line}:${at.col}` : '1:1');
+    throw error;
   }
   depth += 1;
   try {
@@ -77,7 +86,8 @@ function parseOneQuery(body: unknown, parent?: Json, key?: string): Query {
     );
   }
   const name = names[0]!;
-  const parser = PARSERS[name];
+  // The query name is the client's: an own property only, never Object.prototype's `constructor`.
+  const parser = Object.hasOwn(PARSERS, name) ? PARSERS[name] : undefined;
   if (!parser && ES_QUERY_NAMES.includes(name)) {
     // A query Elasticsearch has and we do not: say so rather than call it unknown.
     throw parsingError(`[${name}] query is not supported by search-store`, body, name);
@@ -295,9 +305,30 @@ const parseMultiMatch: Parser = (value, parent, name) => {
 };
 
 function clauses(value: unknown, parent: Json, key: string): Query[] {
-  if (Array.isArray(value)) return value.map((q) => parseQuery(q, parent, key));
-  if (isObject(value)) return [parseQuery(value, parent, key)];
+  try {
+    if (Array.isArray(value)) return value.map((q) => parseQuery(q, parent, key));
+    if (isObject(value)) return [parseQuery(value, parent, key)];
+  } catch (error) {
+    throw wrapTooDeep(error, key);
+  }
   throw parsingError(`[bool] query does not support [${key}]`, parent, key);
+}
+
+/**
+ * ES 8 parses `bool` with an ObjectParser, which wraps what a clause throws in an XContentParseException
+ * "[line:col] [bool] failed to parse field [must]" (with the parser's position, which has not moved);
+ * so a too-deep query under bools answers x_content_parse_exception, one cause per bool, down to the
+ * illegal_argument_exception. Other errors pass unchanged.
+ */
+function wrapTooDeep(error: unknown, key: string): unknown {
+  if (!(error instanceof EsError)) return error;
+  const at = tooDeepAt.get(error);
+  if (at === undefined) return error;
+  const wrapped = new EsError('x_content_parse_exception', `[${at}] [bool] failed to parse field [${key}]`, {
+    causedBy: error.toCause(),
+  });
+  tooDeepAt.set(wrapped, at);
+  return wrapped;
 }
 
 const parseBool: Parser = (value, parent, name) => {

@@ -167,16 +167,43 @@ describe('query DSL parser', () => {
 });
 
 describe('hostile queries', () => {
-  it('refuses nesting deeper than 20 with a clean 400 and recovers for the next request', () => {
-    let deep: unknown = { match_all: {} };
-    for (let i = 0; i < 25; i++) deep = { bool: { must: [deep] } };
-    expect(errorOf(() => parseQuery(deep)).error).toMatchObject({
+  it('accepts 30 nested queries and refuses the 31st as ES 8 does (indices.query.bool.max_nested_depth)', () => {
+    const nest = (bools: number, leaf: unknown = { match_all: {} }) => {
+      let query = leaf;
+      for (let i = 0; i < bools; i++) query = { bool: { must: [query] } };
+      return query;
+    };
+    expect(parseQuery(nest(29)).kind).toBe('bool');
+    // Under bools (ObjectParser in ES 8), x_content_parse_exception per bool down to the refusal.
+    const { error } = errorOf(() => parse(JSON.stringify({ query: nest(30) })));
+    const tooDeep = {
       type: 'illegal_argument_exception',
-      reason: expect.stringContaining('[indices.query.max_nested_depth]'),
+      reason:
+        'The nested depth of the query exceeds the maximum nested depth for queries set in [indices.query.bool.max_nested_depth]',
+    };
+    expect(error).toMatchObject({
+      root_cause: [
+        {
+          type: 'x_content_parse_exception',
+          reason: expect.stringMatching(/^\[1:\d+\] \[bool\] failed to parse field \[must\]$/),
+        },
+      ],
+      type: 'x_content_parse_exception',
     });
-    let ok: unknown = { match_all: {} };
-    for (let i = 0; i < 19; i++) ok = { bool: { must: [ok] } };
-    expect(parseQuery(ok).kind).toBe('bool');
+    let cause = error as { caused_by?: unknown; type?: string };
+    let wraps = 0;
+    while (cause.type === 'x_content_parse_exception') {
+      cause = cause.caused_by as typeof cause;
+      wraps += 1;
+    }
+    expect(wraps).toBe(30);
+    expect(cause).toEqual(tooDeep);
+    // Without a bool above it (constant_score, dis_max parse by hand in ES): the refusal itself.
+    let plain: unknown = { match_all: {} };
+    for (let i = 0; i < 30; i++) plain = { constant_score: { filter: plain } };
+    expect(errorOf(() => parseQuery(plain)).error).toMatchObject(tooDeep);
+    // The counter is back to zero for the next request.
+    expect(parseQuery(nest(29)).kind).toBe('bool');
   });
 
   it('refuses a 10,000-level nested JSON body as Jackson does instead of overflowing the stack', () => {
