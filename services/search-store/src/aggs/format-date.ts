@@ -51,7 +51,7 @@ export function formatDate(millis: number, format = 'strict_date_optional_time',
   const first = format.split('||')[0] as string;
   if (first === 'epoch_millis') return String(millis);
   if (first === 'epoch_second') return String(Math.floor(millis / 1000));
-  const pattern = NAMED[first] ?? first;
+  const pattern = Object.hasOwn(NAMED, first) ? (NAMED[first] as string) : first;
   const offset = zoneOffsetMinutes(tz, millis);
   const d = new Date(millis + offset * 60_000);
   let out = '';

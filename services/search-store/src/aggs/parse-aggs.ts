@@ -1,4 +1,5 @@
 import { EsError } from '@acme/common';
+import { MAX_AGG_DEPTH, aggDepthExceeded, checkAggLimits } from './agg-limits';
 import {
   METRIC_TYPES,
   type AggNode,
@@ -11,22 +12,23 @@ import {
 
 const BUCKET_TYPES = ['terms', 'filter', 'filters', 'range', 'date_range', 'histogram', 'date_histogram'];
 const KNOWN = new Set<string>([...METRIC_TYPES, ...BUCKET_TYPES, 'top_hits']);
-const CALENDAR: Record<string, HistogramSpec['calendar']> = {
-  minute: 'minute',
-  '1m': 'minute',
-  hour: 'hour',
-  '1h': 'hour',
-  day: 'day',
-  '1d': 'day',
-  week: 'week',
-  '1w': 'week',
-  month: 'month',
-  '1M': 'month',
-  quarter: 'quarter',
-  '1q': 'quarter',
-  year: 'year',
-  '1y': 'year',
-};
+/** Keyed by the client's `calendar_interval`: a Map, so `constructor` is no unit (it was a 500). */
+const CALENDAR = new Map<string, HistogramSpec['calendar']>([
+  ['minute', 'minute'],
+  ['1m', 'minute'],
+  ['hour', 'hour'],
+  ['1h', 'hour'],
+  ['day', 'day'],
+  ['1d', 'day'],
+  ['week', 'week'],
+  ['1w', 'week'],
+  ['month', 'month'],
+  ['1M', 'month'],
+  ['quarter', 'quarter'],
+  ['1q', 'quarter'],
+  ['year', 'year'],
+  ['1y', 'year'],
+]);
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 function parsingError(reason: string): EsError {
@@ -37,14 +39,24 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** Parses `aggs` (Elasticsearch AggregatorFactories.parseAggregators) into a typed tree. */
+/**
+ * Parses `aggs` (Elasticsearch AggregatorFactories.parseAggregators) into a typed tree, within the
+ * limits of agg-limits.ts.
+ */
 export function parseAggs(body: unknown): AggNode[] {
-  if (!isObject(body))
-    throw parsingError('Expected [START_OBJECT] under [aggregations], but got a different token');
-  return Object.entries(body).map(([name, def]) => parseAgg(name, def));
+  const nodes = parseLevel(body, 1);
+  checkAggLimits(nodes);
+  return nodes;
 }
 
-function parseAgg(name: string, def: unknown): AggNode {
+function parseLevel(body: unknown, level: number): AggNode[] {
+  if (level > MAX_AGG_DEPTH) throw aggDepthExceeded();
+  if (!isObject(body))
+    throw parsingError('Expected [START_OBJECT] under [aggregations], but got a different token');
+  return Object.entries(body).map(([name, def]) => parseAgg(name, def, level));
+}
+
+function parseAgg(name: string, def: unknown, level: number): AggNode {
   if (/[[\]>]/.test(name)) {
     throw parsingError(
       `Invalid aggregation name [${name}]. Aggregation names can contain any character except '[', ']', and '>'`,
@@ -60,7 +72,7 @@ function parseAgg(name: string, def: unknown): AggNode {
   let meta: unknown;
   for (const [key, value] of Object.entries(def)) {
     if (key === 'aggs' || key === 'aggregations') {
-      subs = parseAggs(value);
+      subs = parseLevel(value, level + 1);
     } else if (key === 'meta') {
       if (!isObject(value))
         throw parsingError(`Expected [START_OBJECT] under [meta], but got a different token`);
@@ -269,7 +281,7 @@ function parseHistogram(
       'Cannot use [fixed_interval] with [calendar_interval] configuration option.',
     );
   if (typeof cal === 'string') {
-    const unit = CALENDAR[cal];
+    const unit = CALENDAR.get(cal);
     if (!unit)
       throw new EsError(
         'illegal_argument_exception',

@@ -16,8 +16,16 @@ export interface Bucket {
   docCount: number;
   /** Wire fields that precede doc_count (key, key_as_string, from, to …). */
   head: Record<string, unknown>;
-  /** Sub-aggregation results, filled by attachSubs. */
+  /** Sub-aggregation results by the client's names, filled by attachSubs (null prototype: byName()). */
   subs: Record<string, unknown>;
+}
+
+/**
+ * A dictionary keyed by the client's aggregation names: with no prototype, `__proto__` or `constructor`
+ * is an ordinary key (on `{}`, assigning `__proto__` would replace the prototype and lose the result).
+ */
+export function byName(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>;
 }
 
 /** State of one aggregation request: the client, the context, the bucket budget. */
@@ -59,7 +67,7 @@ export class AggRun {
     docs: DocSet,
     groups: string[],
   ): Promise<Map<string, Record<string, unknown>>> {
-    const out = new Map<string, Record<string, unknown>>(groups.map((g) => [g, {}]));
+    const out = new Map<string, Record<string, unknown>>(groups.map((g) => [g, byName()]));
     for (const node of nodes) {
       const results = await this.compute(node, docs, groups);
       for (const g of groups) {
@@ -109,7 +117,7 @@ export class AggRun {
       ? (b) => `SELECT s.doc_key, s.g FROM (${membership(b)}) s WHERE s.g = ANY(${b.param(bgs, 'text[]')})`
       : membership;
     const results = await this.computeAll(subs, docs, bgs);
-    for (const bucket of buckets) bucket.subs = results.get(bucket.bg) ?? {};
+    for (const bucket of buckets) bucket.subs = results.get(bucket.bg) ?? byName();
   }
 
   private filterSql(query: unknown, b: SqlBuilder): string {
@@ -207,7 +215,7 @@ export async function runAggregations(
     `SELECT m.doc_key, ''::text AS g FROM (${b.fragment(matched.sql, matched.params)}) m`;
   top.allDocs = matched.all === true;
   const results = await run.computeAll(nodes, top, ['']);
-  return results.get('') ?? {};
+  return results.get('') ?? byName();
 }
 
 /** Renders buckets as Elasticsearch lists them: head fields, doc_count, then sub-aggregations. */

@@ -131,9 +131,18 @@ export async function computeTerms(
 
 function metricOf(bucket: Bucket, path: string): number {
   const [name, prop] = path.split('.') as [string, string | undefined];
-  const result = bucket.subs[name] as Record<string, unknown> | undefined;
+  // Both names come from the client's order path: own properties only.
+  const result = Object.hasOwn(bucket.subs, name)
+    ? (bucket.subs[name] as Record<string, unknown>)
+    : undefined;
   if (!result) return NaN;
-  const v = prop ? result[prop] : 'value' in result ? result.value : result.doc_count;
+  const v = prop
+    ? Object.hasOwn(result, prop)
+      ? result[prop]
+      : undefined
+    : 'value' in result
+      ? result.value
+      : result.doc_count;
   return v === null || v === undefined ? NaN : Number(v);
 }
 

@@ -126,7 +126,8 @@ export function filterSource(
   prefix = '',
 ): Record<string, unknown> {
   if (filter === true) return source;
-  const out: Record<string, unknown> = {};
+  // Keyed by the document's own field names, `__proto__` included: no prototype to assign to.
+  const out = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of Object.entries(source)) {
     const path = prefix ? `${prefix}.${key}` : key;
     if (filter.excludes.some((p) => matches(path, p))) continue;

@@ -110,7 +110,15 @@ export function parseJsonWithLocations(text: string): unknown {
       i += 1;
       skip();
       where.set(key, here());
-      out[key] = value();
+      // As JSON.parse does: `__proto__` is an own key like any other (assigned, it would set the prototype).
+      if (key === '__proto__')
+        Object.defineProperty(out, key, {
+          value: value(),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      else out[key] = value();
       skip();
       if (text[i] === ',') {
         i += 1;
