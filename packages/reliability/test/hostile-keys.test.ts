@@ -83,6 +83,12 @@ function isEsEnvelope(reply: Reply): boolean {
   );
 }
 
+/** Elasticsearch's answer for a path no API serves: 400 with a bare string error. */
+function isNoHandler(reply: Reply, method: string, path: string): boolean {
+  const body = reply.json as { error?: unknown; status?: unknown };
+  return reply.status === 400 && body?.error === `no handler found for uri [${path}] and method [${method}]`;
+}
+
 /** A 4xx in the envelope, or the success statuses given. */
 function expectEnvelopeOr(reply: Reply, ok: number[], context: string): void {
   if (ok.includes(reply.status)) return;
@@ -371,7 +377,7 @@ describe('hostile keys, wildcard bombs, case variants and deep aggregations agai
           // case-sensitively). Never a success, never a 5xx.
           expect(reply.status).toBeGreaterThanOrEqual(400);
           expect(reply.status).toBeLessThan(500);
-          expect(isEsEnvelope(reply)).toBe(true);
+          expect(isEsEnvelope(reply) || isNoHandler(reply, route.method, path)).toBe(true);
         },
       ),
     );
@@ -390,7 +396,8 @@ describe('hostile keys, wildcard bombs, case variants and deep aggregations agai
         );
         expect(performance.now() - started).toBeLessThan(10_000);
         expectEnvelopeOr(reply, [200], `depth ${depth}`);
-        if (depth > 200) expect(reply.status).toBe(400);
+        // search-store refuses aggregations nested deeper than 10 (DESIGN.md, "Limits on one search's work").
+        if (depth > 10) expect(reply.status).toBe(400);
       }),
     );
   });
