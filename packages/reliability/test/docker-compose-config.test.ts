@@ -58,6 +58,11 @@ describe('docker-compose.yml', () => {
       // With nothing set (a fresh `docker compose up`), both sides get the same dev secret.
       const auth = services['auth-server']!.environment!;
       const search = services['search-store']!.environment!;
+      // Each service reaches its dependencies by their compose names.
+      expect(auth.DATABASE_URL).toBe('postgres://acme@postgres:5432/acme');
+      expect(search.DATABASE_URL).toBe('postgres://acme@postgres:5432/acme');
+      expect(auth.REDIS_URL).toBe('redis://redis:6379');
+      expect(search.AUTH_SERVER_URL).toBe('http://auth-server:4000');
       expect(search.INTROSPECTION_CLIENT_ID).toBe('search-store');
       expect(auth.BOOTSTRAP_SEARCH_STORE_SECRET!.length).toBeGreaterThanOrEqual(32);
       expect(search.INTROSPECTION_CLIENT_SECRET).toBe(auth.BOOTSTRAP_SEARCH_STORE_SECRET);
