@@ -28,3 +28,4 @@ export * from './auth/bearer-middleware';
 export * from './storage/in-transaction';
 export * from './storage/create-pg-pool';
 export * from './storage/statement-cancelled';
+export * from './objects/own-property';

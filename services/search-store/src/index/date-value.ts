@@ -1,5 +1,5 @@
+import { ownValue } from '@acme/common';
 import { parseDate } from '../mapping/parse-date';
-import { ownValue } from '../source/own-property';
 
 /**
  * Dates as Elasticsearch reads them: a `format` list separated by `||` (default

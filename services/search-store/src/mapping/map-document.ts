@@ -1,4 +1,4 @@
-import { EsError, type EsCause } from '@acme/common';
+import { EsError, newDictionary, ownValue, setOwn, type EsCause } from '@acme/common';
 import { checkFieldValue, preview } from './check-field-value';
 import { inferDynamicField, type DynamicField } from './infer-dynamic-field';
 import {
@@ -12,7 +12,6 @@ import {
 } from './mapping-limits';
 import type { DynamicSetting, FieldMapping, IndexMapping } from './mapping-types';
 import { needsRawLongText, previewNumber, type RawNumber } from './raw-number';
-import { newDictionary, ownValue, setOwn } from '../source/own-property';
 
 /** A path into the JSON source (object keys as written, array positions) used to locate errors. */
 export type JsonPath = (string | number)[];

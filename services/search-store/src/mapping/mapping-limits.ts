@@ -1,6 +1,5 @@
-import { EsError } from '@acme/common';
+import { EsError, ownValue } from '@acme/common';
 import type { FieldMapping, IndexMapping } from './mapping-types';
-import { ownValue } from '../source/own-property';
 
 /**
  * The mapping limits of ES "Mapping limit settings" (`index.mapping.*.limit`), read per index. ES

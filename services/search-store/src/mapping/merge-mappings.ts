@@ -1,6 +1,5 @@
-import { EsError } from '@acme/common';
+import { copyDictionary, EsError, ownValue } from '@acme/common';
 import type { FieldMapping, IndexMapping, RuntimeFieldMapping } from './mapping-types';
-import { copyDictionary, ownValue } from '../source/own-property';
 
 /** Parameters Elasticsearch lets a mapping update change on an existing field. */
 const UPDATABLE = new Set([

@@ -1,4 +1,4 @@
-import { ownValue } from '../source/own-property';
+import { ownValue } from '@acme/common';
 
 /**
  * Date parsing for `date` fields (ES "Mapping date format"): `format` is one or more formats joined by

@@ -1,4 +1,4 @@
-import { EsError } from '@acme/common';
+import { EsError, newDictionary } from '@acme/common';
 import {
   FIELD_TYPES,
   type DynamicSetting,
@@ -7,7 +7,6 @@ import {
   type IndexMapping,
 } from './mapping-types';
 import { isKnownDateFormat } from './parse-date';
-import { newDictionary } from '../source/own-property';
 
 const ROOT_PARAMETERS = new Set([
   'dynamic',

@@ -1,5 +1,5 @@
+import { newDictionary } from '@acme/common';
 import type { FieldMapping, IndexMapping } from './mapping-types';
-import { newDictionary } from '../source/own-property';
 
 /**
  * The mapping as GET /<index>/_mapping prints it (ES ObjectMapper#toXContent): `dynamic` as a string,

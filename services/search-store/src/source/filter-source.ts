@@ -1,5 +1,5 @@
+import { newDictionary } from '@acme/common';
 import { simpleMatcher } from '../text/simple-match';
-import { newDictionary } from './own-property';
 
 /**
  * `_source` filtering as Elasticsearch applies it to GET (`_source_includes`/`_source_excludes`), update

@@ -1,4 +1,4 @@
-import { copyDictionary, ownValue } from '../../source/own-property';
+import { copyDictionary, ownValue } from '@acme/common';
 
 /**
  * A partial `doc` merged into the current source (ES XContentHelper#update): objects merge key by key

@@ -1,6 +1,7 @@
 /**
- * Reads and writes of JSON objects keyed by user strings (document fields, mapping properties). In
- * Elasticsearch `__proto__`, `constructor`, `prototype` or `toString` are ordinary field names; in a JS
+ * Reads and writes of objects keyed by user strings (document fields, mapping properties, index
+ * settings, alias names, request parameters, log fields), shared by both services. In Elasticsearch
+ * `__proto__`, `constructor`, `prototype` or `toString` are ordinary field names; in a JS
  * object `obj[key]` would read an inherited member, and `obj['__proto__'] = v` would replace the
  * prototype (issue 17: a document `{"__proto__": {...}}` wrote `Object.prototype.properties` and took
  * the process down). So every such read goes through `Object.hasOwn` and every write defines an own
