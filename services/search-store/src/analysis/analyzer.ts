@@ -1,4 +1,4 @@
-import { EsError } from '@acme/common';
+import { copyDictionary, EsError, newDictionary } from '@acme/common';
 import { keywordTokenizer, letterTokenizer, whitespaceTokenizer } from './simple-tokenizers';
 import { standardTokenizer } from './standard-tokenizer';
 import type { Token, TokenFilter, Tokenizer } from './token';
@@ -58,21 +58,24 @@ export function analyzeValues(analyzer: Analyzer, values: string[], positionIncr
   return all;
 }
 
-const TOKENIZERS: Record<string, Tokenizer> = {
+// The built-in tables are looked up by names from mappings and index settings: null-prototype copies,
+// so an analyzer, tokenizer or filter named `constructor` or `toString` is not found here (and is
+// then read from the index's settings or refused as ES refuses it) instead of being `Object` (issue 17).
+const TOKENIZERS: Record<string, Tokenizer> = copyDictionary({
   standard: (text) => standardTokenizer(text),
   whitespace: whitespaceTokenizer,
   keyword: keywordTokenizer,
   letter: letterTokenizer,
-};
+});
 
-const FILTERS: Record<string, TokenFilter> = {
+const FILTERS: Record<string, TokenFilter> = copyDictionary({
   lowercase: lowercaseFilter,
   uppercase: uppercaseFilter,
   asciifolding: asciiFoldingFilter(),
   stop: stopFilter(ENGLISH_STOP_WORDS),
-};
+});
 
-export const BUILT_IN_ANALYZERS: Record<string, Analyzer> = {
+export const BUILT_IN_ANALYZERS: Record<string, Analyzer> = copyDictionary({
   standard: { name: 'standard', tokenizer: TOKENIZERS.standard!, filters: [lowercaseFilter] },
   simple: { name: 'simple', tokenizer: letterTokenizer, filters: [lowercaseFilter] },
   whitespace: { name: 'whitespace', tokenizer: whitespaceTokenizer, filters: [] },
@@ -82,11 +85,11 @@ export const BUILT_IN_ANALYZERS: Record<string, Analyzer> = {
     tokenizer: letterTokenizer,
     filters: [lowercaseFilter, stopFilter(ENGLISH_STOP_WORDS)],
   },
-};
+});
 
 /** Settings may arrive flat ("index.analysis.analyzer.a.tokenizer") or nested; this reads both. */
 export function flattenSettings(settings: Record<string, unknown>, prefix = ''): Record<string, unknown> {
-  const flat: Record<string, unknown> = {};
+  const flat = newDictionary<unknown>(); // keys carry analyzer, tokenizer and filter names
   for (const [key, value] of Object.entries(settings)) {
     const path = prefix ? `${prefix}.${key}` : key;
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
@@ -116,8 +119,8 @@ function listSetting(flat: Record<string, unknown>, key: string): string[] | und
 /** Flat settings with every key under `index.` (ES accepts `analysis.…` as shorthand for `index.analysis.…`). */
 function indexSettings(settings: Record<string, unknown>): Record<string, unknown> {
   const flat = flattenSettings(settings);
-  return Object.fromEntries(
-    Object.entries(flat).map(([k, v]) => [k.startsWith('index.') ? k : `index.${k}`, v]),
+  return copyDictionary(
+    Object.fromEntries(Object.entries(flat).map(([k, v]) => [k.startsWith('index.') ? k : `index.${k}`, v])),
   );
 }
 

@@ -1,6 +1,6 @@
 import { type Router, type Request, type Response } from 'express';
 import type { PoolClient } from 'pg';
-import { EsError } from '@acme/common';
+import { EsError, newDictionary } from '@acme/common';
 import { bodyObject } from '../http/read-body';
 import { deleteAlias, saveAlias } from '../storage/aliases.repo';
 import { inTransaction } from '../storage/queryable';
@@ -60,7 +60,7 @@ export function aliasesRouter(deps: StoreDeps): Router {
     const indices = resolveIndexExpression(catalog, (req.params.index as string | undefined) ?? '_all');
     checkIndexBlocks(indices, 'metadata_read');
     const requested = req.params.name === undefined ? undefined : String(req.params.name).split(',');
-    const body: Record<string, unknown> = {};
+    const body = newDictionary<unknown>(); // keyed by index name
     const found = new Set<string>();
     for (const index of indices) {
       const all = aliasView(catalog, index);

@@ -1,5 +1,5 @@
 import { type Router } from 'express';
-import { EsError } from '@acme/common';
+import { copyDictionary, EsError } from '@acme/common';
 import { bodyObject } from '../http/read-body';
 import { isTruthyParam } from '../http/query-params';
 import { findClusterSettings, saveClusterSettings } from '../storage/cluster-settings.repo';
@@ -9,15 +9,18 @@ import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
 import { scopedRouter } from '../http/scoped-router';
 
-/** Cluster settings we accept (and the boolean ones we interpret). */
-const CLUSTER_SETTINGS: Record<string, 'boolean' | 'string'> = {
+/**
+ * Cluster settings we accept (and the boolean ones we interpret). Looked up by the request's keys:
+ * without a prototype, `constructor` or `__proto__` is "not recognized" as in ES, not `Object`.
+ */
+const CLUSTER_SETTINGS: Record<string, 'boolean' | 'string'> = copyDictionary({
   'action.destructive_requires_name': 'boolean',
   'action.auto_create_index': 'string',
   'cluster.routing.allocation.enable': 'string',
   'cluster.max_shards_per_node': 'string',
   'search.max_buckets': 'string',
   'indices.recovery.max_bytes_per_sec': 'string',
-};
+});
 
 /** `action.destructive_requires_name` (default true in 8.x): wildcard and `_all` deletes are refused. */
 export async function isDestructiveRequiresName(db: Queryable): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EsError } from '@acme/common';
+import { EsError, newDictionary } from '@acme/common';
 import type { IndexMapping } from '../mapping/mapping-types';
 import { parseMappingDefinition, wrapCreateIndexMappingError } from '../mapping/parse-mapping';
 import { saveAlias } from '../storage/aliases.repo';
@@ -38,7 +38,7 @@ export function parseAliasDefinitions(input: unknown): Record<string, AliasDefin
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new EsError('illegal_argument_exception', 'aliases must be an object');
   }
-  const out: Record<string, AliasDefinition> = {};
+  const out = newDictionary<AliasDefinition>(); // alias names are the request's
   for (const [name, definition] of Object.entries(input as Record<string, unknown>)) {
     checkIndexName(name, 'alias');
     out[name] = (definition ?? {}) as AliasDefinition;

@@ -1,4 +1,4 @@
-import { EsError } from '@acme/common';
+import { EsError, newDictionary } from '@acme/common';
 import { checkMappingLimitSetting } from '../mapping/mapping-limits';
 
 /** The index version reported in settings (`index.version.created`) for our 8.x compatibility level. */
@@ -63,7 +63,7 @@ const BOOLEAN_SETTINGS = new Set([
 
 /** `{"index":{"blocks":{"write":true}}}`, `{"blocks.write":true}` and `{"index.blocks.write":"true"}` all become `index.blocks.write: "true"`. */
 export function flattenSettings(input: unknown, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = newDictionary<string>();
   if (typeof input !== 'object' || input === null) return out;
   for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
     const path = `${prefix}${key}`;
@@ -72,7 +72,7 @@ export function flattenSettings(input: unknown, prefix = ''): Record<string, str
     else out[path] = Array.isArray(value) ? value.map(String).join(',') : value === null ? '' : String(value);
   }
   if (prefix === '') {
-    const normalised: Record<string, string> = {};
+    const normalised = newDictionary<string>();
     for (const [key, value] of Object.entries(out))
       normalised[key.startsWith('index.') ? key : `index.${key}`] = value;
     return normalised;
@@ -82,7 +82,7 @@ export function flattenSettings(input: unknown, prefix = ''): Record<string, str
 
 /** Flat keys with null values (a reset request) kept as null. */
 export function flattenSettingsWithNulls(input: unknown): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
+  const out = newDictionary<string | null>();
   const walk = (value: unknown, prefix: string) => {
     for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
       const path = `${prefix}${key}`;
@@ -176,13 +176,16 @@ export function checkSettingsUpdate(
 
 /** Flat `a.b.c` keys → nested objects, as Elasticsearch prints settings without `flat_settings`. */
 export function nestSettings(flat: Record<string, string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // Setting keys name analyzers, filters and the like (`index.analysis.analyzer.constructor.type`):
+  // null-prototype levels, so `node[part]` never reads an inherited member nor walks onto
+  // Object.prototype through `__proto__` (issue 17).
+  const out = newDictionary<unknown>();
   for (const key of Object.keys(flat).sort()) {
     const parts = key.split('.');
     let node = out;
     for (const part of parts.slice(0, -1)) {
       const next = node[part];
-      if (typeof next !== 'object' || next === null) node[part] = {};
+      if (typeof next !== 'object' || next === null) node[part] = newDictionary<unknown>();
       node = node[part] as Record<string, unknown>;
     }
     node[parts[parts.length - 1] ?? key] = flat[key];

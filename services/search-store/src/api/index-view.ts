@@ -1,3 +1,4 @@
+import { newDictionary } from '@acme/common';
 import { serializeMapping } from '../mapping/serialize-mapping';
 import type { IndexRecord } from '../storage/indices.repo';
 import type { Catalog } from './index-expression';
@@ -5,7 +6,7 @@ import { nestSettings } from './index-settings';
 
 /** An alias as GET /_alias and GET /<index> show it: only the properties that are set. */
 export function aliasView(catalog: Catalog, index: IndexRecord): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {};
+  const out = newDictionary<Record<string, unknown>>(); // keyed by alias name
   for (const link of catalog.aliases.filter((a) => a.indexId === index.indexId)) {
     const view: Record<string, unknown> = {};
     if (link.filter) view.filter = link.filter;

@@ -1,3 +1,4 @@
+import { newDictionary } from '@acme/common';
 import type { Request, Response } from 'express';
 import type { JsonBodyLocals } from '../http/read-body';
 import { parseJsonWithLocations } from '../query/json-locations';
@@ -15,7 +16,9 @@ export function searchBodyOf(req: Request, res: Response): unknown {
 
 /** Query-string parameters as plain strings (the last one wins when repeated). */
 export function queryParams(req: Request): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
+  // Null prototype: a `?constructor=` or `?__proto__=` parameter is a key, and reads like
+  // `params.size` never reach an inherited member (issue 17).
+  const out = newDictionary<string | undefined>();
   for (const [key, value] of Object.entries(req.query)) {
     out[key] = Array.isArray(value) ? String(value.at(-1)) : typeof value === 'string' ? value : undefined;
   }

@@ -1,3 +1,4 @@
+import { newDictionary } from '@acme/common';
 import { simpleMatch } from '../text/simple-match';
 
 /**
@@ -45,7 +46,7 @@ function include(value: unknown, paths: string[][]): unknown {
     return kept.length > 0 ? kept : undefined;
   }
   if (value === null || typeof value !== 'object') return undefined;
-  const out: Record<string, unknown> = {};
+  const out = newDictionary<unknown>(); // response keys come from documents and mappings
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const next = advance(paths, key);
     if (next.length === 0) continue;
@@ -59,7 +60,7 @@ function exclude(value: unknown, paths: string[][]): unknown {
   if (paths.some((p) => p.length === 0)) return undefined;
   if (Array.isArray(value)) return value.map((item) => exclude(item, paths)).filter((i) => i !== undefined);
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
+  const out = newDictionary<unknown>(); // response keys come from documents and mappings
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const next = advance(paths, key);
     if (next.length === 0) out[key] = child;

@@ -6,7 +6,7 @@ import type { FieldMapping, IndexMapping } from './mapping-types';
  * properties sorted by name, objects without `type` unless they have no sub-fields (`{"type":"object"}`).
  */
 export function serializeMapping(mapping: IndexMapping): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out = newDictionary<unknown>();
   for (const [key, value] of Object.entries(mapping)) {
     if (value === undefined) continue;
     if (key === 'dynamic') out.dynamic = String(value);
@@ -31,7 +31,7 @@ function serializeProperties(properties: Record<string, FieldMapping>): Record<s
 function serializeField(field: FieldMapping): Record<string, unknown> {
   const isObject = field.type === undefined || field.type === 'object';
   if (isObject) {
-    const out: Record<string, unknown> = {};
+    const out = newDictionary<unknown>();
     const hasChildren = Object.keys(field.properties ?? {}).length > 0;
     if (!hasChildren) out.type = 'object';
     if (field.dynamic !== undefined) out.dynamic = String(field.dynamic);
@@ -39,7 +39,7 @@ function serializeField(field: FieldMapping): Record<string, unknown> {
     if (hasChildren) out.properties = serializeProperties(field.properties ?? {});
     return out;
   }
-  const out: Record<string, unknown> = {};
+  const out = newDictionary<unknown>();
   for (const [key, value] of Object.entries(field)) {
     if (key === 'fields') out.fields = serializeProperties(value as Record<string, FieldMapping>);
     else if (value !== undefined) out[key] = value;

@@ -1,3 +1,4 @@
+import { newDictionary, ownValue, setOwn } from '@acme/common';
 import type { Pool, PoolClient } from 'pg';
 import { RawJson } from '../http/raw-json';
 import { filterSource } from '../source/filter-source';
@@ -66,15 +67,16 @@ export async function buildHits(
         : undefined;
     if (filtered !== undefined) hit._source = filtered;
     const fields =
-      (request.fields.length > 0 ? extractFields(reader, source(), request.fields) : undefined) ?? {};
+      (request.fields.length > 0 ? extractFields(reader, source(), request.fields) : undefined) ??
+      newDictionary<unknown[]>();
     if (runtime && request.fields.length > 0) {
       // Runtime fields appear only in `fields`, never in `_source` (API-NOTES §A1.3).
       const values = await runtime.valuesFor(reader.indexId, source());
       for (const { field: pattern } of request.fields) {
         const test = matchFieldPattern(pattern);
         for (const name of runtime.types.keys()) {
-          const v = values[name];
-          if (test(name) && v && v.length > 0) fields[name] = v;
+          const v = ownValue(values, name);
+          if (test(name) && v && v.length > 0) setOwn(fields, name, v);
         }
       }
     }

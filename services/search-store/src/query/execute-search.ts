@@ -1,4 +1,4 @@
-import { EsError } from '@acme/common';
+import { EsError, newDictionary } from '@acme/common';
 import type { Pool, PoolClient } from 'pg';
 import { compileQuery } from './compile-query';
 import { buildHits, type HitRow } from './build-hits';
@@ -60,7 +60,8 @@ function runtimeMappingsOf(
   readers: IndexReader[],
   requested: Record<string, unknown> | undefined,
 ): Record<string, unknown> | undefined {
-  const merged: Record<string, unknown> = {};
+  // Keyed by runtime field name; Object.assign into a null-prototype object keeps `__proto__` a key.
+  const merged = newDictionary<unknown>();
   for (const reader of readers) Object.assign(merged, reader.mappings.runtime ?? {});
   Object.assign(merged, requested ?? {});
   return Object.keys(merged).length === 0 ? undefined : merged;

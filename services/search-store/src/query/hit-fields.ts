@@ -1,3 +1,4 @@
+import { newDictionary } from '@acme/common';
 import { formatDateValue, parseDateValue } from '../index/date-value';
 import { isNumericType, valuesAtPath } from '../index/indexed-fields';
 import { matchFieldPattern, type IndexReader, type ReaderField } from './index-reader';
@@ -9,7 +10,8 @@ export function extractFields(
   requested: { field: string; format?: string }[],
 ): Record<string, unknown[]> | undefined {
   if (requested.length === 0) return undefined;
-  const out: Record<string, unknown[]> = {};
+  // Keyed by field path: `out.constructor` must not be Object (it would hide a field named so).
+  const out = newDictionary<unknown[]>();
   for (const { field: pattern } of requested) {
     const test = matchFieldPattern(pattern);
     for (const field of reader.fields.values()) {

@@ -1,3 +1,4 @@
+import { newDictionary } from '@acme/common';
 import { findAnalyzer } from '../analysis/analyzer';
 import { searchAnalyzerFor } from '../index/analyze-document';
 import { valuesAtPath } from '../index/indexed-fields';
@@ -31,7 +32,7 @@ export function highlightHit(
 ): Record<string, string[]> | undefined {
   const highlight = request.highlight!;
   const perField = terms.get(reader.indexId) ?? new Map<string, Set<string>>();
-  const out: Record<string, string[]> = {};
+  const out = newDictionary<string[]>(); // keyed by field path
   for (const [pattern, options] of Object.entries(highlight.fields)) {
     const test = matchFieldPattern(pattern);
     for (const field of reader.fields.values()) {

@@ -1,3 +1,4 @@
+import { newDictionary } from '@acme/common';
 import { keywordNormalizer } from '../index/analyze-document';
 import { parseDateValue } from '../index/date-value';
 import { isNumericType, valuesAtPath } from '../index/indexed-fields';
@@ -39,7 +40,7 @@ export function adaptRuntimeFields(
             source,
             docValues: (path) => (reader ? docValuesOf(reader, path, source) : undefined),
           };
-          const out: Record<string, unknown[]> = {};
+          const out = newDictionary<unknown[]>(); // keyed by runtime field name
           for (const [name, field] of fields) out[name] = field.evaluate(doc, deadline);
           return out;
         },

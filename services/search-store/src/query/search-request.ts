@@ -1,4 +1,4 @@
-import { EsError } from '@acme/common';
+import { EsError, newDictionary } from '@acme/common';
 import { locationOf } from './json-locations';
 import { parseQuery } from './parse-query';
 import type { Query } from './query-ast';
@@ -222,7 +222,7 @@ function parseHighlight(value: unknown): HighlightRequest {
     : isObject(fieldsSpec)
       ? Object.entries(fieldsSpec)
       : [];
-  const fields: HighlightRequest['fields'] = {};
+  const fields: HighlightRequest['fields'] = newDictionary(); // keyed by field name or pattern
   for (const [name, spec] of entries) {
     const o = isObject(spec) ? spec : {};
     fields[name] = {
