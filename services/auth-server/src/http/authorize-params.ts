@@ -1,3 +1,4 @@
+import { newDictionary } from '@acme/common';
 /** The query parameter that marks the /authorize continuation right after a login on this session. */
 export const LOGIN_MARK_PARAM = 'login_mark';
 
@@ -8,7 +9,8 @@ export type RawParams = Record<string, string | string[]>;
  * duplicate check, RFC 6749 §3.1) and drops anything else the parser may have produced.
  */
 export function pickRawParams(source: unknown): RawParams {
-  const out: RawParams = {};
+  // Keyed by the client's parameter names (`constructor`, `__proto__` are names like any other).
+  const out: RawParams = newDictionary();
   if (source === null || typeof source !== 'object') return out;
   for (const [key, value] of Object.entries(source)) {
     if (typeof value === 'string') out[key] = value;
@@ -26,7 +28,9 @@ export function toQueryString(params: RawParams): string {
 }
 
 export function fromQueryString(query: string): RawParams {
-  const out: RawParams = {};
+  // Null prototype: `out[key]` of `constructor` or `toString` is undefined until set, not Object's member
+  // (which made them look repeated and failed the /authorize continuation).
+  const out: RawParams = newDictionary();
   for (const [key, value] of new URLSearchParams(query)) {
     const previous = out[key];
     out[key] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];

@@ -1,4 +1,4 @@
-import { OAuthError } from '@acme/common';
+import { newDictionary, OAuthError, ownValue } from '@acme/common';
 import type { Request } from 'express';
 
 /** RFC 8707 §2: `resource` may be given more than once; read it with listParam. */
@@ -10,7 +10,9 @@ const REPEATABLE = new Set(['resource']);
  * repeated `resource` is left to listParam.
  */
 export function parseParams(source: unknown): Record<string, string> {
-  const params: Record<string, string> = {};
+  // Parameter names are the client's: without a prototype `__proto__=x` stays a parameter (and is then
+  // ignored like any unknown one, RFC 6749 §3.1), and reads like `params.grant_type` are own reads.
+  const params = newDictionary<string>();
   if (source === undefined || source === null) return params;
   if (typeof source !== 'object' || Array.isArray(source))
     throw new OAuthError('invalid_request', 'malformed request body');
@@ -27,7 +29,7 @@ export function parseParams(source: unknown): Record<string, string> {
 /** Every value of a repeatable parameter (RFC 8707 `resource`), in request order. */
 export function listParam(source: unknown, name: string): string[] {
   if (source === null || typeof source !== 'object') return [];
-  const value = (source as Record<string, unknown>)[name];
+  const value = ownValue(source as Record<string, unknown>, name);
   const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
   if (!values.every((item) => typeof item === 'string'))
     throw new OAuthError('invalid_request', `parameter ${name} must be a string`);

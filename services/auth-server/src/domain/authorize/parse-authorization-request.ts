@@ -1,4 +1,4 @@
-import { OAuthError } from '@acme/common';
+import { newDictionary, OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
 import { matchRedirectUri } from '../clients/check-redirect-uri';
 import { parseScope } from '../grants/parse-scope';
@@ -17,7 +17,9 @@ export async function parseAuthorizationRequest(
   ctx: AuthContext,
   raw: Record<string, unknown>,
 ): Promise<AuthorizationRequest> {
-  const p: Record<string, string> = {};
+  // Keyed by the request's parameter names: no prototype, so `p.client_id` and the like are own reads
+  // and `__proto__=x` is a parameter (ignored as unknown), not a prototype.
+  const p = newDictionary<string>();
   for (const [name, value] of Object.entries(raw)) {
     if (name === 'resource' && Array.isArray(value) && value.every((v) => typeof v === 'string')) continue;
     if (typeof value !== 'string')

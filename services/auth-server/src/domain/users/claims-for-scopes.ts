@@ -1,5 +1,10 @@
-/** OIDC Core §5.4: the claims each scope releases. */
-const SCOPE_CLAIMS: Record<string, string[]> = {
+import { copyDictionary, newDictionary, ownValue } from '@acme/common';
+
+/**
+ * OIDC Core §5.4: the claims each scope releases. Looked up by scope names, which clients register:
+ * without a prototype a scope named `constructor` releases nothing instead of iterating `Object`.
+ */
+const SCOPE_CLAIMS: Record<string, string[]> = copyDictionary({
   profile: [
     'name',
     'family_name',
@@ -19,13 +24,15 @@ const SCOPE_CLAIMS: Record<string, string[]> = {
   email: ['email', 'email_verified'],
   address: ['address'],
   phone: ['phone_number', 'phone_number_verified'],
-};
+});
 
 export function claimsForScopes(claims: Record<string, unknown>, scopes: string[]): Record<string, unknown> {
-  const released: Record<string, unknown> = {};
+  const released = newDictionary<unknown>();
   for (const scope of scopes) {
-    for (const name of SCOPE_CLAIMS[scope] ?? [])
-      if (claims[name] !== undefined) released[name] = claims[name];
+    for (const name of SCOPE_CLAIMS[scope] ?? []) {
+      const value = ownValue(claims, name);
+      if (value !== undefined) released[name] = value;
+    }
   }
   return released;
 }
