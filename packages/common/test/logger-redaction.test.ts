@@ -45,6 +45,17 @@ describe('logger redaction', () => {
     expect(JSON.parse(lines[1]!).message).toContain('state=ok');
   });
 
+  it('logs user-keyed fields named `__proto__` or `constructor` as fields (issue 17)', async () => {
+    const { logger, lines } = captureLogger();
+    // As a request body arrives: JSON.parse makes `__proto__` an own key.
+    const body = JSON.parse('{"__proto__":{"password":"proto-secret","q":1},"constructor":"c"}') as object;
+    logger.info('search', { body });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('"body":{"__proto__":{"password":"[REDACTED]","q":1},"constructor":"c"}');
+    expect(lines[0]).not.toContain('proto-secret');
+  });
+
   it('redacts credentials inside free text', () => {
     expect(redactText('Authorization: Basic dXNlcjpwYXNz')).toBe('Authorization: Basic [REDACTED]');
     expect(redactText('/cb?code=abc&state=s')).toBe('/cb?code=[REDACTED]&state=s');

@@ -1,3 +1,5 @@
+import { newDictionary } from '../objects/own-property';
+
 /**
  * Keys whose values never reach a log line: credentials, tokens, codes and the headers that carry them.
  * Matching is case-insensitive; any key ending in `_token` or `token` is covered too.
@@ -42,7 +44,9 @@ export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()):
   seen.add(value);
   if (value instanceof Error) return { name: value.name, message: value.message };
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1, seen));
-  const out: Record<string, unknown> = {};
+  // Log fields may be keyed by user strings (request parameters, document fields): a `__proto__` key is
+  // copied as a key, not as the copy's prototype (issue 17).
+  const out = newDictionary<unknown>();
   for (const [key, item] of Object.entries(value)) {
     out[key] = isSensitiveKey(key) ? REDACTED : redact(item, depth + 1, seen);
   }
