@@ -38,6 +38,23 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 17: a dictionary keyed by user strings must not inherit (`obj.constructor` is Object) nor
+    // take a `__proto__` key as a prototype write. An empty `{}` typed Record<string, …> is how such
+    // dictionaries start, so it is refused at the root; keys fixed by us may use newDictionary() too.
+    files: ['services/*/src/**/*.ts', 'packages/common/src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "VariableDeclarator[init.type='ObjectExpression'][init.properties.length=0] > Identifier.id > TSTypeAnnotation > TSTypeReference[typeName.name='Record'][typeArguments.params.0.type='TSStringKeyword']",
+          message:
+            'A Record<string, …> keyed by user strings inherits from Object.prototype: start it with newDictionary() from @acme/common (null prototype) or use a Map.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',

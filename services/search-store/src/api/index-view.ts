@@ -8,7 +8,7 @@ import { nestSettings } from './index-settings';
 export function aliasView(catalog: Catalog, index: IndexRecord): Record<string, Record<string, unknown>> {
   const out = newDictionary<Record<string, unknown>>(); // keyed by alias name
   for (const link of catalog.aliases.filter((a) => a.indexId === index.indexId)) {
-    const view: Record<string, unknown> = {};
+    const view = newDictionary<unknown>();
     if (link.filter) view.filter = link.filter;
     if (link.indexRouting) view.index_routing = link.indexRouting;
     if (link.searchRouting) view.search_routing = link.searchRouting;

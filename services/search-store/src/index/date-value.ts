@@ -1,4 +1,4 @@
-import { ownValue } from '@acme/common';
+import { newDictionary, ownValue } from '@acme/common';
 import { parseDate } from '../mapping/parse-date';
 
 /**
@@ -89,7 +89,7 @@ function compilePattern(pattern: string): (value: string) => number | undefined 
   return (value) => {
     const m = regex.exec(value);
     if (!m) return undefined;
-    const parts: Record<string, string> = {};
+    const parts = newDictionary<string>();
     fields.forEach((field, k) => (parts[field] = m[k + 1]!));
     const year =
       parts.y !== undefined ? Number(parts.y) : parts.yy !== undefined ? 2000 + Number(parts.yy) : 1970;

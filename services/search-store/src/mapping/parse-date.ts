@@ -1,4 +1,4 @@
-import { ownValue } from '@acme/common';
+import { newDictionary, ownValue } from '@acme/common';
 
 /**
  * Date parsing for `date` fields (ES "Mapping date format"): `format` is one or more formats joined by
@@ -132,7 +132,7 @@ function parsePattern(value: string, pattern: string): number | undefined {
   }
   const match = new RegExp(`${regex}$`).exec(value);
   if (!match) return undefined;
-  const parts: Record<string, string> = {};
+  const parts = newDictionary<string>();
   keys.forEach((key, i) => (parts[key] = match[i + 1] ?? ''));
   const year =
     parts.y !== undefined ? Number(parts.y) : parts.yy !== undefined ? 2000 + Number(parts.yy) : 1970;

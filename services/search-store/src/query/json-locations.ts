@@ -91,6 +91,10 @@ export function parseJsonWithLocations(text: string): unknown {
   };
   const object = (): Record<string, unknown> => {
     enter();
+    // Object.prototype on purpose, as JSON.parse (the other body reader) gives: ES-style messages
+    // stringify body values (`String(null-prototype)` throws), `__proto__` is defined as an own key
+    // below, and the parsers read keys with Object.hasOwn/ownValue.
+    // eslint-disable-next-line no-restricted-syntax
     const out: Record<string, unknown> = {};
     const where = new Map<string, Location>();
     locations.set(out, where);
