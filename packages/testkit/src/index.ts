@@ -4,5 +4,5 @@ export { startLocalPostgres, waitFor, type LocalPostgres, type LocalPostgresOpti
 export { startLocalRedis, type LocalRedis } from './local-redis';
 export { isContainerRuntimeAvailable } from './container-runtime';
 export { startTestPostgres, startTestRedis, type RunningServer } from './servers';
-export { createTestDatabase, testRedisUrl, uniqueId } from './test-database';
+export { createTestDatabase, testRedisUrl, uniqueId, type DatabaseTemplate } from './test-database';
 export { openRawRequest, type RawRequest, type RawResponse } from './raw-request';

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { Pool } from 'pg';
 import Redis from 'ioredis';
-import { createLogger, runMigrations } from '@acme/common';
+import { createLogger } from '@acme/common';
 import { createTestDatabase, testRedisUrl } from '@acme/testkit';
+import { AUTH_SCHEMA } from './support/auth-schema';
 import { createRepos, type Repos } from '../src/domain/auth-context';
 import { createIntrospectionCache } from '../src/storage/introspection-cache.store';
 import type { StoredToken } from '../src/storage/tokens.repo';
@@ -14,12 +14,7 @@ describe('storage on real Postgres and Redis', () => {
   let pool: Pool;
   let repos: Repos;
   beforeAll(async () => {
-    const url = await createTestDatabase('auth_storage');
-    await runMigrations({
-      databaseUrl: url,
-      dir: join(__dirname, '..', 'src', 'storage', 'migrations'),
-      table: 'auth_migrations',
-    });
+    const url = await createTestDatabase('auth_storage', AUTH_SCHEMA);
     pool = new Pool({ connectionString: url, max: 4 });
     repos = createRepos(pool);
   });

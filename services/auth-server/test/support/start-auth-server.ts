@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Pool } from 'pg';
-import { createLogger, createPgPool, runMigrations, type Logger } from '@acme/common';
+import { createLogger, createPgPool, type Logger } from '@acme/common';
 import { createTestDatabase, findFreePort, uniqueId } from '@acme/testkit';
+import { AUTH_SCHEMA } from './auth-schema';
 import type Redis from 'ioredis';
 import { createApp } from '../../src/app';
 import type { AuthCore } from '../../src/http/auth-core';
@@ -19,16 +19,14 @@ export interface RunningAuthServer {
   stop(): Promise<void>;
 }
 
-export const MIGRATIONS_DIR = join(__dirname, '..', '..', 'src', 'storage', 'migrations');
+export { MIGRATIONS_DIR } from './auth-schema';
 
 /** auth-server on port 0 against a fresh, migrated database on the run's real Postgres. */
 export async function startAuthServer(
   overrides: Partial<Record<string, string>> = {},
   options: { databaseUrl?: string; logger?: Logger; issuerIsUrl?: boolean } = {},
 ): Promise<RunningAuthServer> {
-  const databaseUrl = options.databaseUrl ?? (await createTestDatabase('auth'));
-  if (!options.databaseUrl)
-    await runMigrations({ databaseUrl, dir: MIGRATIONS_DIR, table: 'auth_migrations' });
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase('auth', AUTH_SCHEMA));
   // The issuer must be the real base URL when a relying party follows the metadata (openid-client).
   const fixedPort = options.issuerIsUrl ? await findFreePort() : 0;
   const config = authConfigSchema.parse({

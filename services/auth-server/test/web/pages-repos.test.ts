@@ -1,19 +1,17 @@
 import { Pool } from 'pg';
-import { runMigrations } from '@acme/common';
 import { createTestDatabase } from '@acme/testkit';
 import { createConsentsRepo } from '../../src/storage/consents.repo';
 import { createSessionsRepo } from '../../src/storage/sessions.repo';
 import { createUsersRepo } from '../../src/storage/users.repo';
 import { checkLogin } from '../../src/domain/users/check-login';
 import { hashPassword } from '../../src/domain/users/hash-password';
-import { MIGRATIONS_DIR } from '../support/start-auth-server';
+import { AUTH_SCHEMA } from '../support/auth-schema';
 
 describe('sessions, consents and user credentials repos (Postgres)', () => {
   let pool: Pool;
   let userId: string;
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase('webrepo');
-    await runMigrations({ databaseUrl, dir: MIGRATIONS_DIR, table: 'auth_migrations' });
+    const databaseUrl = await createTestDatabase('webrepo', AUTH_SCHEMA);
     pool = new Pool({ connectionString: databaseUrl, max: 3 });
     const { rows } = await pool.query<{ user_id: string }>(
       "INSERT INTO users (username, password_hash) VALUES ('Judy', $1) RETURNING user_id",

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import { Pool } from 'pg';
-import { runMigrations } from '@acme/common';
 import { createTestDatabase } from '@acme/testkit';
+import { SEARCH_SCHEMA } from '../support/search-schema';
 import type { AggContext, AggField, MatchedSet } from '../../src/aggs/agg-context';
 import { makeTestTranslator } from '../support/agg-query-translator';
 
@@ -67,12 +66,7 @@ export interface AggFixture {
 
 /** A migrated database with one index whose fields, documents and doc_values are written directly. */
 export async function createAggFixture(): Promise<AggFixture> {
-  const databaseUrl = await createTestDatabase('aggs');
-  await runMigrations({
-    databaseUrl,
-    dir: join(__dirname, '..', '..', 'src', 'storage', 'migrations'),
-    table: 'search_migrations',
-  });
+  const databaseUrl = await createTestDatabase('aggs', SEARCH_SCHEMA);
   const pool = new Pool({ connectionString: databaseUrl, max: 2 });
   const { rows } = await pool.query<{ index_id: string }>(
     `INSERT INTO indices (name, uuid) VALUES ('products', 'uuid-products-0000000000') RETURNING index_id`,

@@ -1,5 +1,4 @@
 import { Pool } from 'pg';
-import { runMigrations } from '@acme/common';
 import { createTestDatabase } from '@acme/testkit';
 import { findClusterSettings, saveClusterSettings } from '../../src/storage/cluster-settings.repo';
 import {
@@ -11,7 +10,7 @@ import {
 } from '../../src/storage/documents.repo';
 import { lockIndices, saveNewIndex, type IndexRecord } from '../../src/storage/indices.repo';
 import { inRetriedTransaction, inTransaction } from '../../src/storage/queryable';
-import { MIGRATIONS_DIR } from '../support/start-search-store';
+import { SEARCH_SCHEMA } from '../support/search-schema';
 
 describe('storage repositories on a migrated database', () => {
   let pool: Pool;
@@ -19,8 +18,7 @@ describe('storage repositories on a migrated database', () => {
   let dest: IndexRecord;
   let verbatim: IndexRecord;
   beforeAll(async () => {
-    const url = await createTestDatabase('search_repos');
-    await runMigrations({ databaseUrl: url, dir: MIGRATIONS_DIR, table: 'search_migrations' });
+    const url = await createTestDatabase('search_repos', SEARCH_SCHEMA);
     pool = new Pool({ connectionString: url, max: 4 });
     const make = async (name: string) =>
       (await saveNewIndex(pool, {

@@ -1,9 +1,9 @@
 import { createSearchSeams } from '../../src/api/search-seams';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Pool } from 'pg';
-import { createLogger, createPgPool, runMigrations, type Logger } from '@acme/common';
+import { createLogger, createPgPool, type Logger } from '@acme/common';
 import { createTestDatabase } from '@acme/testkit';
+import { SEARCH_SCHEMA } from './search-schema';
 import { createApp } from '../../src/app';
 import { authenticateRequest } from '../../src/auth/authenticate-request';
 import { createIntrospectionWithPush } from '../../src/auth/revocation-push';
@@ -23,7 +23,7 @@ export interface RunningSearchStore {
   stop(): Promise<void>;
 }
 
-export const MIGRATIONS_DIR = join(__dirname, '..', '..', 'src', 'storage', 'migrations');
+export { MIGRATIONS_DIR } from './search-schema';
 
 /** search-store on port 0 against a fresh, migrated database on the run's real Postgres. */
 export async function startSearchStore(
@@ -38,8 +38,7 @@ export async function startSearchStore(
     maxRuntimeDocs?: number;
   } = {},
 ): Promise<RunningSearchStore> {
-  const databaseUrl = await createTestDatabase('search');
-  await runMigrations({ databaseUrl, dir: MIGRATIONS_DIR, table: 'search_migrations' });
+  const databaseUrl = await createTestDatabase('search', SEARCH_SCHEMA);
   const config = searchConfigSchema.parse({
     DATABASE_URL: databaseUrl,
     AUTH_SERVER_URL: 'http://127.0.0.1:1',

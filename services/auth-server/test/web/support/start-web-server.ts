@@ -2,13 +2,13 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { Redis } from 'ioredis';
 import { Pool } from 'pg';
-import { createLogger, runMigrations } from '@acme/common';
+import { createLogger } from '@acme/common';
 import { createTestDatabase, testRedisUrl, uniqueId } from '@acme/testkit';
 import { createApp, type AuthDeps } from '../../../src/app';
 import { authConfigSchema, type AuthConfig } from '../../../src/config';
 import { hashPassword } from '../../../src/domain/users/hash-password';
 import { FakeAuthorizationFlow, type FakeClient } from '../../support/fake-authorization-flow';
-import { MIGRATIONS_DIR } from '../../support/start-auth-server';
+import { AUTH_SCHEMA } from '../../support/auth-schema';
 
 export interface WebServer {
   url: string;
@@ -36,8 +36,7 @@ export interface WebServerOptions {
 
 /** auth-server on port 0 with the pages, a fake AuthorizationFlow, a log capture and a fake clock. */
 export async function startWebServer(options: WebServerOptions = {}): Promise<WebServer> {
-  const databaseUrl = await createTestDatabase('web');
-  await runMigrations({ databaseUrl, dir: MIGRATIONS_DIR, table: 'auth_migrations' });
+  const databaseUrl = await createTestDatabase('web', AUTH_SCHEMA);
   const config = authConfigSchema.parse({
     ISSUER: 'http://127.0.0.1',
     DATABASE_URL: databaseUrl,

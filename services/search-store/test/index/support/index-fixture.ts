@@ -1,11 +1,8 @@
-import { join } from 'node:path';
 import { Pool, type PoolClient } from 'pg';
-import { runMigrations } from '@acme/common';
 import { createTestDatabase, uniqueId } from '@acme/testkit';
+import { SEARCH_SCHEMA } from '../../support/search-schema';
 import { createIndexWriter, type IndexContext, type IndexWriter } from '../../../src/index/index-writer';
 import type { IndexMapping } from '../../../src/mapping/mapping-types';
-
-const MIGRATIONS_DIR = join(__dirname, '..', '..', '..', 'src', 'storage', 'migrations');
 
 /** A fresh migrated database, and helpers that write `indices`/`documents` rows directly plus the index writer. */
 export interface IndexFixture {
@@ -25,8 +22,7 @@ export interface IndexFixture {
 }
 
 export async function createIndexFixture(): Promise<IndexFixture> {
-  const databaseUrl = await createTestDatabase('engine');
-  await runMigrations({ databaseUrl, dir: MIGRATIONS_DIR, table: 'search_migrations' });
+  const databaseUrl = await createTestDatabase('engine', SEARCH_SCHEMA);
   return indexHelpers(new Pool({ connectionString: databaseUrl, max: 4 }));
 }
 
