@@ -20,6 +20,8 @@ export interface LocalPostgresOptions {
   port?: number;
   /** Trade durability for speed (tests only): fsync, synchronous_commit and full_page_writes off. */
   ephemeral?: boolean;
+  /** Where the temp data dir goes when `dataDir` is absent (default: the OS temp dir). */
+  tempRoot?: string;
   /** Where the server's own log goes; kept in memory (last lines) when absent. */
   logFile?: string;
 }
@@ -31,7 +33,8 @@ export async function startLocalPostgres(options: LocalPostgresOptions = {}): Pr
   if (!initdb || !postgres) throw new Error('Postgres server binaries (initdb, postgres) are not on PATH');
   const user = unprivilegedUser();
   const temporary = !options.dataDir;
-  const dataDir = options.dataDir ?? join(mkdtempSync(join(tmpdir(), 'acme-pg-')), 'data');
+  const dataDir =
+    options.dataDir ?? join(mkdtempSync(join(options.tempRoot ?? tmpdir(), 'acme-pg-')), 'data');
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     if (user) chownSync(dataDir, user.uid, user.gid);

@@ -1,6 +1,7 @@
 import { isContainerRuntimeAvailable } from './container-runtime';
 import { startLocalPostgres } from './local-postgres';
 import { startLocalRedis } from './local-redis';
+import { memoryTempDir, sweepStaleClusters } from './memory-temp-dir';
 
 export interface RunningServer {
   url: string;
@@ -11,7 +12,8 @@ export interface RunningServer {
 
 /**
  * A real Postgres for tests, in this order: DATABASE_URL (a superuser URL we may CREATE DATABASE on),
- * a testcontainer when a container runtime answers, else a local server from the binaries on PATH.
+ * a testcontainer when a container runtime answers, else a local server from the binaries on PATH,
+ * its data in memory when there is room (memory-temp-dir.ts).
  */
 export async function startTestPostgres(): Promise<RunningServer> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, source: 'env', stop: async () => {} };
@@ -29,7 +31,9 @@ export async function startTestPostgres(): Promise<RunningServer> {
       stop: async () => void (await container.stop()),
     };
   }
-  const local = await startLocalPostgres({ ephemeral: true });
+  const tempRoot = memoryTempDir();
+  sweepStaleClusters(tempRoot);
+  const local = await startLocalPostgres({ ephemeral: true, tempRoot });
   return { url: local.url, source: 'local', stop: () => local.stop() };
 }
 
