@@ -4,9 +4,10 @@ import Redis from 'ioredis';
 import { createLogger } from '@acme/common';
 import { createTestDatabase, testRedisUrl } from '@acme/testkit';
 import { AUTH_SCHEMA } from './support/auth-schema';
-import { createRepos, type Repos } from '../src/domain/auth-context';
+import type { Repos } from '../src/domain/auth-context';
+import { createRepos } from '../src/storage/create-repos';
 import { createIntrospectionCache } from '../src/storage/introspection-cache.store';
-import type { StoredToken } from '../src/storage/tokens.repo';
+import type { StoredToken } from '../src/domain/tokens/token-record';
 
 const hash = () => randomBytes(32);
 

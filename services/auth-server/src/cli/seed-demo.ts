@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ConfigError, createLogger, createPgPool, loadConfig } from '@acme/common';
 import { authConfigSchema } from '../config';
 import { seedDemo } from '../domain/admin/seed-demo';
-import { buildAuthContext } from '../domain/tokens/build-auth-context';
+import { buildAuthContext } from '../build-auth-context';
 import { createIntrospectionCache } from '../storage/introspection-cache.store';
 
 /**

@@ -1,4 +1,3 @@
-import type { Pool } from 'pg';
 import type { Logger } from '@acme/common';
 import type { AuthConfig } from '../config';
 import type { SecretHasher } from './crypto/secret-hasher';
@@ -6,35 +5,33 @@ import type { JwtCodec } from './tokens/jwt-codec';
 import type { SigningKeyStore } from './tokens/signing-key-store';
 import type { Audit } from './audit';
 import type { RevocationFeed } from './revocation/revocation-feed';
-import type { IntrospectionCache } from '../storage/introspection-cache.store';
-import { createClientsRepo } from '../storage/clients.repo';
-import { createResourceServersRepo } from '../storage/resource-servers.repo';
-import { createUsersRepo } from '../storage/users.repo';
-import { createGrantsRepo } from '../storage/grants.repo';
-import { createAuthorizationCodesRepo } from '../storage/authorization-codes.repo';
-import { createTokensRepo } from '../storage/tokens.repo';
-import { createRefreshReplaysRepo } from '../storage/refresh-replays.repo';
-import type { Queryable } from '../storage/db';
+import type { IntrospectionCache } from './introspection/introspection-cache';
+import type { ClientsRepo } from './clients/client';
+import type { ResourceServersRepo } from './clients/resource-server';
+import type { UsersRepo } from './users/user';
+import type { GrantsRepo } from './grants/grant';
+import type { AuthorizationCodesRepo } from './grants/authorization-code';
+import type { RefreshReplaysRepo } from './grants/refresh-replays-repo';
+import type { TokensRepo } from './tokens/token-record';
 
-export function createRepos(db: Queryable) {
-  return {
-    clients: createClientsRepo(db),
-    resourceServers: createResourceServersRepo(db),
-    users: createUsersRepo(db),
-    grants: createGrantsRepo(db),
-    codes: createAuthorizationCodesRepo(db),
-    tokens: createTokensRepo(db),
-    refreshReplays: createRefreshReplaysRepo(db),
-  };
+/** The repositories of the protocol core: domain-owned interfaces, implemented in storage/. */
+export interface Repos {
+  clients: ClientsRepo;
+  resourceServers: ResourceServersRepo;
+  users: UsersRepo;
+  grants: GrantsRepo;
+  codes: AuthorizationCodesRepo;
+  tokens: TokensRepo;
+  refreshReplays: RefreshReplaysRepo;
 }
-export type Repos = ReturnType<typeof createRepos>;
 
 /** Everything the protocol core needs, built once in createApp and passed down (no globals). */
 export interface AuthContext {
   config: AuthConfig;
-  pool: Pool;
   logger: Logger;
   repos: Repos;
+  /** Runs `work` in one database transaction, with repos bound to it; commits when it resolves. */
+  transaction<T>(work: (repos: Repos) => Promise<T>): Promise<T>;
   hasher: SecretHasher;
   jwt: JwtCodec;
   keys: SigningKeyStore;

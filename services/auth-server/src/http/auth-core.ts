@@ -6,7 +6,7 @@ import type { AuthConfig } from '../config';
 import type { AuthContext } from '../domain/auth-context';
 import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
 import { createAuthorizationFlow } from '../domain/authorize/create-authorization-flow';
-import { buildAuthContext } from '../domain/tokens/build-auth-context';
+import { buildAuthContext } from '../build-auth-context';
 import { createIntrospectionCache } from '../storage/introspection-cache.store';
 import { createRevocationBus } from '../storage/revocation-bus.store';
 import { adminRouter } from './admin.route';

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { OAuthError, parseForwardedFor, RELAY_AUTHORIZATION_HEADER } from '@acme/common';
 import type { AuthContext } from '../domain/auth-context';
 import { authenticateClient } from '../domain/clients/authenticate-client';
-import type { Client } from '../storage/clients.repo';
+import type { Client } from '../domain/clients/client';
 import { parseBasicAuth } from './parse-params';
 import type { FailureLimiter } from './rate-limit';
 import type { ResourceServerAuth } from './resource-server-auth';

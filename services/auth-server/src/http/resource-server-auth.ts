@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { BasicStrategy } from 'passport-http';
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../domain/auth-context';
-import type { ResourceServer } from '../storage/resource-servers.repo';
+import type { ResourceServer } from '../domain/clients/resource-server';
 import { formDecode } from './parse-params';
 
 export const RS_REALM = 'token_info';

@@ -1,23 +1,9 @@
 import type { Queryable } from './db';
-
-export interface AuthorizationCode {
-  codeHash: Buffer;
-  grantId: string;
-  clientId: string;
-  userId: string;
-  redirectUri: string;
-  scopes: string[];
-  resources: string[];
-  codeChallenge: string | null;
-  nonce: string | null;
-  authTime: Date;
-  expiresAt: Date;
-}
-
-/** A code as redeemed, with its grant's state: a revoked grant must not mint tokens (RFC 7009 §2.1). */
-export interface RedeemedCode extends AuthorizationCode {
-  grantRevokedAt: Date | null;
-}
+import type {
+  AuthorizationCode,
+  AuthorizationCodesRepo,
+  RedeemedCode,
+} from '../domain/grants/authorization-code';
 
 const toCode = (row: Record<string, unknown>): AuthorizationCode => ({
   codeHash: row.code_hash as Buffer,
@@ -41,7 +27,7 @@ const toRedeemed = (row: Record<string, unknown>): RedeemedCode => ({
   grantRevokedAt: row.grant_revoked_at as Date | null,
 });
 
-export function createAuthorizationCodesRepo(db: Queryable) {
+export function createAuthorizationCodesRepo(db: Queryable): AuthorizationCodesRepo {
   return {
     async save(code: AuthorizationCode): Promise<void> {
       await db.query(
@@ -98,4 +84,3 @@ export function createAuthorizationCodesRepo(db: Queryable) {
     },
   };
 }
-export type AuthorizationCodesRepo = ReturnType<typeof createAuthorizationCodesRepo>;

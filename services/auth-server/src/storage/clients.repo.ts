@@ -1,24 +1,5 @@
 import type { Queryable } from './db';
-
-export interface Client {
-  clientId: string;
-  secretHash: Buffer | null;
-  name: string;
-  clientType: 'confidential' | 'public';
-  applicationType: 'web' | 'native';
-  redirectUris: string[];
-  grantTypes: string[];
-  responseTypes: string[];
-  scopes: string[];
-  tokenFormat: 'opaque' | 'jwt';
-  jwtAlg: 'HS256' | 'RS256' | 'ES256';
-  /** null: non-expiring (opaque only). */
-  accessTokenTtlSeconds: number | null;
-  /** null: no refresh tokens. */
-  refreshTokenTtlSeconds: number | null;
-  refreshIdleTtlSeconds: number | null;
-  createdAt: Date;
-}
+import type { Client, ClientsRepo } from '../domain/clients/client';
 
 const COLUMNS = `client_id, secret_hash, name, client_type, application_type, redirect_uris, grant_types,
   response_types, scopes, token_format, jwt_alg, access_token_ttl_seconds, refresh_token_ttl_seconds,
@@ -44,7 +25,7 @@ function toClient(row: Record<string, unknown>): Client {
   };
 }
 
-export function createClientsRepo(db: Queryable) {
+export function createClientsRepo(db: Queryable): ClientsRepo {
   return {
     async save(client: Omit<Client, 'createdAt'>): Promise<Client> {
       const { rows } = await db.query(
@@ -103,4 +84,3 @@ export function createClientsRepo(db: Queryable) {
     },
   };
 }
-export type ClientsRepo = ReturnType<typeof createClientsRepo>;

@@ -1,16 +1,6 @@
 import type { Queryable } from './db';
-import type { RevokedToken } from './tokens.repo';
-
-export interface Grant {
-  grantId: string;
-  clientId: string;
-  userId: string | null;
-  scopes: string[];
-  resources: string[];
-  /** When the user authenticated for this grant; null for client_credentials. */
-  authTime: Date | null;
-  revokedAt: Date | null;
-}
+import type { Grant, GrantFilter, GrantsRepo } from '../domain/grants/grant';
+import type { RevokedToken } from '../domain/tokens/token-record';
 
 const toGrant = (row: Record<string, unknown>): Grant => ({
   grantId: row.grant_id as string,
@@ -22,14 +12,11 @@ const toGrant = (row: Record<string, unknown>): Grant => ({
   revokedAt: row.revoked_at as Date | null,
 });
 
-/** Which grants to revoke: every given column must match (the columns are never user input). */
-export type GrantFilter = Partial<Record<'grant_id' | 'user_id' | 'client_id', string>>;
-
 /**
  * Grants and their revocation. Revoking returns the token hashes it touched so the introspection cache
  * can drop exactly those entries (RFC 7009 §2.1: revocation takes effect at once).
  */
-export function createGrantsRepo(db: Queryable) {
+export function createGrantsRepo(db: Queryable): GrantsRepo {
   return {
     async save(grant: Omit<Grant, 'grantId' | 'revokedAt'>): Promise<Grant> {
       const { rows } = await db.query(
@@ -105,4 +92,3 @@ export function createGrantsRepo(db: Queryable) {
     },
   };
 }
-export type GrantsRepo = ReturnType<typeof createGrantsRepo>;

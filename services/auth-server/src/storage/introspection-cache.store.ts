@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import type { ClientContext, Result } from 'ioredis';
 import type { IntrospectionResponse, Logger } from '@acme/common';
+import type { IntrospectionCache } from '../domain/introspection/introspection-cache';
 import { LocalIntrospectionCache } from './local-introspection-cache';
 
 export const REVOCATION_CHANNEL = 'auth:introspection:revoked';
@@ -31,13 +32,6 @@ declare module 'ioredis' {
       ttlSeconds: number,
     ): Result<number, Context>;
   }
-}
-
-export interface IntrospectionCache {
-  get(hash: Buffer, rsId: string): Promise<IntrospectionResponse | undefined>;
-  set(hash: Buffer, rsId: string, value: IntrospectionResponse, ttlSeconds: number): Promise<void>;
-  /** Drops every entry of these token hashes here, in Redis, and (pub/sub) on every other instance. */
-  invalidate(hashes: Buffer[]): Promise<void>;
 }
 
 export interface CacheOptions {

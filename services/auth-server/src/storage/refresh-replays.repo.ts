@@ -1,10 +1,11 @@
 import type { Queryable } from './db';
+import type { RefreshReplaysRepo } from '../domain/grants/refresh-replays-repo';
 
 /**
  * Sealed token responses of recent refresh rotations, keyed by the rotated token's hash (0003). Rows live
  * for the grace window only: each save also deletes the expired ones (the table stays tiny).
  */
-export function createRefreshReplaysRepo(db: Queryable) {
+export function createRefreshReplaysRepo(db: Queryable): RefreshReplaysRepo {
   return {
     async save(tokenHash: Buffer, sealed: Buffer, ttlSeconds: number): Promise<void> {
       await db.query(
@@ -30,4 +31,3 @@ export function createRefreshReplaysRepo(db: Queryable) {
     },
   };
 }
-export type RefreshReplaysRepo = ReturnType<typeof createRefreshReplaysRepo>;

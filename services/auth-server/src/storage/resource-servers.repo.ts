@@ -1,11 +1,5 @@
 import type { Queryable } from './db';
-
-export interface ResourceServer {
-  id: string;
-  secretHash: Buffer;
-  audience: string;
-  scopes: string[];
-}
+import type { ResourceServer, ResourceServersRepo } from '../domain/clients/resource-server';
 
 const toResourceServer = (row: Record<string, unknown>): ResourceServer => ({
   id: row.id as string,
@@ -14,7 +8,7 @@ const toResourceServer = (row: Record<string, unknown>): ResourceServer => ({
   scopes: row.scopes as string[],
 });
 
-export function createResourceServersRepo(db: Queryable) {
+export function createResourceServersRepo(db: Queryable): ResourceServersRepo {
   return {
     async save(rs: ResourceServer): Promise<ResourceServer> {
       const { rows } = await db.query(
@@ -64,4 +58,3 @@ export function createResourceServersRepo(db: Queryable) {
     },
   };
 }
-export type ResourceServersRepo = ReturnType<typeof createResourceServersRepo>;

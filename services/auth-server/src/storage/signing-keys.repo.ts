@@ -1,14 +1,5 @@
 import type { Queryable } from './db';
-
-export interface SigningKeyRow {
-  kid: string;
-  alg: 'RS256' | 'ES256';
-  privateKeySealed: string;
-  publicJwk: Record<string, unknown>;
-  createdAt: Date;
-  retiredAt: Date | null;
-  expiresAt: Date | null;
-}
+import type { SigningKeyRow, SigningKeysRepo } from '../domain/tokens/signing-key-row';
 
 const toKey = (row: Record<string, unknown>): SigningKeyRow => ({
   kid: row.kid as string,
@@ -20,7 +11,7 @@ const toKey = (row: Record<string, unknown>): SigningKeyRow => ({
   expiresAt: row.expires_at as Date | null,
 });
 
-export function createSigningKeysRepo(db: Queryable) {
+export function createSigningKeysRepo(db: Queryable): SigningKeysRepo {
   return {
     /** Keys that still verify: current ones and retired ones whose tokens may not have expired yet. */
     async listUsable(): Promise<SigningKeyRow[]> {
@@ -45,4 +36,3 @@ export function createSigningKeysRepo(db: Queryable) {
     },
   };
 }
-export type SigningKeysRepo = ReturnType<typeof createSigningKeysRepo>;

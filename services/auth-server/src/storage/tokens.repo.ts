@@ -1,44 +1,11 @@
 import type { Queryable } from './db';
-
-export interface StoredToken {
-  tokenHash: Buffer;
-  kind: 'access_token' | 'refresh_token';
-  format: 'opaque' | 'jwt';
-  jti: string | null;
-  grantId: string;
-  clientId: string;
-  userId: string | null;
-  scopes: string[];
-  audience: string[];
-  familyId: string | null;
-  codeHash: Buffer | null;
-  issuedAt: Date;
-  expiresAt: Date | null;
-}
-
-/** What a revocation touched: enough to clear caches and to tell resource servers (jti). */
-export interface RevokedToken {
-  tokenHash: Buffer;
-  kind: StoredToken['kind'];
-  jti: string | null;
-}
+import type { RevokedToken, StoredToken, TokenRecord, TokensRepo } from '../domain/tokens/token-record';
 
 const toRevoked = (row: { token_hash: Buffer; kind: StoredToken['kind']; jti: string | null }) => ({
   tokenHash: row.token_hash,
   kind: row.kind,
   jti: row.jti,
 });
-
-/** A token with what introspection needs: its grant's state and the user's name. */
-export interface TokenRecord extends StoredToken {
-  revokedAt: Date | null;
-  rotatedAt: Date | null;
-  lastUsedAt: Date | null;
-  grantRevokedAt: Date | null;
-  /** The grant's user authentication time (OIDC Core §12.2: a refreshed ID token repeats it). */
-  grantAuthTime: Date | null;
-  username: string | null;
-}
 
 const toRecord = (row: Record<string, unknown>): TokenRecord => ({
   tokenHash: row.token_hash as Buffer,
@@ -62,7 +29,7 @@ const toRecord = (row: Record<string, unknown>): TokenRecord => ({
   username: row.username as string | null,
 });
 
-export function createTokensRepo(db: Queryable) {
+export function createTokensRepo(db: Queryable): TokensRepo {
   return {
     /** Saves the tokens of one issuance in one round trip (unnest). */
     async saveAll(tokens: StoredToken[]): Promise<void> {
@@ -150,4 +117,3 @@ export function createTokensRepo(db: Queryable) {
     },
   };
 }
-export type TokensRepo = ReturnType<typeof createTokensRepo>;

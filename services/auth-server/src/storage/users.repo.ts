@@ -1,11 +1,5 @@
 import type { Queryable } from './db';
-
-export interface User {
-  userId: string;
-  username: string;
-  passwordHash: string;
-  claims: Record<string, unknown>;
-}
+import type { User, UsersRepo } from '../domain/users/user';
 
 const toUser = (row: Record<string, unknown>): User => ({
   userId: row.user_id as string,
@@ -14,7 +8,7 @@ const toUser = (row: Record<string, unknown>): User => ({
   claims: row.claims as Record<string, unknown>,
 });
 
-export function createUsersRepo(db: Queryable) {
+export function createUsersRepo(db: Queryable): UsersRepo {
   return {
     async create(user: Omit<User, 'userId'>): Promise<User> {
       const { rows } = await db.query(
@@ -42,4 +36,3 @@ export function createUsersRepo(db: Queryable) {
     },
   };
 }
-export type UsersRepo = ReturnType<typeof createUsersRepo>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
-import type { User } from '../../storage/users.repo';
+import type { User } from '../users/user';
 import { hashPassword } from '../users/hash-password';
 
 export const createUserSchema = z

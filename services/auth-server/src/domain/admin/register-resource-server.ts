@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
-import type { ResourceServer } from '../../storage/resource-servers.repo';
+import type { ResourceServer } from '../clients/resource-server';
 import { generateSecret } from '../crypto/secret-hasher';
 
 export const resourceServerSchema = z

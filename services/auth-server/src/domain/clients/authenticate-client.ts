@@ -1,6 +1,6 @@
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
-import type { Client } from '../../storage/clients.repo';
+import type { Client } from './client';
 
 export interface PresentedCredentials {
   /** From Authorization: Basic, already form-url-decoded (RFC 6749 §2.3.1). */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
-import type { Client } from '../../storage/clients.repo';
+import type { Client } from './client';
 import { generateSecret } from '../crypto/secret-hasher';
 import { checkRedirectUriForRegistration } from './check-redirect-uri';
 

@@ -1,6 +1,6 @@
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
-import type { Client } from '../../storage/clients.repo';
+import type { Client } from '../clients/client';
 import { issueTokens, type TokenResponse } from '../tokens/issue-tokens';
 import { resolveAudience } from '../tokens/resolve-audience';
 import { parseScope } from './parse-scope';

@@ -1,6 +1,6 @@
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
-import type { Client } from '../../storage/clients.repo';
+import type { Client } from '../clients/client';
 import { issueTokens, allowsRefresh, type TokenResponse } from '../tokens/issue-tokens';
 import { revokeGrants } from '../revocation/revoke';
 import { checkPkce } from './check-pkce';

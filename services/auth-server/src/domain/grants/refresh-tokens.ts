@@ -1,8 +1,7 @@
 import { OAuthError } from '@acme/common';
-import { createRepos, type AuthContext } from '../auth-context';
-import type { Client } from '../../storage/clients.repo';
-import type { TokenRecord } from '../../storage/tokens.repo';
-import { inTransaction } from '../../storage/db';
+import type { AuthContext } from '../auth-context';
+import type { Client } from '../clients/client';
+import type { TokenRecord } from '../tokens/token-record';
 import { createReplaySealer, type ReplaySealer } from '../crypto/replay-sealer';
 import { issueTokens, type TokenResponse } from '../tokens/issue-tokens';
 import { revokeFamily } from '../revocation/revoke';
@@ -48,8 +47,7 @@ export async function refreshTokens(
     throw new OAuthError('invalid_scope', 'scope exceeds the original grant');
 
   const graceSeconds = ctx.config.REFRESH_REUSE_GRACE_SECONDS;
-  const issued = await inTransaction(ctx.pool, async (db) => {
-    const repos = createRepos(db);
+  const issued = await ctx.transaction(async (repos) => {
     if (!(await repos.tokens.markRotated(hash))) return undefined;
     const response = await issueTokens(
       { ...ctx, repos },

@@ -1,7 +1,7 @@
 import type { IntrospectionResponse } from '@acme/common';
 import type { AuthContext } from '../auth-context';
-import type { ResourceServer } from '../../storage/resource-servers.repo';
-import type { TokenRecord } from '../../storage/tokens.repo';
+import type { ResourceServer } from '../clients/resource-server';
+import type { TokenRecord } from '../tokens/token-record';
 import { findTokenHash, isTokenActive } from '../tokens/find-token';
 import { publicTokenId } from '../tokens/public-token-id';
 

@@ -1,6 +1,6 @@
 import type { AuthContext } from '../auth-context';
-import type { GrantFilter } from '../../storage/grants.repo';
-import type { RevokedToken } from '../../storage/tokens.repo';
+import type { GrantFilter } from '../grants/grant';
+import type { RevokedToken } from '../tokens/token-record';
 import { publicTokenId } from '../tokens/public-token-id';
 
 /** Largest jti list in one event: a client-wide revocation becomes several events, none huge. */

@@ -1,5 +1,5 @@
 import type { AuthContext } from '../auth-context';
-import type { TokenRecord } from '../../storage/tokens.repo';
+import type { TokenRecord } from './token-record';
 
 /** True when a JWS compact serialization: three base64url parts. */
 export function looksLikeJwt(token: string): boolean {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../auth-context';
-import type { Client } from '../../storage/clients.repo';
-import type { StoredToken } from '../../storage/tokens.repo';
+import type { Client } from '../clients/client';
+import type { StoredToken } from './token-record';
 import { generateSecret } from '../crypto/secret-hasher';
 import type { IssueRequest, TokenBase } from './issue-tokens';
 

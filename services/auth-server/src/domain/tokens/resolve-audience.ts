@@ -1,5 +1,5 @@
 import { OAuthError } from '@acme/common';
-import type { ResourceServer } from '../../storage/resource-servers.repo';
+import type { ResourceServer } from '../clients/resource-server';
 
 /**
  * The access token's audience. RFC 8707 §2: each `resource` must be a registered resource server's

@@ -6,7 +6,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import type { KeyEncryption } from '../crypto/key-encryption';
-import type { SigningKeysRepo } from '../../storage/signing-keys.repo';
+import type { SigningKeysRepo } from './signing-key-row';
 
 export type AsymmetricAlg = 'RS256' | 'ES256';
 

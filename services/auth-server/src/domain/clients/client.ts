@@ -1,0 +1,31 @@
+/** A registered OAuth client (RFC 6749 §2) and the storage the domain needs for it. */
+export interface Client {
+  clientId: string;
+  secretHash: Buffer | null;
+  name: string;
+  clientType: 'confidential' | 'public';
+  applicationType: 'web' | 'native';
+  redirectUris: string[];
+  grantTypes: string[];
+  responseTypes: string[];
+  scopes: string[];
+  tokenFormat: 'opaque' | 'jwt';
+  jwtAlg: 'HS256' | 'RS256' | 'ES256';
+  /** null: non-expiring (opaque only). */
+  accessTokenTtlSeconds: number | null;
+  /** null: no refresh tokens. */
+  refreshTokenTtlSeconds: number | null;
+  refreshIdleTtlSeconds: number | null;
+  createdAt: Date;
+}
+
+/** Implemented by storage/clients.repo.ts. Lookups skip disabled clients. */
+export interface ClientsRepo {
+  save(client: Omit<Client, 'createdAt'>): Promise<Client>;
+  findById(clientId: string): Promise<Client | undefined>;
+  list(): Promise<Client[]>;
+  /** The longest JWT access-token lifetime: how long a retired signing key must stay published. */
+  maxJwtAccessTtl(): Promise<number>;
+  updateSecretHash(clientId: string, secretHash: Buffer): Promise<void>;
+  delete(clientId: string): Promise<boolean>;
+}

@@ -1,0 +1,32 @@
+import type { RevokedToken } from '../tokens/token-record';
+
+export interface Grant {
+  grantId: string;
+  clientId: string;
+  userId: string | null;
+  scopes: string[];
+  resources: string[];
+  /** When the user authenticated for this grant; null for client_credentials. */
+  authTime: Date | null;
+  revokedAt: Date | null;
+}
+
+/** Which grants to revoke: every given column must match (the columns are never user input). */
+export type GrantFilter = Partial<Record<'grant_id' | 'user_id' | 'client_id', string>>;
+
+/**
+ * Implemented by storage/grants.repo.ts. Revoking returns the token hashes it touched so the
+ * introspection cache can drop exactly those entries (RFC 7009 §2.1: revocation takes effect at once).
+ */
+export interface GrantsRepo {
+  save(grant: Omit<Grant, 'grantId' | 'revokedAt'>): Promise<Grant>;
+  findById(grantId: string): Promise<Grant | undefined>;
+  listByUser(userId: string): Promise<Grant[]>;
+  /** Grants with no code or token left: nothing can use them any more. */
+  deleteOrphans(before: Date, limit?: number): Promise<number>;
+  /** Revokes the matching grants and every token under them, atomically. */
+  revokeWhere(
+    filter: GrantFilter,
+    reason: string,
+  ): Promise<{ grantIds: string[]; tokenHashes: Buffer[]; tokens: RevokedToken[] }>;
+}

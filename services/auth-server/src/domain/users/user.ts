@@ -1,0 +1,13 @@
+export interface User {
+  userId: string;
+  username: string;
+  passwordHash: string;
+  claims: Record<string, unknown>;
+}
+
+/** Implemented by storage/users.repo.ts. Lookups skip disabled users; usernames match case-insensitively. */
+export interface UsersRepo {
+  create(user: Omit<User, 'userId'>): Promise<User>;
+  findById(userId: string): Promise<User | undefined>;
+  findByUsername(username: string): Promise<User | undefined>;
+}

@@ -1,0 +1,22 @@
+import type { Repos } from '../domain/auth-context';
+import { createAuthorizationCodesRepo } from './authorization-codes.repo';
+import { createClientsRepo } from './clients.repo';
+import type { Queryable } from './db';
+import { createGrantsRepo } from './grants.repo';
+import { createRefreshReplaysRepo } from './refresh-replays.repo';
+import { createResourceServersRepo } from './resource-servers.repo';
+import { createTokensRepo } from './tokens.repo';
+import { createUsersRepo } from './users.repo';
+
+/** The postgres implementations of the domain's repositories, on a pool or inside one transaction. */
+export function createRepos(db: Queryable): Repos {
+  return {
+    clients: createClientsRepo(db),
+    resourceServers: createResourceServersRepo(db),
+    users: createUsersRepo(db),
+    grants: createGrantsRepo(db),
+    codes: createAuthorizationCodesRepo(db),
+    tokens: createTokensRepo(db),
+    refreshReplays: createRefreshReplaysRepo(db),
+  };
+}
