@@ -55,6 +55,28 @@ export default tseslint.config(
     },
   },
   {
+    // auth-server's domain owns its types and repository interfaces; storage/ implements them and the
+    // http side or app.ts wires them (STYLE.md: no express, pg or redis imports in domain/).
+    files: ['services/auth-server/src/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['express', 'pg', 'ioredis'].map((name) => ({
+            name,
+            message: 'domain/ stays free of express, pg and redis: depend on a domain interface instead.',
+          })),
+          patterns: [
+            {
+              group: ['**/storage', '**/storage/**', '**/http', '**/http/**'],
+              message: 'domain/ must not import storage/ or http/: declare the interface in domain/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
