@@ -8,15 +8,24 @@ import {
   oauthErrorHandler,
   requestId,
   type Logger,
+  type Metrics,
   type ReadinessCheck,
 } from '@acme/common';
+import { buildAuthContext } from './build-auth-context';
 import type { AuthConfig } from './config';
 import type { AuthorizationFlow } from './domain/authorize/authorization-flow';
+import { createAuthorizationFlow } from './domain/authorize/create-authorization-flow';
 import type { GrantRevoker } from './domain/consent/grant-revoker';
+import type { IntrospectionCache } from './domain/introspection/introspection-cache';
 import { revokeGrants } from './domain/revocation/revoke';
 import { createAuthCore, type AuthCore } from './http/auth-core';
 import { serveBeforeRouter } from './http/introspection-fast-path';
 import { createPagesRouter } from './http/pages.router';
+import { createAccountGrantsRepo } from './storage/account-grants.repo';
+import { createConsentsRepo } from './storage/consents.repo';
+import { createIntrospectionCache } from './storage/introspection-cache.store';
+import { createRevocationBus } from './storage/revocation-bus.store';
+import { createSessionsRepo } from './storage/sessions.repo';
 
 export interface AuthDeps {
   config: AuthConfig;
@@ -40,39 +49,70 @@ export interface AuthDeps {
   throttleKeyPrefix?: string;
 }
 
-/** Builds the express app without listening: tests start it on port 0 against real databases. */
+/**
+ * Builds the express app without listening: tests start it on port 0 against real databases. The one
+ * composition root: repositories, stores and domain services are built here and passed to the routers.
+ */
 export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
+  const { config, pool, logger, redis } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // token, introspection and admin answers are no-store: hashing them is waste
-  app.set('trust proxy', deps.config.TRUST_PROXY);
+  app.set('trust proxy', config.TRUST_PROXY);
   const metrics = createMetrics('auth-server');
-  metrics.poolGauges(deps.pool);
-  const redis = deps.redis;
-  const core = createAuthCore({
-    ...deps,
-    cacheLookups: metrics.counter(
+  metrics.poolGauges(pool);
+
+  // With Redis: a shared introspection cache with pub/sub invalidation, and revocation events fanned
+  // out to every instance; without: all in process (one instance).
+  const cache = countLookups(
+    createIntrospectionCache({
+      redis,
+      subscriber: deps.redisSubscriber,
+      logger,
+      localMs: config.INTROSPECTION_LOCAL_CACHE_MS,
+      tombstoneSeconds: config.INTROSPECTION_CACHE_MAX_SECONDS + 60,
+    }),
+    metrics.counter(
       'introspection_cache_lookups_total',
       'Introspection cache lookups by result (hit or miss)',
       ['result'],
     ),
-  });
+  );
+  const revocations = createRevocationBus({ redis, subscriber: deps.redisSubscriber, logger });
+  const ctx = buildAuthContext({ config, pool, logger, cache, revocations });
+  const flow = createAuthorizationFlow(ctx);
+  const core = createAuthCore({ ctx, flow, redis, throttleKeyPrefix: deps.throttleKeyPrefix });
   // The account page revokes through the core, so the introspection cache is purged on every instance.
   const coreRevoker: GrantRevoker = {
     async revokeUserClient(userId, clientId, reason) {
-      const result = await revokeGrants(core.ctx, { user_id: userId, client_id: clientId }, reason);
+      const result = await revokeGrants(ctx, { user_id: userId, client_id: clientId }, reason);
       return result.grants;
     },
   };
+  const consents = createConsentsRepo(pool);
+  const pages = createPagesRouter({
+    config,
+    logger,
+    redis,
+    users: ctx.repos.users,
+    consents,
+    accountGrants: createAccountGrantsRepo(pool, consents),
+    sessions: createSessionsRepo(pool),
+    authorizationFlow: deps.authorizationFlow ?? flow,
+    grantRevoker: deps.grantRevoker ?? coreRevoker,
+    clock: deps.clock,
+    throttleKeyPrefix: deps.throttleKeyPrefix,
+  });
+
   const requestIds = requestId();
-  const accessLines = accessLog(deps.logger);
-  const errors = oauthErrorHandler(deps.logger);
+  const accessLines = accessLog(logger);
+  const errors = oauthErrorHandler(logger);
   // POST /token_info, the hot path, is answered before express when the request is the usual small
   // form post (introspection-fast-path.ts); anything else reaches the express route.
   serveBeforeRouter(app, {
     handle: core.introspect,
     ready: core.ready,
-    logger: deps.logger,
+    logger,
     accessLog: accessLines,
     metrics: metrics.middleware,
     errorHandler: errors,
@@ -83,7 +123,7 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
   app.use(
     healthRouter({
       checks: {
-        postgres: async () => void (await deps.pool.query('SELECT 1')),
+        postgres: async () => void (await pool.query('SELECT 1')),
         ...(redis ? { redis: async () => void (await redis.ping()) } : {}),
         ...(deps.readiness ?? {}),
       },
@@ -93,13 +133,23 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
   );
   app.use(metrics.router);
   app.use(core.router);
-  app.use(
-    createPagesRouter({
-      ...deps,
-      authorizationFlow: deps.authorizationFlow ?? core.flow,
-      grantRevoker: deps.grantRevoker ?? coreRevoker,
-    }),
-  );
+  app.use(pages);
   app.use(errors);
   return Object.assign(app, { core });
+}
+
+/** Counts cache lookups by result for /metrics, around any cache. */
+function countLookups(
+  cache: IntrospectionCache,
+  lookups: ReturnType<Metrics['counter']>,
+): IntrospectionCache {
+  return {
+    get: async (hash, rsId) => {
+      const found = await cache.get(hash, rsId);
+      lookups.inc({ result: found ? 'hit' : 'miss' });
+      return found;
+    },
+    set: (hash, rsId, value, ttlSeconds) => cache.set(hash, rsId, value, ttlSeconds),
+    invalidate: (hashes) => cache.invalidate(hashes),
+  };
 }

@@ -1,14 +1,7 @@
 import express, { type Router } from 'express';
 import type Redis from 'ioredis';
-import type { Pool } from 'pg';
-import type { Logger, Metrics } from '@acme/common';
-import type { AuthConfig } from '../config';
 import type { AuthContext } from '../domain/auth-context';
 import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
-import { createAuthorizationFlow } from '../domain/authorize/create-authorization-flow';
-import { buildAuthContext } from '../build-auth-context';
-import { createIntrospectionCache } from '../storage/introspection-cache.store';
-import { createRevocationBus } from '../storage/revocation-bus.store';
 import { adminRouter } from './admin.route';
 import { discoveryRouter } from './discovery.route';
 import {
@@ -36,39 +29,18 @@ export interface AuthCore {
 }
 
 /**
- * The OAuth protocol core. With Redis: a shared introspection cache, pub/sub invalidation and shared
- * failure counters; without: all in process (one instance).
+ * The OAuth protocol endpoints over the context app.ts builds. With Redis the failure counters are
+ * shared; without, they are per process (one instance).
  */
 export function createAuthCore(deps: {
-  config: AuthConfig;
-  pool: Pool;
-  logger: Logger;
+  ctx: AuthContext;
+  flow: AuthorizationFlow;
   redis?: Redis;
-  redisSubscriber?: Redis;
-  /** Counts introspection cache lookups by result, for /metrics. */
-  cacheLookups?: ReturnType<Metrics['counter']>;
   /** Redis key prefix of the failure counters (tests keep apart with a unique one). */
   throttleKeyPrefix?: string;
 }): AuthCore {
-  const { config, redis } = deps;
-  const cache = createIntrospectionCache({
-    redis,
-    subscriber: deps.redisSubscriber,
-    logger: deps.logger,
-    localMs: config.INTROSPECTION_LOCAL_CACHE_MS,
-    tombstoneSeconds: config.INTROSPECTION_CACHE_MAX_SECONDS + 60,
-  });
-  const lookups = deps.cacheLookups;
-  if (lookups) {
-    const get = cache.get.bind(cache);
-    cache.get = async (hash, rsId) => {
-      const found = await get(hash, rsId);
-      lookups.inc({ result: found ? 'hit' : 'miss' });
-      return found;
-    };
-  }
-  const revocations = createRevocationBus({ redis, subscriber: deps.redisSubscriber, logger: deps.logger });
-  const ctx = buildAuthContext({ config, pool: deps.pool, logger: deps.logger, cache, revocations });
+  const { ctx, flow, redis } = deps;
+  const { config } = ctx;
   const points = config.AUTH_FAILURES_PER_MINUTE;
   const prefix = deps.throttleKeyPrefix ?? 'auth:rl';
   const tokenLimiter = createFailureLimiter({ redis, points, prefix: `${prefix}:client` });
@@ -101,5 +73,5 @@ export function createAuthCore(deps: {
   router.use(revokeRouter(ctx, clientAuth));
   router.use(userinfoRouter(ctx));
   router.use(adminRouter(ctx));
-  return { ctx, flow: createAuthorizationFlow(ctx), router, introspect, ready };
+  return { ctx, flow, router, introspect, ready };
 }

@@ -1,14 +1,13 @@
 import { Router } from 'express';
 import type { Redis } from 'ioredis';
-import type { Pool } from 'pg';
 import type { Logger } from '@acme/common';
 import type { AuthConfig } from '../config';
 import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
 import type { GrantRevoker } from '../domain/consent/grant-revoker';
-import { createAccountGrantsRepo } from '../storage/account-grants.repo';
-import { createConsentsRepo } from '../storage/consents.repo';
-import { createSessionsRepo } from '../storage/sessions.repo';
-import { createUsersRepo } from '../storage/users.repo';
+import type { LoginUserStore } from '../domain/users/check-login';
+import type { AccountGrantsRepo } from '../storage/account-grants.repo';
+import type { ConsentsRepo } from '../storage/consents.repo';
+import type { SessionsRepo } from '../storage/sessions.repo';
 import { accountRoute } from './account.route';
 import { authorizeRoute } from './authorize.route';
 import { consentRoute } from './consent.route';
@@ -23,9 +22,12 @@ import { createSessionManager } from './session-manager';
 
 export interface PagesDeps {
   config: AuthConfig;
-  pool: Pool;
   logger: Logger;
   redis?: Redis;
+  users: LoginUserStore;
+  consents: ConsentsRepo;
+  accountGrants: AccountGrantsRepo;
+  sessions: SessionsRepo;
   authorizationFlow: AuthorizationFlow;
   /** Revokes grants with their tokens and purges cached introspection answers. */
   grantRevoker: GrantRevoker;
@@ -41,13 +43,12 @@ export function createPagesRouter(deps: PagesDeps): Router {
   const { config } = deps;
   const keys = derivePageKeys(config.TOKEN_SIGNING_SECRET);
   const clock = deps.clock ?? (() => new Date());
-  const consents = createConsentsRepo(deps.pool);
   const ctx: PageContext = {
     config,
     logger: deps.logger,
     flow: deps.authorizationFlow,
     sessions: createSessionManager({
-      repo: createSessionsRepo(deps.pool),
+      repo: deps.sessions,
       keys,
       issuer: config.ISSUER,
       ttlSeconds: config.SESSION_TTL_SECONDS,
@@ -61,9 +62,9 @@ export function createPagesRouter(deps: PagesDeps): Router {
       maxFailuresPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
       windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
     }),
-    users: createUsersRepo(deps.pool),
-    consents,
-    accountGrants: createAccountGrantsRepo(deps.pool, consents),
+    users: deps.users,
+    consents: deps.consents,
+    accountGrants: deps.accountGrants,
     grantRevoker: deps.grantRevoker,
     clock,
   };
