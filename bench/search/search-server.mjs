@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const require = createRequire(import.meta.url);
 const dist = join(root, 'services/search-store/dist');
-const { Pool } = require(join(root, 'node_modules/pg'));
 const common = require(join(root, 'packages/common/dist/index.js'));
 const { createApp } = require(join(dist, 'app.js'));
 const { searchConfigSchema } = require(join(dist, 'config.js'));
@@ -43,8 +42,10 @@ await common.runMigrations({
   table: 'search_migrations',
   logger,
 });
-const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
-const fastPool = createFastSearchPool({ connectionString: config.DATABASE_URL, max: 10 });
+// The same pools as main.ts: every connection with the configured statement timeout.
+const database = { connectionString: config.DATABASE_URL, statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS };
+const pool = common.createPgPool({ ...database, max: 20 });
+const fastPool = createFastSearchPool({ ...database, max: 10 });
 const app = createApp({
   config,
   pool,
