@@ -43,7 +43,10 @@ await common.runMigrations({
   logger,
 });
 // The same pools as main.ts: every connection with the configured statement timeout.
-const database = { connectionString: config.DATABASE_URL, statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS };
+const database = {
+  connectionString: config.DATABASE_URL,
+  statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS,
+};
 const pool = common.createPgPool({ ...database, max: 20 });
 const fastPool = createFastSearchPool({ ...database, max: 10 });
 const app = createApp({
