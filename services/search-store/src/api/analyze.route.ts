@@ -12,7 +12,7 @@ import { indexAnalyzerFor } from '../index/analyze-document';
 import { findIndexedField } from '../index/indexed-fields';
 import type { IndexMapping } from '../mapping/mapping-types';
 import { queryParams, searchBodyOf } from './search-body';
-import { indexNotFound } from './es-errors';
+import { indexNotFound } from '../es-errors';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
 import { scopedRouter } from '../http/scoped-router';

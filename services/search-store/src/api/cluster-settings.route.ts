@@ -4,7 +4,7 @@ import { bodyObject } from '../http/read-body';
 import { isTruthyParam } from '../http/query-params';
 import { findClusterSettings, saveClusterSettings } from '../storage/cluster-settings.repo';
 import type { Queryable } from '../storage/queryable';
-import { flattenSettingsWithNulls, nestSettings } from './index-settings';
+import { flattenSettingsWithNulls, nestSettings } from '../catalog/index-settings';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
 import { scopedRouter } from '../http/scoped-router';

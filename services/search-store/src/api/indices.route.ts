@@ -4,15 +4,15 @@ import { bodyObject } from '../http/read-body';
 import { isTruthyParam, parseBooleanParam } from '../http/query-params';
 import { inTransaction } from '../storage/queryable';
 import { isDestructiveRequiresName } from './cluster-settings.route';
-import { createIndex } from './create-index';
-import { deleteIndices } from './delete-index';
-import { indexNotFound } from './es-errors';
-import { loadCatalog, resolveIndexExpression } from './index-expression';
-import { indexView } from './index-view';
+import { createIndex } from '../catalog/create-index';
+import { deleteIndices } from '../catalog/delete-index';
+import { indexNotFound } from '../es-errors';
+import { loadCatalog, resolveIndexExpression } from '../catalog/index-expression';
+import { indexView } from '../catalog/index-view';
 import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
-import { checkIndexBlocks } from './index-blocks';
+import { checkIndexBlocks } from '../catalog/index-blocks';
 import { scopedRouter } from '../http/scoped-router';
 
 /** `/_foo` paths that are not ours fall through to other routers (search, count) or the 404 handler. */

@@ -2,7 +2,7 @@ import type { CustomTypesConfig } from 'pg';
 import type { AliasRecord } from '../storage/aliases.repo';
 import type { IndexRecord } from '../storage/indices.repo';
 import type { Queryable } from '../storage/queryable';
-import type { Catalog } from './index-expression';
+import type { Catalog } from '../catalog/index-expression';
 
 /**
  * The catalog a search expression resolves against, in one statement (every search pays for it):

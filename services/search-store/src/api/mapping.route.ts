@@ -7,11 +7,11 @@ import { parseMappingDefinition } from '../mapping/parse-mapping';
 import { serializeMapping } from '../mapping/serialize-mapping';
 import { lockIndices, saveMappings } from '../storage/indices.repo';
 import { inTransaction } from '../storage/queryable';
-import { loadCatalog, resolveIndexExpression } from './index-expression';
+import { loadCatalog, resolveIndexExpression } from '../catalog/index-expression';
 import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
-import { checkIndexBlocks } from './index-blocks';
+import { checkIndexBlocks } from '../catalog/index-blocks';
 import { scopedRouter } from '../http/scoped-router';
 
 /** GET and PUT mappings (ES "Get mapping API", "Update mapping API"). */

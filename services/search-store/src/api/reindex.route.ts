@@ -25,15 +25,15 @@ import { compileReindexSelection } from '../query/compile-reindex-selection';
 import { parseQuery } from '../query/parse-query';
 import type { Query } from '../query/query-ast';
 import { parseSourceFilter } from '../query/search-request';
-import { checkIndexName } from './check-index-name';
-import { newIndexUuid } from './create-index';
-import { versionConflict } from './es-errors';
-import { loadCatalog, resolveIndexExpression, resolveWriteIndex } from './index-expression';
-import { buildIndexSettings } from './index-settings';
+import { checkIndexName } from '../catalog/check-index-name';
+import { newIndexUuid } from '../catalog/create-index';
+import { versionConflict } from '../es-errors';
+import { loadCatalog, resolveIndexExpression, resolveWriteIndex } from '../catalog/index-expression';
+import { buildIndexSettings } from '../catalog/index-settings';
 import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
-import { checkIndexBlocks } from './index-blocks';
+import { checkIndexBlocks } from '../catalog/index-blocks';
 import { scopedRouter } from '../http/scoped-router';
 
 interface ReindexRequest {

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import type { IndexRow } from '../query/index-reader';
-import { readBlocked } from './es-errors';
-import { resolveIndexExpression, type Catalog } from './index-expression';
+import { readBlocked } from '../es-errors';
+import { resolveIndexExpression, type Catalog } from '../catalog/index-expression';
 import { loadSearchCatalog } from './load-search-catalog';
 import { simpleMatch } from '../text/simple-match';
 

@@ -3,13 +3,13 @@ import { bodyObject } from '../http/read-body';
 import { isTruthyParam } from '../http/query-params';
 import { lockIndices, saveSettings } from '../storage/indices.repo';
 import { inTransaction } from '../storage/queryable';
-import { loadCatalog, resolveIndexExpression } from './index-expression';
-import { settingsView } from './index-view';
-import { checkSettingsUpdate, flattenSettingsWithNulls } from './index-settings';
+import { loadCatalog, resolveIndexExpression } from '../catalog/index-expression';
+import { settingsView } from '../catalog/index-view';
+import { checkSettingsUpdate, flattenSettingsWithNulls } from '../catalog/index-settings';
 import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
-import { checkIndexBlocks, isUnblockingSettingsRequest } from './index-blocks';
+import { checkIndexBlocks, isUnblockingSettingsRequest } from '../catalog/index-blocks';
 import { simpleMatcher } from '../text/simple-match';
 import { scopedRouter } from '../http/scoped-router';
 

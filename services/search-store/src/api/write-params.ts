@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { EsError } from '@acme/common';
 import { parseLongParam, parseRefreshParam, stringParam, type RefreshPolicy } from '../http/query-params';
-import type { WriteConditions } from './write/write-op';
+import type { WriteConditions } from '../write/write-op';
 
 /** if_seq_no / if_primary_term / version / version_type, checked as ES IndexRequest#validate does. */
 export function parseConditions(query: Record<string, unknown>): WriteConditions {

@@ -1,4 +1,4 @@
-import { checkIndexName } from '../../src/api/check-index-name';
+import { checkIndexName } from '../../src/catalog/check-index-name';
 import { mergeMappings } from '../../src/mapping/merge-mappings';
 import { parseMappingDefinition } from '../../src/mapping/parse-mapping';
 import { serializeMapping } from '../../src/mapping/serialize-mapping';

@@ -1,7 +1,7 @@
 import { EsError } from '@acme/common';
 import type { Line } from '../../http/read-lines';
 import { parseJsonText } from '../../http/parse-json-text';
-import type { WriteOp } from '../write/write-op';
+import type { WriteOp } from '../../write/write-op';
 
 const ACTIONS = new Set(['index', 'create', 'delete', 'update']);
 const ACTION_PARAMETERS = new Set([

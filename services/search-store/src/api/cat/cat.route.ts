@@ -3,7 +3,7 @@ import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { type Router, type Request, type Response } from 'express';
 import { countDocuments, findStoreSizes } from '../../storage/documents.repo';
 import { ES_VERSION } from '../info.route';
-import { loadCatalog, resolveIndexExpression } from '../index-expression';
+import { loadCatalog, resolveIndexExpression } from '../../catalog/index-expression';
 import type { StoreDeps } from '../store-deps';
 import { sendCatTable, type CatColumn, type CatRow } from './render-table';
 import { checkParams } from '../../http/check-params';

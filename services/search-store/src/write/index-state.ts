@@ -3,19 +3,19 @@
  * (ids, optimistic concurrency, mapping, seq_nos, the response body).
  */
 import type { Pool } from 'pg';
-import type { SearchConfig } from '../../config';
+import type { SearchConfig } from '../config';
 import { EsError } from '@acme/common';
-import { locatorFor, rawNumberFor } from '../../http/locate-json-path';
-import type { RefreshPolicy } from '../../http/query-params';
-import type { IndexWriter } from '../../index/index-writer';
-import { mapDocument } from '../../mapping/map-document';
-import { mappingLimitsOf } from '../../mapping/mapping-limits';
-import type { IndexMapping } from '../../mapping/mapping-types';
-import type { ScriptRunner } from '../../script/script-runner';
-import type { StoredDocument } from '../../storage/documents.repo';
-import type { IndexRecord } from '../../storage/indices.repo';
+import { locatorFor, rawNumberFor } from '../http/locate-json-path';
+import type { RefreshPolicy } from '../http/query-params';
+import type { IndexWriter } from '../index/index-writer';
+import { mapDocument } from '../mapping/map-document';
+import { mappingLimitsOf } from '../mapping/mapping-limits';
+import type { IndexMapping } from '../mapping/mapping-types';
+import type { ScriptRunner } from '../script/script-runner';
+import type { StoredDocument } from '../storage/documents.repo';
+import type { IndexRecord } from '../storage/indices.repo';
 import { versionConflict } from '../es-errors';
-import { shardsOf } from '../index-settings';
+import { shardsOf } from '../catalog/index-settings';
 import type { WriteConditions } from './write-op';
 
 export interface WriteDeps {

@@ -7,7 +7,7 @@ import {
   type IndexRecord,
 } from '../storage/indices.repo';
 import type { Queryable } from '../storage/queryable';
-import { illegalArgument, indexNotFound } from './es-errors';
+import { illegalArgument, indexNotFound } from '../es-errors';
 import { simpleMatcher } from '../text/simple-match';
 
 /** The catalog an index expression resolves against: every index and alias. */

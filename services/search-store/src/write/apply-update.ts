@@ -1,8 +1,8 @@
 import { EsError } from '@acme/common';
-import type { UpdateScriptContext } from '../../script/script-runner';
+import type { UpdateScriptContext } from '../script/script-runner';
 import { documentMissing } from '../es-errors';
-import { filterSource } from '../../source/filter-source';
-import { sourceTooLarge } from '../../source/source-too-large';
+import { filterSource } from '../source/filter-source';
+import { sourceTooLarge } from '../source/source-too-large';
 import {
   checkConditions,
   checkId,

@@ -1,8 +1,8 @@
 import type { PoolClient } from 'pg';
 import { EsError } from '@acme/common';
-import type { IndexContext, IndexWriter, PreparedDocuments } from '../../index/index-writer';
-import { findClusterSettings } from '../../storage/cluster-settings.repo';
-import { deleteDocumentsByKey, findDocuments, saveDocuments } from '../../storage/documents.repo';
+import type { IndexContext, IndexWriter, PreparedDocuments } from '../index/index-writer';
+import { findClusterSettings } from '../storage/cluster-settings.repo';
+import { deleteDocumentsByKey, findDocuments, saveDocuments } from '../storage/documents.repo';
 import {
   findIndicesByName,
   lockIndices,
@@ -10,19 +10,19 @@ import {
   saveMaxSeqNo,
   saveNewIndex,
   type IndexRecord,
-} from '../../storage/indices.repo';
-import { inRetriedTransaction } from '../../storage/queryable';
-import { checkIndexName } from '../check-index-name';
-import { newIndexUuid } from '../create-index';
+} from '../storage/indices.repo';
+import { inRetriedTransaction } from '../storage/queryable';
+import { checkIndexName } from '../catalog/check-index-name';
+import { newIndexUuid } from '../catalog/create-index';
 import { indexNotFound } from '../es-errors';
-import { loadCatalogFor, resolveWriteIndex, type Catalog } from '../index-expression';
-import { buildIndexSettings } from '../index-settings';
+import { loadCatalogFor, resolveWriteIndex, type Catalog } from '../catalog/index-expression';
+import { buildIndexSettings } from '../catalog/index-settings';
 import { applyDelete, applyIndex } from './apply-index';
 import { applyUpdate } from './apply-update';
 import type { DocState, IndexState, WriteDeps, WriteOptions } from './index-state';
 import type { WriteOp, WriteResult } from './write-op';
-import { checkIndexBlocks } from '../index-blocks';
-import { statisticsRefresherFor } from '../../storage/statistics-refresher';
+import { checkIndexBlocks } from '../catalog/index-blocks';
+import { statisticsRefresherFor } from '../storage/statistics-refresher';
 
 export type { DocState, IndexState, WriteDeps, WriteOptions } from './index-state';
 

@@ -6,7 +6,7 @@ import { saveAlias } from '../storage/aliases.repo';
 import { findIndicesByName, saveNewIndex, type IndexRecord } from '../storage/indices.repo';
 import type { Queryable } from '../storage/queryable';
 import { checkIndexName } from './check-index-name';
-import { indexAlreadyExists } from './es-errors';
+import { indexAlreadyExists } from '../es-errors';
 import type { Catalog } from './index-expression';
 import { buildIndexSettings, flattenSettings } from './index-settings';
 import { checkMappingLimits, mappingLimitsOf } from '../mapping/mapping-limits';
