@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { IndexWriter } from '../index/index-writer';
+import { findDocKeys } from '../storage/documents.repo';
 import { deleteIndicesById, lockIndices, type IndexRecord } from '../storage/indices.repo';
 
 /** An IndexWriter may offer a set-based drop of a whole index; otherwise every doc key is removed. */
@@ -26,15 +27,12 @@ export async function deleteIndices(
   for (const index of indices) {
     if (dropping.dropIndex) await dropping.dropIndex(client, index.indexId);
     else {
-      const { rows } = await client.query<{ doc_key: string }>(
-        'SELECT doc_key FROM documents WHERE index_id = $1',
-        [index.indexId],
-      );
-      if (rows.length > 0) {
+      const docKeys = await findDocKeys(client, index.indexId);
+      if (docKeys.length > 0) {
         await writer.remove(
           client,
           { indexId: index.indexId, name: index.name, mappings: index.mappings, settings: index.settings },
-          rows.map((r) => r.doc_key),
+          docKeys,
         );
       }
     }

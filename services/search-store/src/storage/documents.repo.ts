@@ -79,6 +79,14 @@ export async function deleteDocumentsByKey(db: Queryable, indexId: string, docKe
   ]);
 }
 
+/** Every doc key of an index (an IndexWriter without a set-based drop removes them one by one). */
+export async function findDocKeys(db: Queryable, indexId: string): Promise<string[]> {
+  const { rows } = await db.query<{ doc_key: string }>('SELECT doc_key FROM documents WHERE index_id = $1', [
+    indexId,
+  ]);
+  return rows.map((r) => r.doc_key);
+}
+
 export interface NewDocument {
   id: string;
   source: Record<string, unknown>;

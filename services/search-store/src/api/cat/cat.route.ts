@@ -2,7 +2,7 @@ import { statfs } from 'node:fs/promises';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { type Router, type Request, type Response } from 'express';
 import { countDocuments, findStoreSizes } from '../../storage/documents.repo';
-import { ES_VERSION } from '../info.route';
+import { ES_VERSION } from '../../catalog/cluster-info';
 import { loadCatalog, resolveIndexExpression } from '../../catalog/index-expression';
 import type { StoreDeps } from '../store-deps';
 import { sendCatTable, type CatColumn, type CatRow } from './render-table';
