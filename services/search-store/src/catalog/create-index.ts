@@ -4,10 +4,11 @@ import type { IndexMapping } from '../mapping/mapping-types';
 import { parseMappingDefinition, wrapCreateIndexMappingError } from '../mapping/parse-mapping';
 import { saveAlias } from '../storage/aliases.repo';
 import { findIndicesByName, saveNewIndex, type IndexRecord } from '../storage/indices.repo';
-import type { Queryable } from '../storage/queryable';
+import type { Pool } from 'pg';
+import { inTransaction, type Queryable } from '../storage/queryable';
 import { checkIndexName } from './check-index-name';
 import { indexAlreadyExists } from '../es-errors';
-import type { Catalog } from './index-expression';
+import { loadCatalog, type Catalog } from './index-expression';
 import { buildIndexSettings, flattenSettings } from './index-settings';
 import { checkMappingLimits, mappingLimitsOf } from '../mapping/mapping-limits';
 
@@ -50,11 +51,11 @@ export function parseAliasDefinitions(input: unknown): Record<string, AliasDefin
  * Creates an index (ES "Create index API"): checks the name, the mapping ("Failed to parse mapping: …")
  * and settings, refuses a name taken by an index or an alias, and writes the catalog row and aliases.
  */
-export async function createIndex(
-  db: Queryable,
-  catalog: Catalog,
-  request: CreateIndexRequest,
-): Promise<IndexRecord> {
+export async function createIndex(pool: Pool, request: CreateIndexRequest): Promise<IndexRecord> {
+  return inTransaction(pool, async (client) => saveIndex(client, await loadCatalog(client), request));
+}
+
+async function saveIndex(db: Queryable, catalog: Catalog, request: CreateIndexRequest): Promise<IndexRecord> {
   checkIndexName(request.name);
   let mappings: IndexMapping = {};
   if (request.mappings !== undefined) {
