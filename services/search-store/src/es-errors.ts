@@ -62,3 +62,10 @@ export function documentMissing(target: DocumentErrorTarget, id: string): EsErro
 export function illegalArgument(reason: string): EsError {
   return new EsError('illegal_argument_exception', reason);
 }
+
+export function aliasesMissing(aliases: string[]): EsError {
+  const list = aliases.join(',');
+  return new EsError('aliases_not_found_exception', `aliases [${list}] missing`, {
+    metadata: { 'resource.type': 'aliases', 'resource.id': list },
+  });
+}
