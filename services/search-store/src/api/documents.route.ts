@@ -3,10 +3,7 @@ import { EsError } from '@acme/common';
 import type { JsonBodyLocals } from '../http/read-body';
 import { bodyObject } from '../http/read-body';
 import { RawJson } from '../http/raw-json';
-import { findDocumentWithText } from '../storage/documents.repo';
-import { findIndicesByName, type IndexRecord } from '../storage/indices.repo';
-import { illegalArgument, indexNotFound, readBlocked } from '../es-errors';
-import { loadCatalog, resolveIndexExpression } from '../catalog/index-expression';
+import { getDocument } from '../write/get-document';
 import { filterSource } from '../source/filter-source';
 import { sourceParams } from './source-params';
 import type { StoreDeps } from './store-deps';
@@ -136,8 +133,11 @@ export function documentsRouter(deps: StoreDeps): Router {
     'indices:data/read/get',
     checkParams(ROUTE_PARAMS.get),
     async (req, res) => {
-      const index = await resolveSingleIndex(deps, req.params.index as string);
-      const doc = await findDocumentWithText(deps.pool, index.indexId, req.params.id as string);
+      const { index, doc } = await getDocument(
+        deps.pool,
+        req.params.index as string,
+        req.params.id as string,
+      );
       if (!doc) {
         res.status(404).json({ _index: index.name, _id: req.params.id, found: false });
         return;
@@ -163,8 +163,11 @@ export function documentsRouter(deps: StoreDeps): Router {
     'indices:data/read/get',
     checkParams(ROUTE_PARAMS.getSource),
     async (req, res) => {
-      const index = await resolveSingleIndex(deps, req.params.index as string);
-      const doc = await findDocumentWithText(deps.pool, index.indexId, req.params.id as string);
+      const { index, doc } = await getDocument(
+        deps.pool,
+        req.params.index as string,
+        req.params.id as string,
+      );
       if (!doc) {
         throw new EsError(
           'resource_not_found_exception',
@@ -187,30 +190,6 @@ function sourceView(
 ): unknown {
   if (includes.length === 0 && excludes.length === 0) return new RawJson(doc.sourceText);
   return filterSource(doc.source, includes, excludes);
-}
-
-/** A single-index read (get, get source): the name must resolve to exactly one index. */
-async function resolveSingleIndex(deps: StoreDeps, name: string): Promise<IndexRecord> {
-  const index = await findSingleIndex(deps, name);
-  if (index.settings['index.blocks.read'] === 'true') throw readBlocked(index.name);
-  return index;
-}
-
-async function findSingleIndex(deps: StoreDeps, name: string): Promise<IndexRecord> {
-  if (!/[,*]/.test(name)) {
-    // The common case, a concrete index name: one indexed lookup instead of the whole catalog.
-    const [index] = await findIndicesByName(deps.pool, [name]);
-    if (index) return index;
-  }
-  const catalog = await loadCatalog(deps.pool);
-  const indices = resolveIndexExpression(catalog, name);
-  if (indices.length === 0) throw indexNotFound(name);
-  if (indices.length > 1) {
-    throw illegalArgument(
-      `alias [${name}] has more than one index associated with it [${indices.map((i) => i.name).join(', ')}], can't execute a single index op`,
-    );
-  }
-  return indices[0] as IndexRecord;
 }
 
 /** A single write answers the item body, or the item's error in the envelope. */

@@ -1,9 +1,8 @@
 import { statfs } from 'node:fs/promises';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { type Router, type Request, type Response } from 'express';
-import { countDocuments, findStoreSizes } from '../../storage/documents.repo';
 import { ES_VERSION } from '../../catalog/cluster-info';
-import { loadCatalog, resolveIndexExpression } from '../../catalog/index-expression';
+import { getIndexStats } from '../../catalog/index-stats';
 import type { StoreDeps } from '../store-deps';
 import { sendCatTable, type CatColumn, type CatRow } from './render-table';
 import { checkParams } from '../../http/check-params';
@@ -59,16 +58,9 @@ export function catRouter(deps: StoreDeps): Router {
   const { router, route } = scopedRouter();
 
   const catIndices = async (req: Request, res: Response) => {
-    const catalog = await loadCatalog(deps.pool);
-    const indices = resolveIndexExpression(catalog, (req.params.index as string | undefined) ?? '_all');
-    const ids = indices.map((i) => i.indexId);
-    const [counts, sizes] = await Promise.all([
-      countDocuments(deps.pool, ids),
-      findStoreSizes(deps.pool, ids),
-    ]);
-    const rows: CatRow[] = indices.map((index) => {
+    const stats = await getIndexStats(deps.pool, (req.params.index as string | undefined) ?? '_all');
+    const rows: CatRow[] = stats.map(({ index, docsCount, storeSize: size }) => {
       const replicas = Number(index.settings['index.number_of_replicas'] ?? '1');
-      const size = sizes.get(index.indexId) ?? 0;
       return {
         // One node: replicas stay unassigned, so an index with replicas is yellow.
         health: replicas > 0 ? 'yellow' : 'green',
@@ -77,7 +69,7 @@ export function catRouter(deps: StoreDeps): Router {
         uuid: index.uuid,
         pri: 1,
         rep: replicas,
-        'docs.count': counts.get(index.indexId) ?? 0,
+        'docs.count': docsCount,
         'docs.deleted': 0,
         'store.size': size,
         'pri.store.size': size,

@@ -1,0 +1,39 @@
+import { illegalArgument, indexNotFound, readBlocked } from '../es-errors';
+import { loadCatalog, resolveIndexExpression } from '../catalog/index-expression';
+import { findDocumentWithText, type StoredDocument } from '../storage/documents.repo';
+import { findIndicesByName, type IndexRecord } from '../storage/indices.repo';
+import type { Queryable } from '../storage/queryable';
+
+/** A document as GET returns it: the stored row and its source text byte for byte. */
+export type FoundDocument = StoredDocument & { sourceText: string };
+
+/**
+ * ES "Get API" (and get source): the index or alias must name exactly one index, not read-blocked;
+ * `doc` is absent when the id is not there (the route answers ES's 404 shape).
+ */
+export async function getDocument(
+  db: Queryable,
+  name: string,
+  id: string,
+): Promise<{ index: IndexRecord; doc: FoundDocument | undefined }> {
+  const index = await findSingleIndex(db, name);
+  if (index.settings['index.blocks.read'] === 'true') throw readBlocked(index.name);
+  return { index, doc: await findDocumentWithText(db, index.indexId, id) };
+}
+
+async function findSingleIndex(db: Queryable, name: string): Promise<IndexRecord> {
+  if (!/[,*]/.test(name)) {
+    // The common case, a concrete index name: one indexed lookup instead of the whole catalog.
+    const [index] = await findIndicesByName(db, [name]);
+    if (index) return index;
+  }
+  const catalog = await loadCatalog(db);
+  const indices = resolveIndexExpression(catalog, name);
+  if (indices.length === 0) throw indexNotFound(name);
+  if (indices.length > 1) {
+    throw illegalArgument(
+      `alias [${name}] has more than one index associated with it [${indices.map((i) => i.name).join(', ')}], can't execute a single index op`,
+    );
+  }
+  return indices[0] as IndexRecord;
+}
