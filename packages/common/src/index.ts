@@ -29,3 +29,4 @@ export * from './storage/in-transaction';
 export * from './storage/create-pg-pool';
 export * from './storage/statement-cancelled';
 export * from './objects/own-property';
+export * from './http/front-routes';

@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
-import { adoptExpressObjects, resolveRequestId, type Logger } from '@acme/common';
+import {
+  adoptExpressObjects,
+  frontRoute,
+  resolveRequestId,
+  serveBeforeExpress,
+  type Logger,
+} from '@acme/common';
 import { INTROSPECTION_HEADERS, type IntrospectionHandler } from './introspection.route';
 import { parseParams } from './parse-params';
 
@@ -24,8 +30,8 @@ type LeanRequest = IncomingMessage & { id?: string; route?: typeof ROUTE; baseUr
  * IntrospectionHandler: request id, access line, metrics, Basic check through passport-http's
  * BasicStrategy, allow-list, throttle, duplicate parameters refused. An error gets express's
  * prototypes after all and goes to the app's OAuth error handler, which writes the same envelope.
- * Anything else goes through app.handle to the express route (JSON, chunked, compressed, other
- * charsets, over the limit).
+ * Anything else goes to the express route (JSON, chunked, compressed, other charsets, over the
+ * limit); serveBeforeExpress (@acme/common) decides, as it does for search-store's _search.
  */
 export function serveBeforeRouter(
   app: Express,
@@ -41,8 +47,6 @@ export function serveBeforeRouter(
   },
 ): void {
   const { handle, logger } = deps;
-  const routed = app as unknown as { handle: (req: Request, res: Response, callback?: unknown) => void };
-  const handleInExpress = routed.handle.bind(app);
   const ipOf = clientIp(app);
   const skip = () => undefined;
   const fail = (req: LeanRequest, res: ServerResponse, error: unknown) => {
@@ -51,10 +55,8 @@ export function serveBeforeRouter(
     const adopted = adoptExpressObjects(app, req, res);
     deps.errorHandler(error, adopted.req, adopted.res, skip);
   };
-  routed.handle = (request, response, callback) => {
-    if (!isLeanIntrospection(request)) return handleInExpress(request, response, callback);
-    const req = request as LeanRequest;
-    const res = response as ServerResponse;
+  const serveLean = (request: IncomingMessage, res: ServerResponse): void => {
+    const req: LeanRequest = request;
     req.id = resolveRequestId(headerValue(req.headers['x-request-id']));
     res.setHeader('x-request-id', req.id);
     req.baseUrl = '';
@@ -70,6 +72,9 @@ export function serveBeforeRouter(
       })
       .catch((error: unknown) => fail(req, res, error));
   };
+  serveBeforeExpress(app, [
+    frontRoute({ match: (req) => (isLeanIntrospection(req) ? true : undefined), serve: serveLean }),
+  ]);
 }
 
 /**

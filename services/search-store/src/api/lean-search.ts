@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
-import { adoptExpressObjects, resolveRequestId } from '@acme/common';
+import { adoptExpressObjects, frontRoute, resolveRequestId, serveBeforeExpress } from '@acme/common';
 import { parseMediaType } from '../http/media-type';
 import { parseJsonText } from '../http/parse-json-text';
 import { stringifyWithRaw } from '../http/raw-json';
@@ -44,11 +44,9 @@ export interface LeanSearchDeps {
  * readJsonBody and searchBodyOf do (errors with line and column), and the same runner
  * (createSearchRunner). Errors get express's prototypes after all and go to the app's error handler,
  * which writes the same envelope. Anything else (query parameters, GET, chunked or encoded bodies,
- * other media types) goes through app.handle to the express route.
+ * other media types) goes to the express route (serveBeforeExpress, @acme/common).
  */
 export function serveSearchBeforeRouter(app: Express, deps: LeanSearchDeps): void {
-  const routed = app as unknown as { handle: (req: Request, res: Response, callback?: unknown) => void };
-  const handleInExpress = routed.handle.bind(app);
   const skip = () => undefined;
   const checkScope = requireScope(SEARCH_ACCESS);
   const fail = (req: LeanRequest, res: ServerResponse, error: unknown) => {
@@ -57,11 +55,8 @@ export function serveSearchBeforeRouter(app: Express, deps: LeanSearchDeps): voi
     deps.formatResponse(adopted.req, adopted.res, skip);
     deps.errorHandler(error, adopted.req, adopted.res, skip);
   };
-  routed.handle = (request, response, callback) => {
-    const match = leanSearchPath(request);
-    if (!match) return handleInExpress(request, response, callback);
-    const req = request as LeanRequest;
-    const res = response as ServerResponse;
+  const serveLean = (request: IncomingMessage, res: ServerResponse, match: LeanMatch): void => {
+    const req: LeanRequest = request;
     // Elasticsearch clients refuse any response without this header (app.ts).
     res.setHeader('X-Elastic-Product', 'Elasticsearch');
     req.id = resolveRequestId(headerValue(req.headers['x-request-id']));
@@ -83,6 +78,7 @@ export function serveSearchBeforeRouter(app: Express, deps: LeanSearchDeps): voi
       })
       .catch((error: unknown) => fail(req, res, error));
   };
+  serveBeforeExpress(app, [frontRoute({ match: leanSearchPath, serve: serveLean })]);
 
   async function serve(req: LeanRequest, res: ServerResponse, match: LeanMatch): Promise<unknown> {
     const gone = clientGoneSignal(res);
