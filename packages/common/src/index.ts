@@ -29,4 +29,6 @@ export * from './storage/in-transaction';
 export * from './storage/create-pg-pool';
 export * from './storage/statement-cancelled';
 export * from './objects/own-property';
+export * from './http/request-prelude';
+export * from './http/client-ip';
 export * from './http/front-routes';

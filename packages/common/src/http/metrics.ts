@@ -1,11 +1,14 @@
 import type { RequestHandler, Router } from 'express';
 import express from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RequestObserver } from './request-prelude';
 import { routePattern } from './route-pattern';
 
 export interface Metrics {
   registry: Registry;
-  /** Records count and latency per method, route pattern and status. */
+  /** Records count and latency per method, route pattern and status, on node's objects (request-prelude.ts). */
+  observe: RequestObserver;
+  /** `observe` as express middleware. */
   middleware: RequestHandler;
   /** GET /metrics in Prometheus text format. */
   router: Router;
@@ -39,13 +42,16 @@ export function createMetrics(service: string): Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const middleware: RequestHandler = (req, res, next) => {
+  const observe: RequestObserver = (req, res, seen) => {
     const end = latency.startTimer();
     res.on('finish', () => {
-      const labels = { method: req.method, route: routePattern(req), status: String(res.statusCode) };
+      const labels = { method: req.method ?? '', route: seen.route(), status: String(res.statusCode) };
       requests.inc(labels);
       end(labels);
     });
+  };
+  const middleware: RequestHandler = (req, res, next) => {
+    observe(req, res, { requestId: req.id, route: () => routePattern(req) });
     next();
   };
   const router = express.Router();
@@ -55,6 +61,7 @@ export function createMetrics(service: string): Metrics {
   });
   return {
     registry,
+    observe,
     middleware,
     router,
     gauge(name, help, collect) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 
 /** Accepted inbound ids: 1–128 chars of a safe alphabet, so a forged header cannot inject into logs. */
@@ -16,10 +17,20 @@ export function resolveRequestId(inbound: string | undefined): string {
   return inbound && WELL_FORMED.test(inbound) ? inbound : randomUUID();
 }
 
+/**
+ * The request's id, echoed in the x-request-id response header: the one step both request paths
+ * (express's stack and the front handler, front-handler.ts) take, on node's own objects.
+ */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
+  const inbound = req.headers['x-request-id'];
+  const id = resolveRequestId(Array.isArray(inbound) ? inbound.join(', ') : inbound);
+  res.setHeader('x-request-id', id);
+  return id;
+}
+
 export function requestId(): RequestHandler {
   return (req, res, next) => {
-    req.id = resolveRequestId(req.get('x-request-id'));
-    res.setHeader('x-request-id', req.id);
+    req.id = assignRequestId(req, res);
     next();
   };
 }
