@@ -31,4 +31,4 @@ export * from './storage/statement-cancelled';
 export * from './objects/own-property';
 export * from './http/request-prelude';
 export * from './http/client-ip';
-export * from './http/front-routes';
+export * from './http/front-handler';

@@ -1,12 +1,14 @@
-import express, { type Express } from 'express';
+import express from 'express';
 import type Redis from 'ioredis';
 import type { Pool } from 'pg';
 import {
-  accessLog,
+  accessLine,
   createMetrics,
+  frontHandler,
   healthRouter,
   oauthErrorHandler,
-  requestId,
+  requestPrelude,
+  type FrontHandler,
   type Logger,
   type Metrics,
   type ReadinessCheck,
@@ -19,7 +21,7 @@ import type { GrantRevoker } from './domain/consent/grant-revoker';
 import type { IntrospectionCache } from './domain/introspection/introspection-cache';
 import { revokeGrants } from './domain/revocation/revoke';
 import { createAuthCore, type AuthCore } from './http/auth-core';
-import { serveBeforeRouter } from './http/introspection-fast-path';
+import { introspectionFrontRoute } from './http/introspection-fast-path';
 import { createPagesRouter } from './http/pages.router';
 import { createAccountGrantsRepo } from './storage/account-grants.repo';
 import { createConsentsRepo } from './storage/consents.repo';
@@ -50,10 +52,12 @@ export interface AuthDeps {
 }
 
 /**
- * Builds the express app without listening: tests start it on port 0 against real databases. The one
+ * Builds the app without listening: tests start it on port 0 against real databases. The one
  * composition root: repositories, stores and domain services are built here and passed to the routers.
+ * The result is node's request listener (frontHandler, @acme/common): POST /token_info's usual form
+ * post in front of express, everything else through express.
  */
-export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
+export function createApp(deps: AuthDeps): FrontHandler & { core: AuthCore } {
   const { config, pool, logger, redis } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -104,22 +108,10 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
     throttleKeyPrefix: deps.throttleKeyPrefix,
   });
 
-  const requestIds = requestId();
-  const accessLines = accessLog(logger);
+  // Request id, access line and metrics: the same steps on both paths (front routes and express).
+  const prelude = requestPrelude({ observers: [accessLine(logger), metrics.observe] });
   const errors = oauthErrorHandler(logger);
-  // POST /token_info, the hot path, is answered before express when the request is the usual small
-  // form post (introspection-fast-path.ts); anything else reaches the express route.
-  serveBeforeRouter(app, {
-    handle: core.introspect,
-    ready: core.ready,
-    logger,
-    accessLog: accessLines,
-    metrics: metrics.middleware,
-    errorHandler: errors,
-  });
-  app.use(requestIds);
-  app.use(accessLines);
-  app.use(metrics.middleware);
+  app.use(prelude.middleware);
   app.use(
     healthRouter({
       checks: {
@@ -135,7 +127,14 @@ export function createApp(deps: AuthDeps): Express & { core: AuthCore } {
   app.use(core.router);
   app.use(pages);
   app.use(errors);
-  return Object.assign(app, { core });
+  // POST /token_info, the hot path, is answered before express when the request is the usual small
+  // form post (introspection-fast-path.ts); anything else reaches the express route.
+  const front = frontHandler(app, {
+    prelude,
+    routes: [introspectionFrontRoute(app, { handle: core.introspect, ready: core.ready })],
+    errorHandler: errors,
+  });
+  return Object.assign(front, { core });
 }
 
 /** Counts cache lookups by result for /metrics, around any cache. */

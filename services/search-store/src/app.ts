@@ -1,9 +1,18 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import type { Pool } from 'pg';
-import { accessLog, createMetrics, esErrorHandler, healthRouter, requestId, type Logger } from '@acme/common';
+import {
+  accessLine,
+  createMetrics,
+  esErrorHandler,
+  frontHandler,
+  healthRouter,
+  requestPrelude,
+  type FrontHandler,
+  type Logger,
+} from '@acme/common';
 import { analyzeRouter } from './api/analyze.route';
 import { documentStoreRouter } from './api/document-store.router';
-import { serveSearchBeforeRouter } from './api/lean-search';
+import { searchFrontRoute } from './api/lean-search';
 import { createSearchRunner, searchRouter } from './api/search.route';
 import type { SearchConfig } from './config';
 import { formatResponse } from './http/format-response';
@@ -37,8 +46,12 @@ export interface SearchDeps {
   draining?: () => boolean;
 }
 
-/** Builds the express app without listening: tests start it on port 0 against a real Postgres. */
-export function createApp(deps: SearchDeps): Express {
+/**
+ * Builds the app without listening: tests start it on port 0 against a real Postgres. The result is
+ * node's request listener (frontHandler, @acme/common): the usual POST /<index>/_search in front of
+ * express (api/lean-search.ts), everything else through express.
+ */
+export function createApp(deps: SearchDeps): FrontHandler {
   const app = express();
   // Before anything touches app.router (express builds it on first use): paths are case-sensitive, as
   // Elasticsearch's PathTrie. `/_Cluster/settings` must not reach the cluster settings API (issue 17).
@@ -53,7 +66,12 @@ export function createApp(deps: SearchDeps): Express {
       stream.connected ? 1 : 0,
     );
   }
-  const accessLines = accessLog(deps.logger);
+  // Elasticsearch clients refuse any response without X-Elastic-Product (ProductNotSupportedError).
+  // The same first steps on both paths: that header, the request id, access line and metrics.
+  const prelude = requestPrelude({
+    headers: { 'X-Elastic-Product': 'Elasticsearch' },
+    observers: [accessLine(deps.logger), metrics.observe],
+  });
   const formatting = formatResponse();
   const errors = esErrorHandler(deps.logger);
   const searchDeps = {
@@ -62,24 +80,7 @@ export function createApp(deps: SearchDeps): Express {
     seams: deps.searchSeams,
     postingsCache: new PostingsCache(deps.config.SEARCH_POSTINGS_CACHE_MB * 2 ** 20),
   };
-  // The usual POST /<index>/_search is answered before express (api/lean-search.ts).
-  serveSearchBeforeRouter(app, {
-    run: createSearchRunner(searchDeps),
-    authenticate: deps.authenticate,
-    accessLog: accessLines,
-    metrics: metrics.middleware,
-    formatResponse: formatting,
-    errorHandler: errors,
-    maxBytes: deps.config.MAX_REQUEST_BYTES,
-  });
-  // Elasticsearch clients refuse any response without this header (ProductNotSupportedError).
-  app.use((_req, res, next) => {
-    res.setHeader('X-Elastic-Product', 'Elasticsearch');
-    next();
-  });
-  app.use(requestId());
-  app.use(accessLines);
-  app.use(metrics.middleware);
+  app.use(prelude.middleware);
   app.use(
     healthRouter({
       checks: { postgres: async () => void (await deps.pool.query('SELECT 1')) },
@@ -95,5 +96,11 @@ export function createApp(deps: SearchDeps): Express {
   app.use(documentStoreRouter(deps));
   app.use(noHandler());
   app.use(errors);
-  return app;
+  // The usual POST /<index>/_search is answered before express (api/lean-search.ts).
+  const search = searchFrontRoute(app, {
+    run: createSearchRunner(searchDeps),
+    authenticate: deps.authenticate,
+    maxBytes: deps.config.MAX_REQUEST_BYTES,
+  });
+  return frontHandler(app, { prelude, routes: [search], errorHandler: errors, beforeError: [formatting] });
 }

@@ -1,12 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
-import {
-  adoptExpressObjects,
-  frontRoute,
-  resolveRequestId,
-  serveBeforeExpress,
-  type Logger,
-} from '@acme/common';
+import type { Express } from 'express';
+import { clientIp, frontRoute, type AnyFrontRoute } from '@acme/common';
 import { INTROSPECTION_HEADERS, type IntrospectionHandler } from './introspection.route';
 import { parseParams } from './parse-params';
 
@@ -14,91 +8,43 @@ import { parseParams } from './parse-params';
 const BODY_LIMIT = 16 * 1024;
 const PARAMETER_LIMIT = 1000;
 const FORM = /^application\/x-www-form-urlencoded[ \t]*(?:;[ \t]*charset=(?:utf-8|"utf-8")[ \t]*)?$/i;
-/** What express sets as req.route on the route; routePattern() labels metrics and access lines with it. */
-const ROUTE = { path: '/token_info' };
-
-type LeanRequest = IncomingMessage & { id?: string; route?: typeof ROUTE; baseUrl?: string };
 
 /**
- * POST /token_info in front of express (issue 4: the hot path of every resource-server call).
- * Profiles of the route under load were express machinery, not the lookup: the app-wide stack,
- * raw-body streams, type-is, qs, res.json/res.send, and above all app.handle's
- * Object.setPrototypeOf(req/res, express's prototypes) on node's request and response objects, which
- * alone cost more per request than a whole plain node:http answer (~45 us against ~20 us here).
- * serveBeforeRouter takes the usual request (a urlencoded utf-8 body of known length <= 16 kB, no
- * encoding, no query) on node's own objects with the same steps as the route, shared through
- * IntrospectionHandler: request id, access line, metrics, Basic check through passport-http's
- * BasicStrategy, allow-list, throttle, duplicate parameters refused. An error gets express's
- * prototypes after all and goes to the app's OAuth error handler, which writes the same envelope.
- * Anything else goes to the express route (JSON, chunked, compressed, other charsets, over the
- * limit); serveBeforeExpress (@acme/common) decides, as it does for search-store's _search.
+ * POST /token_info in front of express (issue 4: the hot path of every resource-server call), a
+ * front route of @acme/common's frontHandler (issue 19). Profiles of the route under load were
+ * express machinery, not the lookup: the app-wide stack, raw-body streams, type-is, qs,
+ * res.json/res.send, and above all express's Object.setPrototypeOf(req/res, express's prototypes)
+ * on node's request and response objects, which alone cost more per request than a whole plain
+ * node:http answer (~45 us against ~20 us here). This route takes the usual request (a urlencoded
+ * utf-8 body of known length <= 16 kB, no encoding, no query) on node's own objects with the same
+ * steps as the express route, in the same order: the prelude (request id, access line, metrics under
+ * /token_info) in frontHandler, the body read and parsed as body-parser does, then
+ * IntrospectionHandler (allow-list, throttle, Basic check, duplicate parameters refused) with req.ip
+ * as express computes it. An error goes to the app's OAuth error handler, which writes the same
+ * envelope. Anything else goes to the express route (JSON, chunked, compressed, other charsets, over
+ * the limit).
  */
-export function serveBeforeRouter(
+export function introspectionFrontRoute(
   app: Express,
   deps: {
     handle: IntrospectionHandler;
     /** The signing keys are loaded (JWT access tokens are verified with them). */
     ready: () => Promise<void>;
-    logger: Logger;
-    /** The app's access log and metrics middleware, run as on every other route. */
-    accessLog: RequestHandler;
-    metrics: RequestHandler;
-    errorHandler: ErrorRequestHandler;
   },
-): void {
-  const { handle, logger } = deps;
+): AnyFrontRoute {
+  const { handle } = deps;
   const ipOf = clientIp(app);
-  const skip = () => undefined;
-  const fail = (req: LeanRequest, res: ServerResponse, error: unknown) => {
-    if (res.headersSent) return void res.destroy();
-    for (const [name, value] of Object.entries(INTROSPECTION_HEADERS)) res.setHeader(name, value);
-    const adopted = adoptExpressObjects(app, req, res);
-    deps.errorHandler(error, adopted.req, adopted.res, skip);
-  };
-  const serveLean = (request: IncomingMessage, res: ServerResponse): void => {
-    const req: LeanRequest = request;
-    req.id = resolveRequestId(headerValue(req.headers['x-request-id']));
-    res.setHeader('x-request-id', req.id);
-    req.baseUrl = '';
-    req.route = ROUTE;
-    // winston formats a line before its level filter drops it: skip the work when info is off.
-    if (logger.isLevelEnabled('info')) deps.accessLog(req as Request, res as Response, skip);
-    deps.metrics(req as Request, res as Response, skip);
-    readBody(req, Number(req.headers['content-length']))
-      .then(async (text) => {
-        const form = parseForm(text);
-        await deps.ready();
-        answer(res, await handle(req, ipOf(req), () => parseParams(form)));
-      })
-      .catch((error: unknown) => fail(req, res, error));
-  };
-  serveBeforeExpress(app, [
-    frontRoute({ match: (req) => (isLeanIntrospection(req) ? true : undefined), serve: serveLean }),
-  ]);
-}
-
-/**
- * req.ip as express computes it (its getter, honouring the app's trust proxy setting), read from
- * the headers and socket alone so node's request object keeps its prototype.
- */
-function clientIp(app: Express): (req: IncomingMessage) => string {
-  let proto: object | null = app.request;
-  let getter: (() => unknown) | undefined;
-  while (proto && !getter) {
-    getter = Object.getOwnPropertyDescriptor(proto, 'ip')?.get;
-    proto = Object.getPrototypeOf(proto) as object | null;
-  }
-  if (!getter) throw new Error('express request has no ip getter');
-  const ip = getter;
-  return (req) => {
-    const view = { app, headers: req.headers, socket: req.socket, connection: req.socket };
-    const value = ip.call(view);
-    return typeof value === 'string' ? value : 'unknown';
-  };
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
+  return frontRoute({
+    match: (req) => (isLeanIntrospection(req) ? true : undefined),
+    route: () => '/token_info',
+    async serve(req, res) {
+      // On errors too, as the express route sets them before its handler runs.
+      for (const [name, value] of Object.entries(INTROSPECTION_HEADERS)) res.setHeader(name, value);
+      const form = parseForm(await readBody(req, Number(req.headers['content-length'])));
+      await deps.ready();
+      answer(res, await handle(req, ipOf(req), () => parseParams(form)));
+    },
+  });
 }
 
 /** POST /token_info with a urlencoded utf-8 body of known length <= 16 kB, no content encoding. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
-import { adoptExpressObjects, frontRoute, resolveRequestId, serveBeforeExpress } from '@acme/common';
+import type { Express, Request, RequestHandler, Response } from 'express';
+import { clientIp, frontRoute, type AnyFrontRoute, type FrontRequest } from '@acme/common';
 import { parseMediaType } from '../http/media-type';
 import { parseJsonText } from '../http/parse-json-text';
 import { stringifyWithRaw } from '../http/raw-json';
@@ -14,89 +14,60 @@ import { clientGoneSignal } from './client-gone';
 const LEAN_BODY_LIMIT = 1024 * 1024;
 const SEARCH_PATH = /^\/(?:([^/]+)\/)?_search$/;
 
-type LeanRequest = IncomingMessage & {
-  id?: string;
-  route?: { path: string };
-  baseUrl?: string;
-};
-
 export interface LeanSearchDeps {
   run: SearchRunner;
   /** The app's authentication, given an object with what it reads of a request; the scope check follows. */
   authenticate: RequestHandler;
-  accessLog: RequestHandler;
-  metrics: RequestHandler;
-  /** Installs res.json's Elasticsearch formatting (http/format-response.ts) before an error is written. */
-  formatResponse: RequestHandler;
-  errorHandler: ErrorRequestHandler;
   maxBytes: number;
 }
 
 /**
  * `POST /_search` and `POST /<index>/_search` in front of express, for the usual request: no query
- * string, a JSON body of known length, no content encoding. The search itself is a single statement
- * when the fast path answers from its cache (query/fast-match), ~0.3 ms; express's machinery around
- * it (the prototype swap of app.handle, ten middleware layers and the router, a stream iterator for
- * the body, res.json) cost about as much again, profiled. This path takes the same steps as the
- * route, in the same order: X-Elastic-Product, request id, X-Opaque-Id, access line, metrics under
- * the route's pattern, authentication and the route's scope (the route's own check, SEARCH_ACCESS), the
- * body read and parsed as
- * readJsonBody and searchBodyOf do (errors with line and column), and the same runner
- * (createSearchRunner). Errors get express's prototypes after all and go to the app's error handler,
- * which writes the same envelope. Anything else (query parameters, GET, chunked or encoded bodies,
- * other media types) goes to the express route (serveBeforeExpress, @acme/common).
+ * string, a JSON body of known length, no content encoding; a front route of @acme/common's
+ * frontHandler (issue 19). The search itself is a single statement when the fast path answers from
+ * its cache (query/fast-match), ~0.3 ms; express's machinery around it (its prototype swap, ten
+ * middleware layers and the router, a stream iterator for the body, res.json) cost about as much
+ * again, profiled. This route takes the same steps as the express route, in the same order: the
+ * prelude (X-Elastic-Product, request id, access line, metrics under the route's pattern) in
+ * frontHandler, X-Opaque-Id, authentication with req.ip as express computes it, the route's scope
+ * (SEARCH_ACCESS), and only then the body, read and parsed as readJsonBody and searchBodyOf do
+ * (errors with line and column), and the same runner (createSearchRunner). Errors go to the app's
+ * error handler, which writes the same envelope. Anything else (query parameters, GET, chunked or
+ * encoded bodies, other media types) goes to the express route.
  */
-export function serveSearchBeforeRouter(app: Express, deps: LeanSearchDeps): void {
-  const skip = () => undefined;
+export function searchFrontRoute(app: Express, deps: LeanSearchDeps): AnyFrontRoute {
   const checkScope = requireScope(SEARCH_ACCESS);
-  const fail = (req: LeanRequest, res: ServerResponse, error: unknown) => {
-    if (res.headersSent) return void res.destroy();
-    const adopted = adoptExpressObjects(app, req, res);
-    deps.formatResponse(adopted.req, adopted.res, skip);
-    deps.errorHandler(error, adopted.req, adopted.res, skip);
-  };
-  const serveLean = (request: IncomingMessage, res: ServerResponse, match: LeanMatch): void => {
-    const req: LeanRequest = request;
-    // Elasticsearch clients refuse any response without this header (app.ts).
-    res.setHeader('X-Elastic-Product', 'Elasticsearch');
-    req.id = resolveRequestId(headerValue(req.headers['x-request-id']));
-    res.setHeader('x-request-id', req.id);
-    const opaqueId = req.headers['x-opaque-id'];
-    if (typeof opaqueId === 'string') res.setHeader('X-Opaque-Id', opaqueId);
-    req.baseUrl = '';
-    req.route = { path: match.index === undefined ? '/_search' : '/:index/_search' };
-    deps.accessLog(req as Request, res as Response, skip);
-    deps.metrics(req as Request, res as Response, skip);
-    serve(req, res, match)
-      .then((result) => {
-        const text = stringifyWithRaw(result);
-        res.writeHead(200, {
-          'Content-Type': 'application/json; charset=UTF-8',
-          'Content-Length': Buffer.byteLength(text),
-        });
-        res.end(text);
-      })
-      .catch((error: unknown) => fail(req, res, error));
-  };
-  serveBeforeExpress(app, [frontRoute({ match: leanSearchPath, serve: serveLean })]);
-
-  async function serve(req: LeanRequest, res: ServerResponse, match: LeanMatch): Promise<unknown> {
-    const gone = clientGoneSignal(res);
-    await authenticate(req, res, match);
-    const text = await readBody(req, match.length, deps.maxBytes);
-    let body: unknown;
-    if (text.trim() !== '') {
-      parseJsonText(text); // malformed JSON: readJsonBody's errors
-      body = parseJsonWithLocations(text);
-    }
-    return deps.run({ index: match.index, ignoreUnavailable: false }, body, {}, gone);
-  }
+  const ipOf = clientIp(app);
+  return frontRoute({
+    match: leanSearchPath,
+    route: (match) => (match.index === undefined ? '/_search' : '/:index/_search'),
+    async serve(req, res, match) {
+      // Elasticsearch echoes X-Opaque-Id (http/format-response.ts does on the express path).
+      const opaqueId = req.headers['x-opaque-id'];
+      if (typeof opaqueId === 'string') res.setHeader('X-Opaque-Id', opaqueId);
+      const gone = clientGoneSignal(res);
+      await authenticate(req, res, match);
+      const text = await readBody(req, match.length, deps.maxBytes);
+      let body: unknown;
+      if (text.trim() !== '') {
+        parseJsonText(text); // malformed JSON: readJsonBody's errors
+        body = parseJsonWithLocations(text);
+      }
+      const result = await deps.run({ index: match.index, ignoreUnavailable: false }, body, {}, gone);
+      const answer = stringifyWithRaw(result);
+      res.writeHead(200, {
+        'Content-Type': 'application/json; charset=UTF-8',
+        'Content-Length': Buffer.byteLength(answer),
+      });
+      res.end(answer);
+    },
+  });
 
   /**
    * deps.authenticate, then the search route's scope check, with what they read of a request
-   * (express's req.path, req.get, req.params, …).
+   * (express's req.path, req.get, req.ip, req.params, …).
    */
-  async function authenticate(req: LeanRequest, res: ServerResponse, match: LeanMatch): Promise<void> {
+  async function authenticate(req: FrontRequest, res: ServerResponse, match: LeanMatch): Promise<void> {
     const view = {
       method: req.method,
       url: req.url,
@@ -105,6 +76,7 @@ export function serveSearchBeforeRouter(app: Express, deps: LeanSearchDeps): voi
       params: match.index === undefined ? {} : { index: match.index },
       headers: req.headers,
       id: req.id,
+      ip: ipOf(req),
       get: (name: string) => headerValue(req.headers[name.toLowerCase()]),
     } as unknown as Request;
     for (const step of [deps.authenticate, checkScope]) {

@@ -1,7 +1,7 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { EsError, esErrorHandler, createLogger } from '@acme/common';
-import { serveSearchBeforeRouter } from '../../src/api/lean-search';
+import { EsError, esErrorHandler, createLogger, frontHandler, requestPrelude } from '@acme/common';
+import { searchFrontRoute } from '../../src/api/lean-search';
 import type { SearchTarget } from '../../src/api/search.route';
 import { formatResponse } from '../../src/http/format-response';
 import { fullAccessPrincipal } from '../support/full-access-principal';
@@ -19,8 +19,7 @@ describe('the lean search path', () => {
     let close: () => Promise<void>;
     beforeAll(async () => {
       const app = express();
-      const noop: express.RequestHandler = (_req, _res, next) => next();
-      serveSearchBeforeRouter(app, {
+      const search = searchFrontRoute(app, {
         run: async (target, body) => {
           seen.push({ target, body });
           if (target.index === 'boom')
@@ -33,14 +32,16 @@ describe('the lean search path', () => {
           expect(req.path).toMatch(/_search$/);
           fullAccessPrincipal(req, _res, next);
         },
-        accessLog: noop,
-        metrics: noop,
-        formatResponse: formatResponse(),
-        errorHandler: esErrorHandler(createLogger({ service: 'test', silent: true })),
         maxBytes: 100,
       });
       app.use((_req, res) => res.status(418).json({ express: true }));
-      const server = app.listen(0, '127.0.0.1');
+      const front = frontHandler(app, {
+        prelude: requestPrelude({ headers: { 'X-Elastic-Product': 'Elasticsearch' }, observers: [] }),
+        routes: [search],
+        errorHandler: esErrorHandler(createLogger({ service: 'test', silent: true })),
+        beforeError: [formatResponse()],
+      });
+      const server = front.listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       close = () => new Promise((resolve) => server.close(() => resolve()));

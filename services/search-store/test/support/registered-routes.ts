@@ -40,7 +40,7 @@ export function buildIdleApp(): { app: Express; close(): Promise<void> } {
     indexWriter: createRecordingIndexWriter(),
     authenticate: fullAccessPrincipal,
   });
-  return { app, close: () => pool.end() };
+  return { app: app.express, close: () => pool.end() };
 }
 
 /** Every route express would dispatch to, found by walking the app's router and the routers mounted in it. */
