@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { RouteParameters } from 'express-serve-static-core';
 import { requireScope, type SearchScope } from '../auth/route-scope';
+import { readArmedBody } from './read-body';
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -9,7 +10,8 @@ export interface ScopedRouter {
   readonly router: Router;
   /**
    * `methods path` needs `scope`; `action` is the Elasticsearch action name a 403 reports. The scope
-   * check runs first, before the handlers. GET also serves HEAD (express, and Elasticsearch's router).
+   * check runs first, then the body is read (http/read-body.ts), then the handlers. GET also serves
+   * HEAD (express, and Elasticsearch's router).
    */
   route<Path extends string>(
     methods: RouteMethod | readonly RouteMethod[],
@@ -30,7 +32,8 @@ export function scopedRouter(): ScopedRouter {
     router,
     route(methods, path, scope, action, ...handlers) {
       const guard = requireScope({ scope, action });
-      const chain = [guard, ...(handlers as unknown as RequestHandler[])];
+      // The scope before the body: an unauthorised caller never makes us read or parse it (issue 19).
+      const chain = [guard, readArmedBody, ...(handlers as unknown as RequestHandler[])];
       for (const method of typeof methods === 'string' ? [methods] : methods) {
         if (method === 'GET') router.get(path, ...chain);
         else if (method === 'POST') router.post(path, ...chain);

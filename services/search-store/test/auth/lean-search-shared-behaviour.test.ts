@@ -36,6 +36,7 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 /** Issue 19: the front route and the express route must behave alike; every case runs through both. */
 describe.each<Path>(['front', 'express'])('POST /<index>/_search through the %s path', (path) => {
   let server: RunningSearchStore;
+  const forwarded: string[] = [];
   beforeAll(async () => {
     nock.disableNetConnect();
     nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
@@ -52,7 +53,13 @@ describe.each<Path>(['front', 'express'])('POST /<index>/_search through the %s 
         return [200, scope === undefined ? { active: false } : { active: true, scope, username: 'u', exp }];
       })
       .persist();
-    nock(AUTH).post('/token').reply(401, { error: 'invalid_client' }).persist();
+    nock(AUTH)
+      .post('/token')
+      .reply(function () {
+        forwarded.push(String(this.req.headers.forwarded));
+        return [401, { error: 'invalid_client' }];
+      })
+      .persist();
     server = await startSearchStore({ AUTH_SERVER_URL: AUTH }, { auth: 'real' });
     expect((await call(server.url, 'PUT', '/books', {}, bearer('admin'))).status).toBe(200);
     const doc = { title: 'dune' };
@@ -67,19 +74,41 @@ describe.each<Path>(['front', 'express'])('POST /<index>/_search through the %s 
   });
   const url = () => `${server.url}/books/_search`;
 
-  it('answers the hits with the Elasticsearch headers and echoes x-request-id', async () => {
+  /** What the client sees of an answer besides its body, and the same on both paths. */
+  const headersOf = (answer: Answer) => ({
+    'content-type': answer.headers['content-type'],
+    'x-elastic-product': answer.headers['x-elastic-product'],
+    'www-authenticate': answer.headers['www-authenticate'],
+  });
+
+  it('answers the hits with the Elasticsearch headers and echoes x-request-id and X-Opaque-Id', async () => {
     const answer = await search(
       path,
       url(),
-      { ...bearer('reader'), 'x-request-id': `shared-${path}` },
+      { ...bearer('reader'), 'x-request-id': `shared-${path}`, 'x-opaque-id': 'opaque-1' },
       '{"query":{"match":{"title":"dune"}}}',
     );
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({
       hits: { total: { value: 1 }, hits: [expect.objectContaining({ _id: '1' })] },
     });
+    expect(headersOf(answer)).toEqual({
+      'content-type': 'application/json; charset=UTF-8',
+      'x-elastic-product': 'Elasticsearch',
+      'www-authenticate': undefined,
+    });
     expect(answer.headers['x-request-id']).toBe(`shared-${path}`);
-    expect(answer.headers['x-elastic-product']).toBe('Elasticsearch');
+    expect(answer.headers['x-opaque-id']).toBe('opaque-1');
+  });
+
+  it('gives a new request id when none or a malformed one is sent, on errors too', async () => {
+    for (const headers of [{}, { 'x-request-id': 'bad id;drop' }] as Record<string, string>[]) {
+      const answer = await search(path, url(), headers, '{}');
+      expect(answer.status).toBe(401);
+      expect(answer.headers['x-request-id']).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
+    }
   });
 
   it('counts the call under route /:index/_search', async () => {
@@ -96,16 +125,77 @@ describe.each<Path>(['front', 'express'])('POST /<index>/_search through the %s 
     expect(await counted()).toBe(before + 1);
   });
 
+  const missingCredentials = {
+    status: 401,
+    error: {
+      root_cause: [
+        {
+          type: 'security_exception',
+          reason: 'missing authentication credentials for REST request [/books/_search]',
+          header: {
+            'WWW-Authenticate': ['Basic realm="security", charset="UTF-8"', 'Bearer realm="security"'],
+          },
+        },
+      ],
+      type: 'security_exception',
+      reason: 'missing authentication credentials for REST request [/books/_search]',
+      header: { 'WWW-Authenticate': ['Basic realm="security", charset="UTF-8"', 'Bearer realm="security"'] },
+    },
+  };
+
   it('authenticates before reading the body: no credentials and a malformed body are a 401', async () => {
     const answer = await search(path, url(), {}, '{"query":');
-    expect(answer.status).toBe(401);
-    expect(answer.json).toMatchObject({ status: 401, error: { type: 'security_exception' } });
+    expect([answer.status, answer.json]).toEqual([401, missingCredentials]);
+    expect(headersOf(answer)).toEqual({
+      'content-type': 'application/json; charset=UTF-8',
+      'x-elastic-product': 'Elasticsearch',
+      'www-authenticate': 'Basic realm="security", charset="UTF-8", Bearer realm="security"',
+    });
   });
 
-  it('checks the route scope after authentication: search.write alone is a 403', async () => {
-    const answer = await search(path, url(), bearer('writer'), '{}');
-    expect(answer.status).toBe(403);
-    expect(answer.json).toMatchObject({ status: 403, error: { type: 'security_exception' } });
+  const forbidden = {
+    status: 403,
+    error: {
+      root_cause: [
+        {
+          type: 'security_exception',
+          reason:
+            'action [indices:data/read/search] is unauthorized for user [u] with effective roles ' +
+            '[search.write] on indices [books], this action is granted by the scope [search.read]',
+        },
+      ],
+      type: 'security_exception',
+      reason:
+        'action [indices:data/read/search] is unauthorized for user [u] with effective roles ' +
+        '[search.write] on indices [books], this action is granted by the scope [search.read]',
+    },
+  };
+
+  it.each([
+    ['an empty body', '{}'],
+    ['a malformed body', '{"query":'],
+  ])(
+    'checks the route scope before reading the body: search.write alone with %s is a 403',
+    async (_, body) => {
+      const answer = await search(path, url(), bearer('writer'), body);
+      expect([answer.status, answer.json]).toEqual([403, forbidden]);
+      expect(headersOf(answer)).toEqual({
+        'content-type': 'application/json; charset=UTF-8',
+        'x-elastic-product': 'Elasticsearch',
+        'www-authenticate': undefined,
+      });
+    },
+  );
+
+  it("relays the caller's address to auth-server with a service account's credentials", async () => {
+    forwarded.length = 0;
+    const basic = `Basic ${Buffer.from('svc:wrong').toString('base64')}`;
+    const answer = await search(path, url(), { authorization: basic }, '{}');
+    expect(answer.status).toBe(401);
+    expect(answer.json).toMatchObject({
+      error: { reason: 'unable to authenticate user [svc] for REST request [/books/_search]' },
+    });
+    expect(forwarded).toEqual(['for=127.0.0.1']);
   });
 
   it('answers a malformed body in the Elasticsearch envelope', async () => {
@@ -113,7 +203,12 @@ describe.each<Path>(['front', 'express'])('POST /<index>/_search through the %s 
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({
       status: 400,
-      error: { type: expect.stringMatching(/parse|x_content/) },
+      error: { type: 'x_content_e_o_f_exception', reason: expect.stringMatching(/^\[1:10\]/) },
+    });
+    expect(headersOf(answer)).toEqual({
+      'content-type': 'application/json; charset=UTF-8',
+      'x-elastic-product': 'Elasticsearch',
+      'www-authenticate': undefined,
     });
   });
 });
