@@ -71,8 +71,7 @@ describe.each<Path>(['front', 'express'])('POST /token_info through the %s path'
     const answer = await post(path, `${server.url}/token_info`, form(), `token=${token}`);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ active: true, scope: 'search.read' });
-    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(errorHeaders(answer)).toEqual(NO_STORE_JSON);
   });
 
   /** http_requests_total for successful POST /token_info calls, from the /metrics page. */
@@ -101,6 +100,28 @@ describe.each<Path>(['front', 'express'])('POST /token_info through the %s path'
     expect(await counted()).toBe(before + 1);
   });
 
+  it('gives a new request id when none or a malformed one is sent', async () => {
+    for (const extra of [{}, { 'x-request-id': 'bad id;drop' }] as Record<string, string>[]) {
+      const answer = await post(path, `${server.url}/token_info`, form(extra), `token=${token}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['x-request-id']).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
+    }
+  });
+
+  /** What the client sees of an error besides its body: the same on both paths. */
+  const errorHeaders = (answer: Answer) => ({
+    'content-type': answer.headers['content-type'],
+    'cache-control': answer.headers['cache-control'],
+    pragma: answer.headers.pragma,
+  });
+  const NO_STORE_JSON = {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    pragma: 'no-cache',
+  };
+
   it('checks the client before the body: bad credentials and a malformed body are a 401', async () => {
     const answer = await post(
       path,
@@ -114,6 +135,29 @@ describe.each<Path>(['front', 'express'])('POST /token_info through the %s path'
       error: 'invalid_client',
       error_description: 'resource server authentication failed',
     });
+    expect(errorHeaders(answer)).toEqual(NO_STORE_JSON);
+  });
+
+  it('answers no credentials with invalid_client and the Basic challenge', async () => {
+    const { authorization: _, ...anonymous } = form();
+    const answer = await post(path, `${server.url}/token_info`, anonymous, `token=${token}`);
+    expect([answer.status, answer.body]).toEqual([
+      401,
+      { error: 'invalid_client', error_description: 'resource server authentication failed' },
+    ]);
+    expect(answer.headers['www-authenticate']).toBe('Basic realm="token_info", charset="UTF-8"');
+    expect(errorHeaders(answer)).toEqual(NO_STORE_JSON);
+  });
+
+  it('refuses more than 1000 parameters as body-parser does, with the introspection headers', async () => {
+    const body = Array.from({ length: 1001 }, (_, i) => `p${i}=1`).join('&');
+    const answer = await post(path, `${server.url}/token_info`, form(), body);
+    // body-parser's 413 becomes invalid_request, whose status is 400 (RFC 6749 §5.2).
+    expect([answer.status, answer.body]).toEqual([
+      400,
+      { error: 'invalid_request', error_description: 'request body too large' },
+    ]);
+    expect(errorHeaders(answer)).toEqual(NO_STORE_JSON);
   });
 
   it('answers a malformed body in the OAuth envelope', async () => {
@@ -122,6 +166,6 @@ describe.each<Path>(['front', 'express'])('POST /token_info through the %s path'
       400,
       { error: 'invalid_request', error_description: 'duplicate parameter: token' },
     ]);
-    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(errorHeaders(answer)).toEqual(NO_STORE_JSON);
   });
 });

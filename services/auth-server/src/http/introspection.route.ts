@@ -61,11 +61,15 @@ export function introspectionRouter(handle: IntrospectionHandler): Router {
   const router = express.Router();
   router.post(
     '/token_info',
+    // Before the body parsers: their errors (413, a bad charset) carry the headers too.
+    (_req, res, next) => {
+      res.set(INTROSPECTION_HEADERS);
+      next();
+    },
     express.urlencoded({ extended: false, limit: '16kb' }),
     // Read as text so duplicate keys can be refused before JSON.parse drops them (parseFormBody).
     express.text({ type: 'application/json', limit: '16kb' }),
     async (req, res) => {
-      res.set(INTROSPECTION_HEADERS);
       res.json(await handle(req, req.ip ?? 'unknown', () => parseFormBody(req, true)));
     },
   );
