@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, Request, RequestHandler, Response } from 'express';
-import { clientIp, frontRoute, type AnyFrontRoute, type FrontRequest } from '@acme/common';
+import { frontRoute, type AnyFrontRoute, type FrontRequest } from '@acme/common';
 import { parseMediaType } from '../http/media-type';
 import { parseJsonText } from '../http/parse-json-text';
 import { stringifyWithRaw } from '../http/raw-json';
@@ -37,7 +37,6 @@ export interface LeanSearchDeps {
  */
 export function searchFrontRoute(app: Express, deps: LeanSearchDeps): AnyFrontRoute {
   const checkScope = requireScope(SEARCH_ACCESS);
-  const ipOf = clientIp(app);
   return frontRoute({
     match: leanSearchPath,
     route: (match) => (match.index === undefined ? '/_search' : '/:index/_search'),
@@ -64,21 +63,20 @@ export function searchFrontRoute(app: Express, deps: LeanSearchDeps): AnyFrontRo
   });
 
   /**
-   * deps.authenticate, then the search route's scope check, with what they read of a request
-   * (express's req.path, req.get, req.ip, req.params, …).
+   * deps.authenticate, then the search route's scope check, on a request object of express's own
+   * prototype made for them, so req.path, req.get and req.ip (trust proxy included) are express's
+   * getters, as on the express route; node's request keeps its prototype (the cost this path avoids).
    */
   async function authenticate(req: FrontRequest, res: ServerResponse, match: LeanMatch): Promise<void> {
-    const view = {
+    const view: Request = Object.assign(Object.create(app.request) as Request, {
       method: req.method,
       url: req.url,
       originalUrl: req.url,
-      path: match.path,
-      params: match.index === undefined ? {} : { index: match.index },
       headers: req.headers,
+      socket: req.socket,
+      params: match.index === undefined ? {} : { index: match.index },
       id: req.id,
-      ip: ipOf(req),
-      get: (name: string) => headerValue(req.headers[name.toLowerCase()]),
-    } as unknown as Request;
+    });
     for (const step of [deps.authenticate, checkScope]) {
       await new Promise<void>((resolve, reject) => {
         const next = (error?: unknown) => (error ? reject(error) : resolve());
@@ -89,7 +87,6 @@ export function searchFrontRoute(app: Express, deps: LeanSearchDeps): AnyFrontRo
 }
 
 interface LeanMatch {
-  path: string;
   /** The index expression, decoded as express decodes route parameters; undefined for /_search. */
   index: string | undefined;
   length: number;
@@ -115,7 +112,7 @@ function leanSearchPath(req: IncomingMessage): LeanMatch | undefined {
       return undefined;
     }
   }
-  return { path: url, index, length };
+  return { index, length };
 }
 
 /** A JSON media type; anything else (refused ones included) is the express route's to answer. */
@@ -125,10 +122,6 @@ function isJson(contentType: string | undefined): boolean {
   } catch {
     return false;
   }
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** The body as utf-8 (Content-Length over the limit: 413 before a byte is read, as readJsonBody). */
