@@ -1,5 +1,7 @@
 import { request } from 'node:http';
+import { PassThrough } from 'node:stream';
 import nock from 'nock';
+import { createLogger } from '@acme/common';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
 import { call } from '../support/http';
 
@@ -37,7 +39,14 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 describe.each<Path>(['front', 'express'])('POST /<index>/_search through the %s path', (path) => {
   let server: RunningSearchStore;
   const forwarded: string[] = [];
+  const lines: Record<string, unknown>[] = [];
   beforeAll(async () => {
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+    });
+    const logger = createLogger({ service: 'search-store', level: 'info', stream });
     nock.disableNetConnect();
     nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
     const scopes = new Map([
@@ -60,7 +69,7 @@ describe.each<Path>(['front', 'express'])('POST /<index>/_search through the %s 
         return [401, { error: 'invalid_client' }];
       })
       .persist();
-    server = await startSearchStore({ AUTH_SERVER_URL: AUTH }, { auth: 'real' });
+    server = await startSearchStore({ AUTH_SERVER_URL: AUTH }, { auth: 'real', logger });
     expect((await call(server.url, 'PUT', '/books', {}, bearer('admin'))).status).toBe(200);
     const doc = { title: 'dune' };
     expect((await call(server.url, 'PUT', '/books/_doc/1?refresh=true', doc, bearer('admin'))).status).toBe(
@@ -111,18 +120,35 @@ describe.each<Path>(['front', 'express'])('POST /<index>/_search through the %s 
     }
   });
 
-  it('counts the call under route /:index/_search', async () => {
+  it('writes one access line and counts the call and its latency under route /:index/_search', async () => {
+    /** http_requests_total and the latency histogram's count for successful POST /:index/_search. */
     const counted = async () => {
       const metrics = (await call(server.url, 'GET', '/metrics')).text;
-      const line =
-        /http_requests_total\{[^}]*method="POST"[^}]*route="\/:index\/_search"[^}]*status="200"[^}]*\} (\d+)/.exec(
-          metrics,
-        );
-      return Number(line?.[1] ?? 0);
+      return ['http_requests_total', 'http_request_duration_seconds_count'].map((name) => {
+        const line = new RegExp(
+          `${name}\\{[^}]*method="POST"[^}]*route="/:index/_search"[^}]*status="200"[^}]*\\} (\\d+)`,
+        ).exec(metrics);
+        return Number(line?.[1] ?? 0);
+      });
     };
+    const id = `access-${path}`;
     const before = await counted();
-    expect((await search(path, url(), bearer('reader'), '{}')).status).toBe(200);
-    expect(await counted()).toBe(before + 1);
+    expect((await search(path, url(), { ...bearer('reader'), 'x-request-id': id }, '{}')).status).toBe(200);
+    expect(await counted()).toEqual(before.map((n) => n + 1));
+    const access = lines.filter((line) => line.kind === 'access' && line.requestId === id);
+    expect(access).toEqual([
+      expect.objectContaining({ method: 'POST', route: '/:index/_search', status: 200 }),
+    ]);
+  });
+
+  it('writes the access line of a refused call under the route pattern too', async () => {
+    const id = `refused-${path}`;
+    expect((await search(path, url(), { ...bearer('writer'), 'x-request-id': id }, '{}')).status).toBe(403);
+    await new Promise((resolve) => setImmediate(resolve));
+    const access = lines.filter((line) => line.kind === 'access' && line.requestId === id);
+    expect(access).toEqual([
+      expect.objectContaining({ method: 'POST', route: '/:index/_search', status: 403 }),
+    ]);
   });
 
   const missingCredentials = {

@@ -36,6 +36,8 @@ export async function startSearchStore(
     auth?: 'real' | 'real-with-push' | 'full-access';
     /** Most documents a runtime field is evaluated over per index (default: the production default). */
     maxRuntimeDocs?: number;
+    /** The app's logger (default: silent). */
+    logger?: Logger;
   } = {},
 ): Promise<RunningSearchStore> {
   const databaseUrl = await createTestDatabase('search', SEARCH_SCHEMA);
@@ -51,7 +53,7 @@ export async function startSearchStore(
   const database = { connectionString: databaseUrl, statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS };
   const pool = createPgPool({ ...database, max: 10 });
   const fastPool = createFastSearchPool({ ...database, max: 4 });
-  const logger = createLogger({ service: 'search-store', silent: true });
+  const logger = options.logger ?? createLogger({ service: 'search-store', silent: true });
   const indexWriter = createRecordingIndexWriter();
   const push = options.auth === 'real-with-push' ? createIntrospectionWithPush(config, logger) : undefined;
   const authenticate =
