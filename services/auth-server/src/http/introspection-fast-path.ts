@@ -38,7 +38,7 @@ export function introspectionFrontRoute(
     match: (req) => (isLeanIntrospection(req) ? true : undefined),
     route: () => '/token_info',
     async serve(req, res) {
-      // On errors too, as the express route sets them before its handler runs.
+      // On errors too, as the express route sets them before its body parsers.
       for (const [name, value] of Object.entries(INTROSPECTION_HEADERS)) res.setHeader(name, value);
       const form = parseForm(await readBody(req, Number(req.headers['content-length'])));
       await deps.ready();
@@ -61,10 +61,10 @@ function isLeanIntrospection(req: IncomingMessage): boolean {
   return Number.isInteger(bytes) && bytes >= 0 && bytes <= BODY_LIMIT;
 }
 
+/** The introspection headers are already set (serve), on errors too. */
 function answer(res: ServerResponse, result: unknown): void {
   const body = JSON.stringify(result);
   res.writeHead(200, {
-    ...INTROSPECTION_HEADERS,
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
   });
