@@ -21,6 +21,15 @@ describe('OAuthError', () => {
     expect(Object.isFrozen(base)).toBe(true);
   });
 
+  it('with({ status }) copies the error under the status an endpoint answers it with', () => {
+    // access_denied is 403 at a protected endpoint, 400 as a token error response (RFC 8628 §3.5).
+    const denied = new OAuthError('access_denied', 'the user denied the request');
+    const atToken = denied.with({ status: 400 });
+    expect([denied.status, atToken.status]).toEqual([403, 400]);
+    expect(atToken.toBody()).toEqual(denied.toBody());
+    expect(atToken.with({ description: 'again' }).status).toBe(400);
+  });
+
   it('maps every code to a 4xx or 5xx status', () => {
     for (const status of Object.values(OAUTH_ERROR_STATUS)) expect(status).toBeGreaterThanOrEqual(400);
   });

@@ -16,6 +16,10 @@ export const OAUTH_ERROR_STATUS = {
   invalid_redirect_uri: 400,
   invalid_client_metadata: 400,
   access_denied: 403,
+  // RFC 8628 §3.5: device authorization polling answers at the token endpoint (RFC 6749 §5.2: 400).
+  authorization_pending: 400,
+  slow_down: 400,
+  expired_token: 400,
   login_required: 400,
   consent_required: 400,
   interaction_required: 400,
@@ -38,7 +42,11 @@ export interface OAuthErrorBody {
   error_description?: string;
 }
 
-/** An immutable OAuth error value; add detail by copying (`with`). */
+/**
+ * An immutable OAuth error value; add detail by copying (`with`). The status is the code's from the table
+ * unless an endpoint's spec says otherwise: `access_denied` is 403 at a protected endpoint but 400 in a
+ * token error response (RFC 6749 §5.2, RFC 8628 §3.5), so `with({ status })` copies it with another.
+ */
 export class OAuthError extends Error {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
@@ -47,19 +55,22 @@ export class OAuthError extends Error {
     readonly code: OAuthErrorCode,
     readonly description?: string,
     headers: Record<string, string> = {},
+    status: number = OAUTH_ERROR_STATUS[code],
   ) {
     super(description ? `${code}: ${description}` : code);
     this.name = 'OAuthError';
-    this.status = OAUTH_ERROR_STATUS[code];
+    this.status = status;
     this.headers = Object.freeze({ ...headers });
     Object.freeze(this);
   }
 
-  with(change: { description?: string; headers?: Record<string, string> }): OAuthError {
-    return new OAuthError(this.code, change.description ?? this.description, {
-      ...this.headers,
-      ...(change.headers ?? {}),
-    });
+  with(change: { description?: string; headers?: Record<string, string>; status?: number }): OAuthError {
+    return new OAuthError(
+      this.code,
+      change.description ?? this.description,
+      { ...this.headers, ...(change.headers ?? {}) },
+      change.status ?? this.status,
+    );
   }
 
   toBody(): OAuthErrorBody {
