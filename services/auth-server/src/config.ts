@@ -31,6 +31,10 @@ export const authConfigSchema = z.object({
   /** Admin API credential (Bearer). */
   ADMIN_TOKEN: envSecret,
   AUTH_CODE_TTL_SECONDS: envInt(180, 300).default(300),
+  /** RFC 8628 §3.2 expires_in: how long a device's user code can be entered and its device code polled. */
+  DEVICE_CODE_TTL_SECONDS: envInt(60, 1800).default(600),
+  /** RFC 8628 §3.2 interval: the least time between two polls of a device (§3.5: +5 s at each slow_down). */
+  DEVICE_POLL_INTERVAL_SECONDS: envInt(1, 60).default(5),
   INTROSPECTION_CACHE_MAX_SECONDS: envInt(0, 3600).default(60),
   TRUST_PROXY: envBool.default(false),
   /** Browser sign-in session lifetime (absolute, from login). */

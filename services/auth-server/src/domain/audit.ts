@@ -6,6 +6,7 @@ export type AuditEvent =
   | 'refresh_race_lost'
   | 'refresh_replayed'
   | 'code_replay'
+  | 'device_code_replay'
   | 'revocation'
   | 'client_auth_failure'
   | 'resource_server_auth_failure';

@@ -13,6 +13,7 @@ import type { GrantsRepo } from './grants/grant';
 import type { AuthorizationCodesRepo } from './grants/authorization-code';
 import type { RefreshReplaysRepo } from './grants/refresh-replays-repo';
 import type { TokensRepo } from './tokens/token-record';
+import type { DeviceAuthorizationsRepo } from './device/device-authorization';
 
 /** The repositories of the protocol core: domain-owned interfaces, implemented in storage/. */
 export interface Repos {
@@ -23,6 +24,7 @@ export interface Repos {
   codes: AuthorizationCodesRepo;
   tokens: TokensRepo;
   refreshReplays: RefreshReplaysRepo;
+  deviceAuthorizations: DeviceAuthorizationsRepo;
 }
 
 /** Everything the protocol core needs, built once in createApp and passed down (no globals). */

@@ -2,7 +2,9 @@ import express, { type Router } from 'express';
 import type Redis from 'ioredis';
 import type { AuthContext } from '../domain/auth-context';
 import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
+import { createDeviceFlow, type DeviceFlow } from '../domain/device/device-flow';
 import { adminRouter } from './admin.route';
+import { deviceAuthorizationRouter } from './device-authorization.route';
 import { discoveryRouter } from './discovery.route';
 import {
   createIntrospectionHandler,
@@ -20,6 +22,8 @@ export interface AuthCore {
   ctx: AuthContext;
   /** The seam for the /authorize pages. */
   flow: AuthorizationFlow;
+  /** The seam for the /device page (RFC 8628). */
+  device: DeviceFlow;
   /** /token, /token_info, /revoke, /userinfo, discovery, /jwks and /admin. */
   router: Router;
   /** POST /token_info after the body is read; shared by the route and the lean path in front of express. */
@@ -70,8 +74,9 @@ export function createAuthCore(deps: {
   router.use(revocationStreamRouter(ctx, introspectionLimiter, rsAuth));
   router.use(discoveryRouter(ctx));
   router.use(tokenRouter(ctx, clientAuth));
+  router.use(deviceAuthorizationRouter(ctx, clientAuth));
   router.use(revokeRouter(ctx, clientAuth));
   router.use(userinfoRouter(ctx));
   router.use(adminRouter(ctx));
-  return { ctx, flow, router, introspect, ready };
+  return { ctx, flow, device: createDeviceFlow(ctx), router, introspect, ready };
 }

@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import type { AuthContext } from '../domain/auth-context';
 import { cors } from './cors';
 import { ACCESS_TOKEN_ALGS } from '../domain/tokens/jwt-codec';
+import { DEVICE_CODE_GRANT_TYPE } from '../domain/device/device-authorization';
 
 /**
  * RFC 8414 and OIDC Discovery 1.0 metadata, and the JWKS (RFC 7517). CORS is allowed here (RFC 9700 §2.6:
@@ -18,10 +19,17 @@ export function discoveryRouter(ctx: AuthContext): Router {
     jwks_uri: `${issuer}/jwks`,
     introspection_endpoint: `${issuer}/token_info`,
     revocation_endpoint: `${issuer}/revoke`,
+    device_authorization_endpoint: `${issuer}/device_authorization`,
     scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
     response_types_supported: ['code', 'token', 'id_token token'],
     response_modes_supported: ['query', 'fragment'],
-    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit'],
+    grant_types_supported: [
+      'authorization_code',
+      'refresh_token',
+      'client_credentials',
+      'implicit',
+      DEVICE_CODE_GRANT_TYPE,
+    ],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],

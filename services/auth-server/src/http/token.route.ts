@@ -4,13 +4,18 @@ import type { AuthContext } from '../domain/auth-context';
 import { exchangeCode } from '../domain/grants/exchange-code';
 import { refreshTokens } from '../domain/grants/refresh-tokens';
 import { clientCredentials } from '../domain/grants/client-credentials';
+import { DEVICE_CODE_GRANT_TYPE } from '../domain/device/device-authorization';
+import { exchangeDeviceCode } from '../domain/device/exchange-device-code';
 import { authenticateRequestClient, type ClientAuth } from './client-auth';
 import { cors } from './cors';
 import { listParam, parseFormBody } from './parse-params';
 
+const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', DEVICE_CODE_GRANT_TYPE];
+
 /**
- * POST /token (RFC 6749 §3.2): authorization_code, refresh_token and client_credentials; the password
- * grant is refused (RFC 9700 §2.4). Responses are no-store (§5.1); errors follow §5.2.
+ * POST /token (RFC 6749 §3.2): authorization_code, refresh_token, client_credentials and the device code
+ * (RFC 8628 §3.4); the password grant is refused (RFC 9700 §2.4). Responses are no-store (§5.1); errors
+ * follow §5.2.
  */
 export function tokenRouter(ctx: AuthContext, clientAuth: ClientAuth): Router {
   const router = express.Router();
@@ -20,7 +25,7 @@ export function tokenRouter(ctx: AuthContext, clientAuth: ClientAuth): Router {
     const params = parseFormBody(req);
     const grantType = params.grant_type;
     if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required');
-    if (!['authorization_code', 'refresh_token', 'client_credentials'].includes(grantType))
+    if (!GRANT_TYPES.includes(grantType))
       throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
     const client = await authenticateRequestClient(clientAuth, req, params);
     const resource = listParam(req.body, 'resource');
@@ -29,7 +34,9 @@ export function tokenRouter(ctx: AuthContext, clientAuth: ClientAuth): Router {
         ? await exchangeCode(ctx, client, params)
         : grantType === 'refresh_token'
           ? await refreshTokens(ctx, client, params)
-          : await clientCredentials(ctx, client, { scope: params.scope, resource });
+          : grantType === DEVICE_CODE_GRANT_TYPE
+            ? await exchangeDeviceCode(ctx, client, params)
+            : await clientCredentials(ctx, client, { scope: params.scope, resource });
     res.json(body);
   });
   return router;

@@ -1,6 +1,7 @@
 import type { Repos } from '../domain/auth-context';
 import { createAuthorizationCodesRepo } from './authorization-codes.repo';
 import { createClientsRepo } from './clients.repo';
+import { createDeviceAuthorizationsRepo } from './device-authorizations.repo';
 import type { Queryable } from './db';
 import { createGrantsRepo } from './grants.repo';
 import { createRefreshReplaysRepo } from './refresh-replays.repo';
@@ -18,5 +19,6 @@ export function createRepos(db: Queryable): Repos {
     codes: createAuthorizationCodesRepo(db),
     tokens: createTokensRepo(db),
     refreshReplays: createRefreshReplaysRepo(db),
+    deviceAuthorizations: createDeviceAuthorizationsRepo(db),
   };
 }

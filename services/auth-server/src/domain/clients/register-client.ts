@@ -5,6 +5,7 @@ import type { AuthContext } from '../auth-context';
 import type { Client } from './client';
 import { generateSecret } from '../crypto/secret-hasher';
 import { checkRedirectUriForRegistration } from './check-redirect-uri';
+import { DEVICE_CODE_GRANT_TYPE } from '../device/device-authorization';
 
 const ttl = z
   .number()
@@ -19,7 +20,15 @@ export const clientRegistrationSchema = z
     application_type: z.enum(['web', 'native']).default('web'),
     redirect_uris: z.array(z.string()).default([]),
     grant_types: z
-      .array(z.enum(['authorization_code', 'refresh_token', 'client_credentials', 'implicit']))
+      .array(
+        z.enum([
+          'authorization_code',
+          'refresh_token',
+          'client_credentials',
+          'implicit',
+          DEVICE_CODE_GRANT_TYPE,
+        ]),
+      )
       .default(['authorization_code']),
     response_types: z.array(z.enum(['code', 'token', 'id_token token'])).default(['code']),
     scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/)).default([]),
