@@ -103,6 +103,7 @@ export function createApp(deps: AuthDeps): FrontHandler & { core: AuthCore } {
     accountGrants: createAccountGrantsRepo(pool, consents),
     sessions: createSessionsRepo(pool),
     authorizationFlow: deps.authorizationFlow ?? flow,
+    deviceFlow: core.device,
     grantRevoker: deps.grantRevoker ?? coreRevoker,
     clock: deps.clock,
     throttleKeyPrefix: deps.throttleKeyPrefix,

@@ -39,11 +39,12 @@ export function fromQueryString(query: string): RawParams {
 }
 
 /**
- * Where the login form may send the browser afterwards: only our own account page or an /authorize
- * continuation. Anything else (an absolute URL, `//host`, another path) falls back to the account page,
- * so the login form is never an open redirector.
+ * Where the login form may send the browser afterwards: only our own account page, an /authorize
+ * continuation or the device page (RFC 8628 §3.3, its code in the query). Anything else (an absolute URL,
+ * `//host`, another path) falls back to the account page, so the login form is never an open redirector.
  */
 export function parseReturnTo(value: string | undefined): string {
   if (value && value.startsWith('/authorize?') && !value.includes('#')) return value;
+  if (value && (value === '/device' || value.startsWith('/device?')) && !value.includes('#')) return value;
   return '/account';
 }

@@ -8,7 +8,11 @@ export type PageAuditEvent =
   | 'logout'
   | 'consent.granted'
   | 'consent.denied'
-  | 'grant.revoked';
+  | 'grant.revoked'
+  | 'device.approved'
+  | 'device.denied'
+  | 'device.code_failure'
+  | 'device.throttled';
 
 /**
  * One audit line per security event. Fields are ids, names and the client IP (req.ip: the socket

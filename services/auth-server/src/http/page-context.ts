@@ -2,14 +2,16 @@ import type { Logger } from '@acme/common';
 import type { AuthConfig } from '../config';
 import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
 import type { GrantRevoker } from '../domain/consent/grant-revoker';
+import type { DeviceFlow } from '../domain/device/device-flow';
 import type { LoginUserStore } from '../domain/users/check-login';
 import type { AccountGrantsRepo } from '../storage/account-grants.repo';
 import type { ConsentsRepo } from '../storage/consents.repo';
 import type { Csrf } from './csrf';
+import type { DeviceCodeThrottle } from './device-code-throttle';
 import type { LoginThrottle } from './login-throttle';
 import type { SessionManager } from './session-manager';
 
-/** What the login, consent, account and /authorize routes share. */
+/** What the login, consent, account, /authorize and /device routes share. */
 export interface PageContext {
   config: AuthConfig;
   logger: Logger;
@@ -17,6 +19,9 @@ export interface PageContext {
   sessions: SessionManager;
   csrf: Csrf;
   throttle: LoginThrottle;
+  deviceFlow: DeviceFlow;
+  /** Wrong user codes on /device (RFC 8628 §5.1). */
+  deviceThrottle: DeviceCodeThrottle;
   users: LoginUserStore;
   consents: ConsentsRepo;
   accountGrants: AccountGrantsRepo;

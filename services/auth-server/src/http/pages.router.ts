@@ -4,6 +4,7 @@ import type { Logger } from '@acme/common';
 import type { AuthConfig } from '../config';
 import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
 import type { GrantRevoker } from '../domain/consent/grant-revoker';
+import type { DeviceFlow } from '../domain/device/device-flow';
 import type { LoginUserStore } from '../domain/users/check-login';
 import type { AccountGrantsRepo } from '../storage/account-grants.repo';
 import type { ConsentsRepo } from '../storage/consents.repo';
@@ -12,6 +13,8 @@ import { accountRoute } from './account.route';
 import { authorizeRoute } from './authorize.route';
 import { consentRoute } from './consent.route';
 import { createCsrf } from './csrf';
+import { createDeviceCodeThrottle } from './device-code-throttle';
+import { deviceRoute } from './device.route';
 import { createLoginThrottle } from './login-throttle';
 import { loginRoute } from './login.route';
 import type { PageContext } from './page-context';
@@ -29,6 +32,8 @@ export interface PagesDeps {
   accountGrants: AccountGrantsRepo;
   sessions: SessionsRepo;
   authorizationFlow: AuthorizationFlow;
+  /** The device authorization grant's side of /device (RFC 8628 §3.3). */
+  deviceFlow: DeviceFlow;
   /** Revokes grants with their tokens and purges cached introspection answers. */
   grantRevoker: GrantRevoker;
   clock?: () => Date;
@@ -36,9 +41,9 @@ export interface PagesDeps {
   throttleKeyPrefix?: string;
 }
 
-export const PAGE_PATHS = ['/authorize', '/login', '/logout', '/consent', '/account'];
+export const PAGE_PATHS = ['/authorize', '/login', '/logout', '/consent', '/account', '/device'];
 
-/** The browser side: /authorize, login, consent and account pages, with their headers and error page. */
+/** The browser side: /authorize, /device, login, consent and account pages, with their headers and error page. */
 export function createPagesRouter(deps: PagesDeps): Router {
   const { config } = deps;
   const keys = derivePageKeys(config.TOKEN_SIGNING_SECRET);
@@ -62,6 +67,15 @@ export function createPagesRouter(deps: PagesDeps): Router {
       maxFailuresPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
       windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
     }),
+    deviceFlow: deps.deviceFlow,
+    // The login's limits, counted apart: a wrong user code is a guess like a wrong password.
+    deviceThrottle: createDeviceCodeThrottle({
+      ...(deps.redis ? { redis: deps.redis } : {}),
+      ...(deps.throttleKeyPrefix ? { keyPrefix: `${deps.throttleKeyPrefix}:device` } : {}),
+      maxFailuresPerUser: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
+      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    }),
     users: deps.users,
     consents: deps.consents,
     accountGrants: deps.accountGrants,
@@ -75,6 +89,7 @@ export function createPagesRouter(deps: PagesDeps): Router {
   router.use(consentRoute(ctx));
   router.use(loginRoute(ctx));
   router.use(accountRoute(ctx));
+  router.use(deviceRoute(ctx));
   router.use(pageErrorHandler(deps.logger));
   return router;
 }

@@ -1,18 +1,26 @@
 import { html } from './html';
 import { csrfField, renderLayout } from './layout.view';
 
-export interface ConsentView {
+interface ConsentBase {
   csrfToken: string;
   clientName: string;
   clientId: string;
   /** The requested scopes in words, in request order. */
   scopes: { scope: string; description: string }[];
-  /** The authorization request's parameters, posted back so the decision is checked afresh. */
-  authorizeQuery: string;
   username: string;
 }
 
+/** What the decision is about, posted back so it is checked afresh. */
+type ConsentSubject =
+  /** An authorization request's parameters, to POST /consent. */
+  | { authorizeQuery: string; userCode?: never }
+  /** A device authorization's user code (RFC 8628 §3.3), to POST /device. */
+  | { userCode: string; authorizeQuery?: never };
+
+export type ConsentView = ConsentBase & ConsentSubject;
+
 export function renderConsent(view: ConsentView): string {
+  const device = view.userCode !== undefined;
   const body = html`<h1>Allow ${view.clientName} to access your account?</h1>
     <p>
       You are signed in as <strong>${view.username}</strong>.
@@ -21,9 +29,22 @@ export function renderConsent(view: ConsentView): string {
     <ul>
       ${view.scopes.map((item) => html`<li data-scope="${item.scope}">${item.description}</li> `)}
     </ul>
-    <form method="post" action="/consent">
+    ${
+      device
+        ? // RFC 8628 §5.4: a code sent by someone else (remote phishing) is refused by the user who checks it.
+          html`<p id="device-code-check">
+            Allow only if you are signing in on a device that shows the code
+            <strong data-user-code>${view.userCode}</strong>. If someone sent you this code, choose Deny.
+          </p>`
+        : ''
+    }
+    <form method="post" action="${device ? '/device' : '/consent'}">
       ${csrfField(view.csrfToken)}
-      <input type="hidden" name="authorize_query" value="${view.authorizeQuery}" />
+      ${
+        device
+          ? html`<input type="hidden" name="user_code" value="${view.userCode}" />`
+          : html`<input type="hidden" name="authorize_query" value="${view.authorizeQuery}" />`
+      }
       <p>
         <button type="submit" name="decision" value="allow">Allow</button>
         <button type="submit" name="decision" value="deny">Deny</button>

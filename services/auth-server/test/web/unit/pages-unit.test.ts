@@ -73,6 +73,12 @@ describe('login return_to', () => {
     ['/authorize', '/account'],
     ['/authorize?x=1#frag', '/account'],
     ['/admin/clients', '/account'],
+    ['/device', '/device'],
+    ['/device?user_code=BCDF-GHJK', '/device?user_code=BCDF-GHJK'],
+    ['/devices', '/account'],
+    ['/device/../admin', '/account'],
+    ['/device?user_code=x#frag', '/account'],
+    ['//evil.example/device', '/account'],
     [undefined, '/account'],
   ])('%j → %j', (input, expected) => {
     expect(parseReturnTo(input)).toBe(expected);
