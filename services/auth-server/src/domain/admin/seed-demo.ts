@@ -1,6 +1,7 @@
 import type { AuthContext } from '../auth-context';
 import { registerClient } from '../clients/register-client';
 import { generateSecret } from '../crypto/secret-hasher';
+import { DEVICE_CODE_GRANT_TYPE } from '../device/device-authorization';
 import { registerResourceServer } from './register-resource-server';
 import { createUser } from './create-user';
 
@@ -46,7 +47,8 @@ export async function seedDemo(ctx: AuthContext, options: DemoSeedOptions): Prom
         name: 'Demo web app',
         client_type: 'confidential',
         redirect_uris: [options.webRedirectUri],
-        grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
+        // The device grant too, for the README's RFC 8628 example.
+        grant_types: ['authorization_code', 'refresh_token', 'client_credentials', DEVICE_CODE_GRANT_TYPE],
         scopes: [...OIDC_SCOPES, ...SEARCH_SCOPES],
       },
       { clientId: 'demo-web', secret: webSecret, skipRedirectChecks: true },
