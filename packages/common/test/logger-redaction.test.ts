@@ -17,6 +17,8 @@ describe('logger redaction', () => {
       refresh_token: 'rt-abcdef0123456789',
       code: 'authcode-123456',
       code_verifier: 'verifier-xyz-987',
+      device_code: 'device-code-4242',
+      user_code: 'BCDF-GHJK',
       authorization: 'Basic c2VjcmV0OnNlY3JldA==',
     };
     logger.info('token request', {
@@ -24,7 +26,7 @@ describe('logger redaction', () => {
       headers: { Authorization: 'Bearer opaque-abc', cookie: 'sid=s3ss10n' },
     });
     logger.warn(
-      'failed with Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl and ?code=zzz-code&state=ok',
+      'failed with Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl and ?code=zzz-code&state=ok /device?user_code=QQQQ-WWWW',
     );
     logger.error('boom', { error: new Error('bad access_token=leaky-token-1') });
     await new Promise((resolve) => setImmediate(resolve));
@@ -36,6 +38,7 @@ describe('logger redaction', () => {
       's3ss10n',
       'eyJhbGciOiJIUzI1NiJ9',
       'zzz-code',
+      'QQQQ-WWWW',
     ]) {
       expect(text).not.toContain(value);
     }

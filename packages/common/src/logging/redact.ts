@@ -17,6 +17,8 @@ const REDACTED_KEYS = new Set([
   'passwd',
   'code',
   'code_verifier',
+  'device_code', // RFC 8628: the device's secret, and the short code a person types
+  'user_code',
   'token',
   'assertion',
   'client_assertion',
@@ -58,7 +60,7 @@ const INLINE_PATTERNS: [RegExp, string][] = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
   [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, REDACTED],
   [
-    /([?&](?:code|token|access_token|refresh_token|id_token|client_secret|password|code_verifier)=)[^&\s"]*/gi,
+    /([?&](?:code|token|access_token|refresh_token|id_token|client_secret|password|code_verifier|device_code|user_code)=)[^&\s"]*/gi,
     `$1${REDACTED}`,
   ],
 ];
