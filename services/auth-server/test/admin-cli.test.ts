@@ -178,5 +178,38 @@ describe('admin CLI and demo seed', () => {
       scope: 'search.read search.write',
       aud: ['search-store'],
     });
+    // The demo web client may use the device grant (the README's RFC 8628 example).
+    const device = await postForm(
+      `${server.url}/device_authorization`,
+      { scope: 'openid profile search.read' },
+      { authorization: basic('demo-web', options.webClientSecret) },
+    );
+    expect(device.status).toBe(200);
+  });
+
+  it('registers a public client for the device grant (--grant-type), which may then start the flow', async () => {
+    const grant = 'urn:ietf:params:oauth:grant-type:device_code';
+    const result = await run(
+      'clients',
+      'create',
+      '--name',
+      'CLI on a TV',
+      '--type',
+      'public',
+      '--grant-type',
+      grant,
+      '--scope',
+      'openid',
+      '--json',
+    );
+    expect(result.code).toBe(0);
+    const client = JSON.parse(result.out) as { client_id: string; grant_types: string[] };
+    expect(client.grant_types).toEqual([grant]);
+    const device = await postForm(`${server.url}/device_authorization`, {
+      client_id: client.client_id,
+      scope: 'openid',
+    });
+    expect(device.status).toBe(200);
+    expect(device.body.user_code).toEqual(expect.any(String));
   });
 });
