@@ -21,7 +21,7 @@ const UNBIASED_BYTES = 240;
  */
 export function deriveUserCode(hasher: SecretHasher, deviceCode: string): string {
   let code = '';
-  // 32 bytes give 8 letters unless 25 of them fall above 239 (p ≈ 2^-77); a second round is the bound.
+  // 32 bytes give 8 letters unless 25 of them are skipped (p ≈ 2^-77): another round then; 4 bound the loop.
   for (let round = 0; round < 4 && code.length < USER_CODE_LENGTH; round += 1) {
     for (const byte of hasher.hash(`device-code-to-user-code:${round}:${deviceCode}`)) {
       if (byte < UNBIASED_BYTES) code += USER_CODE_ALPHABET[byte % USER_CODE_ALPHABET.length];
