@@ -1,6 +1,6 @@
 import { EsError } from '@acme/common';
-import type { DocValueType } from '../script/script-values';
 import type { AggContext, MatchedSet, Queryable } from './agg-context';
+import { docValueType } from './doc-value-type';
 import { DEFAULT_MAX_RUNTIME_DOCS, forEachDocumentChunk } from './load-document-values';
 import type { SqlBuilder } from './sql-builder';
 
@@ -16,35 +16,6 @@ export interface FieldValues {
   /** True when no document repeats a value (keyword doc values are deduplicated at index time). */
   unique: boolean;
   sql(b: SqlBuilder): string;
-}
-
-const NUMERIC = new Set([
-  'long',
-  'integer',
-  'short',
-  'byte',
-  'double',
-  'float',
-  'half_float',
-  'scaled_float',
-  'unsigned_long',
-]);
-
-export function isNumericType(type: string | null): boolean {
-  return type !== null && NUMERIC.has(type);
-}
-
-export function isIntegralType(type: string | null): boolean {
-  return (
-    type === 'long' || type === 'integer' || type === 'short' || type === 'byte' || type === 'unsigned_long'
-  );
-}
-
-export function docValueType(type: string): DocValueType | undefined {
-  if (type === 'keyword' || type === 'boolean' || type === 'date') return type;
-  if (isIntegralType(type)) return 'long';
-  if (NUMERIC.has(type)) return 'double';
-  return undefined;
 }
 
 /**

@@ -2,7 +2,8 @@ import { EsError } from '@acme/common';
 import type { AggNode } from './agg-types';
 import { checkTimeZone, formatDate, parseDateBound } from './format-date';
 import { groupValuesSql } from './metric-agg';
-import { renderBucket, type AggRun, type Bucket } from './run-aggregations';
+import type { AggRun } from './agg-run';
+import { renderBucket, type Bucket } from './render-bucket';
 import { GROUP_SEP, type DocSet, type SqlBuilder } from './sql-builder';
 
 type HistogramNode = Extract<AggNode, { type: 'histogram' | 'date_histogram' }>;

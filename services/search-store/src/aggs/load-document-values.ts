@@ -2,7 +2,7 @@ import { EsError } from '@acme/common';
 import type { DocumentValues } from '../script/runtime-fields';
 import type { DocValueType } from '../script/script-values';
 import type { AggField, MatchedSet, Queryable } from './agg-context';
-import { docValueType } from './field-values';
+import { docValueType } from './doc-value-type';
 
 /**
  * Most documents a runtime field is evaluated over per index and request (queries, sort, aggregations).

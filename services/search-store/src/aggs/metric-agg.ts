@@ -1,7 +1,7 @@
 import type { AggNode, MetricType } from './agg-types';
 import { formatDate } from './format-date';
 import type { FieldValues } from './field-values';
-import type { AggRun } from './run-aggregations';
+import type { AggRun } from './agg-run';
 import type { DocSet, SqlBuilder } from './sql-builder';
 
 type MetricNode = Extract<AggNode, { type: MetricType }>;

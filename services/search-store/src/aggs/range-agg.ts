@@ -1,7 +1,8 @@
 import type { AggNode } from './agg-types';
 import { checkTimeZone, formatDate, parseDateBound } from './format-date';
 import { groupValuesSql } from './metric-agg';
-import { renderBucket, type AggRun, type Bucket } from './run-aggregations';
+import type { AggRun } from './agg-run';
+import { renderBucket, type Bucket } from './render-bucket';
 import { javaDouble } from '../script/script-values';
 import { GROUP_SEP, type DocSet } from './sql-builder';
 

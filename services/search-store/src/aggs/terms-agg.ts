@@ -1,9 +1,11 @@
 import { EsError } from '@acme/common';
 import type { AggNode, TermsOrder } from './agg-types';
 import { formatDate } from './format-date';
-import { isIntegralType, type FieldValues } from './field-values';
+import { isIntegralType } from './doc-value-type';
+import type { FieldValues } from './field-values';
 import { groupValuesSql } from './metric-agg';
-import { renderBucket, type AggRun, type Bucket } from './run-aggregations';
+import type { AggRun } from './agg-run';
+import { renderBucket, type Bucket } from './render-bucket';
 import { GROUP_SEP, type DocSet, type SqlBuilder } from './sql-builder';
 
 type TermsNode = Extract<AggNode, { type: 'terms' }>;

@@ -1,5 +1,5 @@
 import type { AggNode } from './agg-types';
-import type { AggRun } from './run-aggregations';
+import type { AggRun } from './agg-run';
 import type { DocSet, SqlBuilder } from './sql-builder';
 import { simpleMatch } from '../text/simple-match';
 
