@@ -3,7 +3,7 @@ import { adaptAggregationRunner } from '../query/aggregation-adapter';
 import { adaptRuntimeFields } from '../query/runtime-field-adapter';
 import type { RuntimeRelation, SearchSeams } from '../query/search-seams';
 import { DEFAULT_MAX_RUNTIME_DOCS } from '../aggs/load-document-values';
-import { loadRuntimeRelation } from './runtime-relation';
+import { loadRuntimeRelation } from '../query/runtime-relation';
 import { compileRuntimeFields } from '../script/runtime-fields';
 
 /**

@@ -2,8 +2,8 @@ import type { Pool, PoolClient } from 'pg';
 import type { AggContext } from '../aggs/agg-context';
 import { FieldResolver } from '../aggs/field-values';
 import { SqlBuilder } from '../aggs/sql-builder';
-import type { IndexReader } from '../query/index-reader';
-import type { DocKeySet, RuntimeRelation } from '../query/search-seams';
+import type { IndexReader } from './index-reader';
+import type { DocKeySet, RuntimeRelation } from './search-seams';
 import type { RuntimeFields } from '../script/runtime-fields';
 
 /**
