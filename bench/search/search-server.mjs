@@ -13,7 +13,6 @@ const { createApp } = require(join(dist, 'app.js'));
 const { searchConfigSchema } = require(join(dist, 'config.js'));
 const { createIndexWriter } = require(join(dist, 'index/index-writer.js'));
 const { createScriptRunner } = require(join(dist, 'script/script-runner.js'));
-const { createSearchSeams } = require(join(dist, 'api/search-seams.js'));
 const { createFastSearchPool } = require(join(dist, 'storage/fast-search-pool.js'));
 
 const grantAll = (req, _res, next) => {
@@ -56,7 +55,6 @@ const app = createApp({
   logger,
   indexWriter: createIndexWriter(),
   scriptRunner: createScriptRunner(),
-  searchSeams: createSearchSeams(),
   authenticate: grantAll,
 });
 app.listen(config.PORT, config.HOST);

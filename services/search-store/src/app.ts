@@ -20,7 +20,7 @@ import { noHandler } from './http/no-handler';
 import { readJsonBody } from './http/read-body';
 import type { IndexWriter } from './index/index-writer';
 import { PostingsCache } from './query/fast-match/postings-cache';
-import type { SearchSeams } from './query/search-seams';
+import type { SearchOptions } from './query/search-options';
 import type { ScriptRunner } from './script/script-runner';
 
 export interface SearchDeps {
@@ -38,8 +38,8 @@ export interface SearchDeps {
    * wiring can forget it; API contract tests pass a fixed full-access principal instead.
    */
   authenticate: RequestHandler;
-  /** Aggregations and runtime fields (helper script-aggs); absent → such requests answer 400. */
-  searchSeams?: SearchSeams;
+  /** How searches run (tests: the SQL plans only, a lower runtime-field limit); the defaults when absent. */
+  searchOptions?: SearchOptions;
   /** auth-server's revocation push, when subscribed: reported as a gauge, never a readiness check. */
   revocationStream?: { readonly connected: boolean };
   /** True while the process drains before exit: /ready answers 503 (main.ts, graceful-shutdown). */
@@ -77,7 +77,7 @@ export function createApp(deps: SearchDeps): FrontHandler {
   const searchDeps = {
     pool: deps.pool,
     fastPool: deps.fastPool,
-    seams: deps.searchSeams,
+    options: deps.searchOptions,
     postingsCache: new PostingsCache(deps.config.SEARCH_POSTINGS_CACHE_MB * 2 ** 20),
   };
   app.use(prelude.middleware);

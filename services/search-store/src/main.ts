@@ -1,4 +1,3 @@
-import { createSearchSeams } from './api/search-seams';
 import { join } from 'node:path';
 import {
   answerMalformedHttp,
@@ -53,7 +52,6 @@ async function main(): Promise<void> {
     logger,
     indexWriter: createIndexWriter({ termCacheBytes: config.SEARCH_TERM_CACHE_MB * 2 ** 20 }),
     scriptRunner: createScriptRunner(),
-    searchSeams: createSearchSeams(),
     authenticate: authenticateRequest({ config, logger, introspection }),
     revocationStream: revocations,
     draining: () => shutdown.draining,

@@ -17,8 +17,9 @@ export interface Queryable {
 }
 
 /**
- * What aggregations need from the search request. The query engine supplies `translateQuery` (any
- * query → SQL returning `doc_key` for the same indices) for `filter`/`filters`.
+ * What aggregations need from the search request, the one context they run in. The search engine builds
+ * it (query/compile-agg-context.ts) and supplies `translateQuery` (any query → SQL returning `doc_key`
+ * for the same indices) for `filter`/`filters`.
  */
 export interface AggContext {
   indexIds: string[];
@@ -36,12 +37,16 @@ export interface AggContext {
   now?: number;
 }
 
+/** SQL with its own `$1…$n` returning `doc_key`. */
+export interface DocKeySet {
+  sql: string;
+  params: unknown[];
+}
+
 /**
  * The matched documents: SQL with its own `$1…$n` returning `doc_key` (and `score` when `scored`).
  */
-export interface MatchedSet {
-  sql: string;
-  params: unknown[];
+export interface MatchedSet extends DocKeySet {
   scored?: boolean;
   /** Every document of the searched indices matches (match_all): doc values need no join to the matches. */
   all?: boolean;

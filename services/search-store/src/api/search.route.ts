@@ -5,7 +5,7 @@ import { fastCount, fastSearch } from './fast-search';
 import type { PostingsCache } from '../query/fast-match/postings-cache';
 import { openIndexReaders, type IndexReader, type IndexRow } from '../query/index-reader';
 import { parseSearchRequest } from '../query/search-request';
-import type { SearchSeams } from '../query/search-seams';
+import type { SearchOptions } from '../query/search-options';
 import { ShardQueryError, toSearchPhaseError } from '../query/shard-query-error';
 import { queryParams, searchBodyOf } from './search-body';
 import { resolveSearchIndices } from './search-index-resolver';
@@ -19,7 +19,8 @@ export interface SearchRouteDeps {
   pool: Pool;
   /** For the fast path's named statements (storage/fast-search-pool.ts); `pool` when absent. */
   fastPool?: Pool;
-  seams?: SearchSeams;
+  /** How searches run (the SQL plans only, a runtime-field limit); the defaults when absent. */
+  options?: SearchOptions;
   /** The fast path's postings cache; absent → every search reads its postings. */
   postingsCache?: PostingsCache;
 }
@@ -89,7 +90,7 @@ export function createSearchRunner(deps: SearchRouteDeps): SearchRunner {
     const started = Date.now();
     const request = parseSearchRequest(body, params);
     const fast =
-      deps.seams?.fastMatch === false
+      deps.options?.fastMatch === false
         ? {}
         : await fastSearch(
             deps.fastPool ?? deps.pool,
@@ -103,7 +104,7 @@ export function createSearchRunner(deps: SearchRouteDeps): SearchRunner {
     return inSnapshot(
       deps.pool,
       target,
-      (client, readers) => executeSearch(client, readers, request, deps.seams, started),
+      (client, readers) => executeSearch(client, readers, request, deps.options, started),
       fast.indices,
       gone,
     );
@@ -133,7 +134,7 @@ export function searchRouter(deps: SearchRouteDeps): Router {
     const request = parseSearchRequest(searchBodyOf(req, res), queryParams(req), true);
     const target = targetOf(req);
     const fast =
-      deps.seams?.fastMatch === false
+      deps.options?.fastMatch === false
         ? {}
         : await fastCount(
             deps.fastPool ?? deps.pool,
@@ -149,7 +150,7 @@ export function searchRouter(deps: SearchRouteDeps): Router {
       deps.pool,
       target,
       async (client, readers) => ({
-        count: await executeCount(client, readers, request, deps.seams),
+        count: await executeCount(client, readers, request, deps.options),
         _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
       }),
       fast.indices,

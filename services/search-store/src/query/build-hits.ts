@@ -8,7 +8,7 @@ import { highlightHit, highlightTermsFor } from './hit-highlight';
 import { matchFieldPattern, type IndexReader } from './index-reader';
 import { formatFloat } from './score/bm25';
 import type { SearchRequest } from './search-request';
-import type { RuntimeFields } from './search-seams';
+import type { SearchRuntimeFields } from './search-runtime-fields';
 
 /** One document of the page as both search paths read it: its place, score and stored columns. */
 export interface HitRow extends Record<string, unknown> {
@@ -26,7 +26,7 @@ export interface HitOptions {
   /** Whether `_score` carries the score (sorting by a field without track_scores prints null). */
   scored: boolean;
   now: number;
-  runtime?: RuntimeFields;
+  runtime?: SearchRuntimeFields;
   /** The hit's `sort` values, when the request sorts. */
   sortValues?: (row: HitRow) => unknown[];
 }

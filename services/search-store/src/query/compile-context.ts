@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { IndexReader } from './index-reader';
-import type { RuntimeFields } from './search-seams';
+import type { SearchRuntimeFields } from './search-runtime-fields';
 import type { SqlParams } from './sql-params';
 
 /** What compiling a query needs: the connection (term lookups), the index, and the shared parameters. */
@@ -10,7 +10,7 @@ export interface CompileContext {
   params: SqlParams;
   now: number;
   /** The request's runtime fields (runtime_mappings and the mapping's `runtime` section), if any. */
-  runtime?: RuntimeFields;
+  runtime?: SearchRuntimeFields;
 }
 
 /** A plan matching nothing, with the `(doc_key, s)` shape every plan has. */

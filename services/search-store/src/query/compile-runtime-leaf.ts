@@ -1,14 +1,18 @@
 import type { CompileContext } from './compile-context';
 import { embedSql } from './embed-sql';
 import type { Query } from './query-ast';
-import type { RuntimeFields, RuntimeRelation } from './search-seams';
+import type { RuntimeRelation } from './runtime-relation';
+import type { SearchRuntimeFields } from './search-runtime-fields';
 import { parseQueryNumber } from './parse-query-number';
 
 type RuntimeLeaf = Extract<Query, { kind: 'term' | 'terms' | 'range' | 'exists' | 'match' }>;
 
 /** The leaf queries Elasticsearch runs on runtime fields here, with their field, or undefined. */
-export function runtimeLeafField(query: Query, runtime: RuntimeFields | undefined): RuntimeLeaf | undefined {
-  if (!runtime?.relation) return undefined;
+export function runtimeLeafField(
+  query: Query,
+  runtime: SearchRuntimeFields | undefined,
+): RuntimeLeaf | undefined {
+  if (!runtime) return undefined;
   if (
     query.kind === 'term' ||
     query.kind === 'terms' ||
@@ -28,12 +32,12 @@ export function runtimeLeafField(query: Query, runtime: RuntimeFields | undefine
  */
 export async function compileRuntimeLeaf(
   ctx: CompileContext,
-  runtime: RuntimeFields,
+  runtime: SearchRuntimeFields,
   query: RuntimeLeaf,
   boost: number,
   scoring: boolean,
 ): Promise<string> {
-  const relation = await runtime.relation!(ctx.db, ctx.reader, query.field);
+  const relation = await runtime.relation(ctx.db, ctx.reader, query.field);
   const { params } = ctx;
   const keyword = relation.type === 'keyword';
   // roundUp undefined: an exact value (term, terms), never rounded to a whole number for a long field.

@@ -1,5 +1,7 @@
-import { EsError, newDictionary } from '@acme/common';
+import { newDictionary } from '@acme/common';
 import type { Pool, PoolClient } from 'pg';
+import { runAggregations } from '../aggs/run-aggregations';
+import { compileAggContext } from './compile-agg-context';
 import { compileQuery } from './compile-query';
 import { buildHits, type HitRow } from './build-hits';
 import type { IndexReader } from './index-reader';
@@ -7,7 +9,8 @@ import { planSort, searchAfterCondition, sortValue } from './plan-sort';
 import type { Query } from './query-ast';
 import { formatFloat } from './score/bm25';
 import type { SearchRequest } from './search-request';
-import type { RuntimeFields, SearchSeams } from './search-seams';
+import { compileSearchRuntimeFields, type SearchRuntimeFields } from './search-runtime-fields';
+import type { SearchOptions } from './search-options';
 import { ShardQueryError } from './shard-query-error';
 import { SqlParams } from './sql-params';
 import { planRuntimeSort } from './plan-runtime-sort';
@@ -35,7 +38,7 @@ export async function compileMatchedDocs(
   params: SqlParams,
   now: number,
   scoring = true,
-  runtime?: RuntimeFields,
+  runtime?: SearchRuntimeFields,
 ): Promise<string> {
   if (readers.length === 0)
     return 'SELECT NULL::bigint AS index_id, NULL::bigint AS doc_key, NULL::float4 AS s WHERE false';
@@ -146,21 +149,9 @@ export async function executeSearch(
   db: Pool | PoolClient,
   readers: IndexReader[],
   request: SearchRequest,
-  seams: SearchSeams = {},
+  options: SearchOptions = {},
   started = Date.now(),
 ): Promise<SearchResponse> {
-  if (request.aggregations && !seams.aggregations) {
-    throw new EsError(
-      'illegal_argument_exception',
-      'aggregations are not available in this build of search-store',
-    );
-  }
-  if (request.runtimeMappings && !seams.runtimeFields) {
-    throw new EsError(
-      'illegal_argument_exception',
-      'runtime_mappings are not available in this build of search-store',
-    );
-  }
   checkResultWindow(readers, request);
   const now = started;
   const params = new SqlParams();
@@ -168,10 +159,7 @@ export async function executeSearch(
     ? { kind: 'bool', must: [request.query], filter: [request.postFilter], should: [], mustNot: [], boost: 1 }
     : request.query;
   const runtimeMappings = runtimeMappingsOf(readers, request.runtimeMappings);
-  const runtime =
-    runtimeMappings && seams.runtimeFields
-      ? seams.runtimeFields.compile(runtimeMappings, readers)
-      : undefined;
+  const runtime = runtimeMappings ? compileSearchRuntimeFields(runtimeMappings, readers, options) : undefined;
   const matched = await compileMatchedDocs(
     db,
     readers,
@@ -217,17 +205,27 @@ export async function executeSearch(
         : undefined,
   });
   const response = searchResponse(readers, request, { total, maxScore, hits, scored, started });
-  if (request.aggregations && seams.aggregations) {
+  if (request.aggregations) {
     const aggParams = new SqlParams();
     const text = await compileMatchedDocs(db, readers, request, aggParams, now);
     const allDocs =
       request.query.kind === 'match_all' &&
       request.minScore === undefined &&
       readers.every((reader) => !reader.filter);
-    response.aggregations = await seams.aggregations.runAggregations(
+    const ctx = await compileAggContext(db, readers, request.aggregations, {
+      now,
+      runtime,
+      maxRuntimeDocs: options.maxRuntimeDocs,
+    });
+    response.aggregations = await runAggregations(
       db,
-      { readers, now, runtimeFields: runtime, runtimeMappings },
-      { text, values: aggParams.values, allDocs },
+      ctx,
+      {
+        sql: `SELECT doc_key, s AS score FROM (${text}) m`,
+        params: aggParams.values,
+        scored: true,
+        all: allDocs,
+      },
       request.aggregations,
     );
   }
@@ -239,15 +237,12 @@ export async function executeCount(
   db: Pool | PoolClient,
   readers: IndexReader[],
   request: Pick<SearchRequest, 'query'>,
-  seams: SearchSeams = {},
+  options: SearchOptions = {},
 ): Promise<number> {
   const params = new SqlParams();
   // Count has no runtime_mappings of its own; the mapping's runtime fields still apply.
   const runtimeMappings = runtimeMappingsOf(readers, undefined);
-  const runtime =
-    runtimeMappings && seams.runtimeFields
-      ? seams.runtimeFields.compile(runtimeMappings, readers)
-      : undefined;
+  const runtime = runtimeMappings ? compileSearchRuntimeFields(runtimeMappings, readers, options) : undefined;
   const matched = await compileMatchedDocs(
     db,
     readers,

@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { embedSql } from './embed-sql';
 import type { IndexReader } from './index-reader';
 import type { SortKey } from './search-request';
-import type { RuntimeFields } from './search-seams';
+import type { SearchRuntimeFields } from './search-runtime-fields';
 import type { SqlParams } from './sql-params';
 
 export interface RuntimeSortKey {
@@ -21,13 +21,13 @@ export interface RuntimeSortKey {
 export async function planRuntimeSort(
   db: Pool | PoolClient,
   readers: IndexReader[],
-  runtime: RuntimeFields | undefined,
+  runtime: SearchRuntimeFields | undefined,
   keys: SortKey[],
   params: SqlParams,
   matched: string,
 ): Promise<Map<number, RuntimeSortKey>> {
   const planned = new Map<number, RuntimeSortKey>();
-  if (!runtime?.relation) return planned;
+  if (!runtime) return planned;
   for (const [i, key] of keys.entries()) {
     if (key.kind !== 'field' || !runtime.types.has(key.field)) continue;
     const type = runtime.types.get(key.field)!;

@@ -1,15 +1,22 @@
 import type { Pool, PoolClient } from 'pg';
-import type { AggContext } from '../aggs/agg-context';
+import type { AggContext, DocKeySet } from '../aggs/agg-context';
 import { FieldResolver } from '../aggs/field-values';
 import { SqlBuilder } from '../aggs/sql-builder';
+import { fieldsByPath } from './fields-by-path';
 import type { IndexReader } from './index-reader';
-import type { DocKeySet, RuntimeRelation } from './search-seams';
 import type { RuntimeFields } from '../script/runtime-fields';
 
+/** A runtime field's values as SQL yielding `(doc_key, v)`, with its own `$1…$n`. */
+export interface RuntimeRelation {
+  type: string;
+  text: string;
+  values: unknown[];
+}
+
 /**
- * A runtime field's `(doc_key, v)` over every document of one index (or the `matched` ones), through script-aggs's
- * FieldResolver (the same evaluator and limit aggregations use: documents loaded a chunk at a time,
- * evaluated in Node within the script deadline, handed back as an unnest relation).
+ * A runtime field's `(doc_key, v)` over every document of one index (or the `matched` ones), through
+ * the aggregations' FieldResolver (the same evaluator and limit aggregations use: documents loaded a
+ * chunk at a time, evaluated in Node within the script deadline, handed back as an unnest relation).
  */
 export async function loadRuntimeRelation(
   client: Pool | PoolClient,
@@ -21,12 +28,7 @@ export async function loadRuntimeRelation(
 ): Promise<RuntimeRelation> {
   const ctx: AggContext = {
     indexIds: [reader.indexId],
-    fieldsByPath: (path) => {
-      const field = reader.fields.get(path);
-      return field?.fieldId === undefined
-        ? []
-        : [{ indexId: reader.indexId, indexName: reader.name, fieldId: field.fieldId, type: field.type }];
-    },
+    fieldsByPath: fieldsByPath([reader]),
     translateQuery: () => {
       throw new Error('runtime field relations translate no queries');
     },

@@ -1,4 +1,3 @@
-import { createSearchSeams } from '../../src/api/search-seams';
 import type { AddressInfo } from 'node:net';
 import type { Pool } from 'pg';
 import { createLogger, createPgPool, type Logger } from '@acme/common';
@@ -67,9 +66,7 @@ export async function startSearchStore(
     logger,
     indexWriter,
     scriptRunner: createScriptRunner(),
-    searchSeams: createSearchSeams(
-      options.maxRuntimeDocs === undefined ? undefined : { maxRuntimeDocs: options.maxRuntimeDocs },
-    ),
+    searchOptions: { maxRuntimeDocs: options.maxRuntimeDocs },
     authenticate,
     revocationStream: push?.revocations,
   });
