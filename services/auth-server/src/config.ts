@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { envBool, envInt, envList, envLogLevel, envPort, envSecret, envUrl } from '@acme/common';
-import { bootstrapSecretSchema } from './domain/admin/bootstrap-search-store';
+import { bootstrapSecretSchema } from './domain/admin/bootstrap-secret-schema';
 
 /**
  * auth-server's environment. Read once in main.ts; everything else receives the parsed value.

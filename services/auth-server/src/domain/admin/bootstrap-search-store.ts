@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { AuthContext } from '../auth-context';
 
 /** search-store's resource server as `docker compose up` and `npm start` register it. */
@@ -7,17 +6,6 @@ export const SEARCH_STORE_RESOURCE_SERVER = {
   audience: 'search-store',
   scopes: ['search.read', 'search.write', 'search.admin'],
 } as const;
-
-/**
- * BOOTSTRAP_SEARCH_STORE_SECRET: 32–512 printable ASCII characters, no spaces (it travels in HTTP
- * Basic, RFC 7617, form-encoded per RFC 6749 §2.3.1). A refine, not a regex, so a bad value is
- * reported by the rule it breaks and never echoed.
- */
-export const bootstrapSecretSchema = z
-  .string()
-  .min(32)
-  .max(512)
-  .refine((value) => /^[\x21-\x7e]*$/.test(value), 'must be printable ASCII without spaces');
 
 /**
  * Registers search-store's resource server from a secret given in the environment, at every start,
