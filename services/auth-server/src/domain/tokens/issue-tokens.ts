@@ -1,27 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../auth-context';
 import type { Client } from '../clients/client';
-import type { StoredToken } from './token-record';
+import type { IssueRequest, TokenBase } from './issue-request';
 import { mintAccessToken } from './mint-access-token';
 import { generateSecret } from '../crypto/secret-hasher';
 import { atHash } from './jwt-codec';
 import { claimsForScopes } from '../users/claims-for-scopes';
-
-export interface IssueRequest {
-  client: Client;
-  grantId: string;
-  userId: string | null;
-  scopes: string[];
-  audience: string[];
-  codeHash?: Buffer;
-  /** Rotation keeps the family; a new grant starts one. */
-  familyId?: string;
-  withRefresh: boolean;
-  idToken?: { nonce: string | null; authTime: Date };
-}
-
-/** The columns every token of one issuance shares. */
-export type TokenBase = Omit<StoredToken, 'tokenHash' | 'kind' | 'format' | 'jti' | 'expiresAt'>;
 
 export interface TokenResponse {
   access_token: string;

@@ -3,7 +3,7 @@ import type { AuthContext } from '../auth-context';
 import type { Client } from '../clients/client';
 import type { StoredToken } from './token-record';
 import { generateSecret } from '../crypto/secret-hasher';
-import type { IssueRequest, TokenBase } from './issue-tokens';
+import type { IssueRequest, TokenBase } from './issue-request';
 
 /**
  * One access token in the client's format. Opaque: 256 random bits, stored as their keyed hash, may be

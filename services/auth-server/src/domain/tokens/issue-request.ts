@@ -1,0 +1,22 @@
+import type { Client } from '../clients/client';
+import type { StoredToken } from './token-record';
+
+/**
+ * What one issuance of tokens is for. Its own file: issue-tokens.ts and mint-access-token.ts, which it
+ * calls, both read it (no import cycle, issue 19).
+ */
+export interface IssueRequest {
+  client: Client;
+  grantId: string;
+  userId: string | null;
+  scopes: string[];
+  audience: string[];
+  codeHash?: Buffer;
+  /** Rotation keeps the family; a new grant starts one. */
+  familyId?: string;
+  withRefresh: boolean;
+  idToken?: { nonce: string | null; authTime: Date };
+}
+
+/** The columns every token of one issuance shares. */
+export type TokenBase = Omit<StoredToken, 'tokenHash' | 'kind' | 'format' | 'jti' | 'expiresAt'>;
