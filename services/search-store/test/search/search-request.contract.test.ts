@@ -527,7 +527,7 @@ describe('index expressions and _count', () => {
     ]);
   });
 
-  it('answers aggregations over the matched documents through the script-aggs engine', async () => {
+  it('answers aggregations over the matched documents', async () => {
     const res = await fx.es.search({
       index: fx.articles.name,
       size: 0,
