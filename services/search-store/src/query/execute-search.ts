@@ -207,7 +207,7 @@ export async function executeSearch(
   const response = searchResponse(readers, request, { total, maxScore, hits, scored, started });
   if (request.aggregations) {
     const aggParams = new SqlParams();
-    const text = await compileMatchedDocs(db, readers, request, aggParams, now);
+    const text = await compileMatchedDocs(db, readers, request, aggParams, now, true, runtime);
     const allDocs =
       request.query.kind === 'match_all' &&
       request.minScore === undefined &&

@@ -144,4 +144,28 @@ describe('runtime fields compiled by the search', () => {
     );
     expect(res.hits.hits[0]!.fields).toEqual({ probe: ['2:1'] });
   });
+
+  it('aggregates the documents a query on a runtime field matched', async () => {
+    const index = await fx.createIndex({ properties: { n: { type: 'long' } } });
+    await fx.putDocs(index, { a: { n: 5 }, b: { n: 7 }, c: { n: 5 } });
+    const res = await executeSearch(
+      fx.pool,
+      await readersOf(index),
+      parseSearchRequest(
+        {
+          runtime_mappings: { m: { type: 'long', script: { source: "emit(doc['n'].value * 2)" } } },
+          query: { term: { m: 10 } },
+          size: 0,
+          aggs: { count: { value_count: { field: 'n' } }, ns: { terms: { field: 'n' } } },
+        },
+        {},
+      ),
+    );
+    // The aggregations see the same two documents the hits count, not none.
+    expect(res.hits.total).toEqual({ value: 2, relation: 'eq' });
+    expect(res.aggregations).toEqual({
+      count: { value: 2 },
+      ns: { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [{ key: 5, doc_count: 2 }] },
+    });
+  });
 });
