@@ -6,7 +6,7 @@ import {
   flattenSettings,
   type Analyzer,
 } from '../analysis/analyzer';
-import { intToByte4 } from '../query/score/small-float';
+import { intToByte4 } from './small-float';
 import { DEFAULT_DATE_FORMAT, parseDateValue } from './date-value';
 import { isNumericType, valuesAtPath, type IndexedField } from './indexed-fields';
 

@@ -2,7 +2,7 @@ import { isStandardLowercase } from '../analysis/analyzer';
 import { isAscii, MAX_TOKEN_LENGTH, scanAsciiWords } from '../analysis/standard-tokenizer';
 import type { Token } from '../analysis/token';
 import type { IndexMapping } from '../mapping/mapping-types';
-import { intToByte4 } from '../query/score/small-float';
+import { intToByte4 } from './small-float';
 import { contribute, indexedValues, textAnalyzer, type FieldContribution } from './analyze-document';
 import { listIndexedFields, type IndexedField } from './indexed-fields';
 import { IntList } from './int-list';

@@ -17,7 +17,7 @@ import {
   normInverseCache,
   termScore,
 } from './score/bm25';
-import { LENGTH_TABLE } from './score/small-float';
+import { LENGTH_TABLE } from '../index/small-float';
 import { SqlParams } from './sql-params';
 
 /** Elasticsearch's `_explanation` tree: `{value, description, details}`. */

@@ -1,6 +1,6 @@
 import { createIndexFixture, type IndexFixture } from './support/index-fixture';
 import type { IndexContext } from '../../src/index/index-writer';
-import { intToByte4 } from '../../src/query/score/small-float';
+import { intToByte4 } from '../../src/index/small-float';
 import { createIndexWriter } from '../../src/index/index-writer';
 
 let fx: IndexFixture;

@@ -7,7 +7,7 @@ import {
   termScore,
   termWeight,
 } from '../../src/query/score/bm25';
-import { byte4ToInt, intToByte4 } from '../../src/query/score/small-float';
+import { byte4ToInt, intToByte4 } from '../../src/index/small-float';
 
 describe('BM25 as Elasticsearch scores it (float32)', () => {
   it('reproduces the worked example of API-NOTES §A2.1: 1.135697', () => {

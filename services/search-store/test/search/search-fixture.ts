@@ -10,7 +10,7 @@ import {
   termScore,
   termWeight,
 } from '../../src/query/score/bm25';
-import { intToByte4 } from '../../src/query/score/small-float';
+import { intToByte4 } from '../../src/index/small-float';
 
 export const ARTICLES_MAPPING = {
   properties: {

@@ -1,6 +1,6 @@
 import { analyzeBatch, type AnalyzedBatch } from '../../src/index/batch-analyzer';
 import type { IndexMapping } from '../../src/mapping/mapping-types';
-import { intToByte4 } from '../../src/query/score/small-float';
+import { intToByte4 } from '../../src/index/small-float';
 
 const mappings: IndexMapping = {
   properties: {

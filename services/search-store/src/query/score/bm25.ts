@@ -1,4 +1,4 @@
-import { LENGTH_TABLE } from './small-float';
+import { LENGTH_TABLE } from '../../index/small-float';
 
 /**
  * BM25 as Elasticsearch 8 scores it on one shard (LegacyBM25Similarity over Lucene's BM25Similarity):
