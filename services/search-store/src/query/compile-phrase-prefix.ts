@@ -2,7 +2,7 @@ import { analyze } from '../analysis/analyzer';
 import { NOTHING, type CompileContext } from './compile-context';
 import { analyzerFor, compileTermClauses, loadTerms } from './compile-term-clauses';
 import { phraseFrequency } from './phrase-frequency';
-import { conjunctionCandidates, joinTokens, toPositions } from './probe-posting';
+import { conjunctionCandidates, joinTokens, toPositions } from '../index/postings-reader';
 import { avgFieldLength, idfSum, normInverseCache, termScore, termWeight } from './score/bm25';
 import { SqlParams } from './sql-params';
 

@@ -3,7 +3,7 @@ import { NOTHING, type CompileContext } from './compile-context';
 import { analyzerFor, compileTermClauses, loadTerms } from './compile-term-clauses';
 import { compileTerms } from './compile-term-level';
 import { phraseFrequency } from './phrase-frequency';
-import { conjunctionCandidates, joinTokens, toPositions } from './probe-posting';
+import { conjunctionCandidates, joinTokens, toPositions } from '../index/postings-reader';
 import { avgFieldLength, idfSum, normInverseCache, termScore, termWeight } from './score/bm25';
 import { SqlParams } from './sql-params';
 

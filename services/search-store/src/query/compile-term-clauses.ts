@@ -3,7 +3,7 @@ import { findAnalyzer } from '../analysis/analyzer';
 import { searchAnalyzerFor } from '../index/analyze-document';
 import { NOTHING, type CompileContext } from './compile-context';
 import type { ReaderField } from './index-reader';
-import { isSkewed, probePosting } from './probe-posting';
+import { isSkewed, probePosting } from '../index/postings-reader';
 import { avgFieldLength, idf, normInverseCache, termWeight } from './score/bm25';
 
 export interface TermStat {

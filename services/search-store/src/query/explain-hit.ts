@@ -4,7 +4,7 @@ import { searchAnalyzerFor } from '../index/analyze-document';
 import { compileQuery } from './compile-query';
 import type { IndexReader } from './index-reader';
 import { phraseFrequency } from './phrase-frequency';
-import { joinTokens, probePosting, toPositions } from './probe-posting';
+import { joinTokens, probePosting, toPositions } from '../index/postings-reader';
 import type { Query } from './query-ast';
 import {
   avgFieldLength,
