@@ -1,5 +1,11 @@
+import type { Queryable } from '../storage/queryable';
+
 /**
- * SQL reading block postings (migration 0004) one document at a time.
+ * The postings reader: SQL over the block postings (migration 0004) and the token streams, for the
+ * query compiler, explain and phrase scoring, which get relations and rows from here and never name
+ * the tables (Lucene's PostingsReader; the index's tables are named only in index/ and storage/).
+ * A relation's parameters are SQL expressions the caller has already bound (`$3::bigint`, a column).
+ * Rows of the `postings` relation: `(index_id, term_id, doc_key, freq, norm)`.
  *
  * The `postings` view unnests whole blocks: right for reading a term's postings list, wrong for
  * "does term T occur in doc k", where a doc_key condition on the view would unnest every block of T.
@@ -47,12 +53,43 @@ export function conjunctionCandidates(indexId: string, terms: { id: string; docF
       .slice(1)
       .map((t, j) => probePosting(`c${j + 1}`, indexId, t.id, 'c0.doc_key'))
       .join(' ');
-    return `SELECT c0.doc_key, c0.norm FROM postings c0 ${probes}
-            WHERE c0.index_id = ${indexId} AND c0.term_id = ${sorted[0]!.id}`;
+    return `SELECT c0.doc_key, c0.norm ${fromPostings('c0', probes, indexId, sorted[0]!.id)}`;
   }
   return `SELECT doc_key, min(norm) AS norm FROM postings
           WHERE index_id = ${indexId} AND term_id = ANY(ARRAY[${sorted.map((t) => t.id).join(', ')}]::bigint[])
           GROUP BY doc_key HAVING count(*) = ${sorted.length}`;
+}
+
+/**
+ * `FROM` the postings of term `termId` as `<alias>` with `joins` after it (probes of other terms at
+ * `<alias>.doc_key`): a conjunction driven by its rarest list.
+ */
+export function fromPostings(alias: string, joins: string, indexId: string, termId: string): string {
+  return `FROM postings ${alias} ${joins}
+            WHERE ${alias}.index_id = ${indexId} AND ${alias}.term_id = ${termId}`;
+}
+
+/** `JOIN` the postings of term `termId` (an expression over the preceding relations) as `<alias>`. */
+export function joinPostings(alias: string, indexId: string, termId: string): string {
+  return `JOIN postings ${alias} ON ${alias}.index_id = ${indexId} AND ${alias}.term_id = ${termId}`;
+}
+
+/**
+ * `JOIN` the posting blocks of term `termId` as `<alias>`: `<alias>.base_doc_key`, `.last_doc_key`,
+ * `.doc_offsets`, `.freqs`, `.norms` as migration 0004 describes them, which the fast path decodes
+ * itself (query/fast-match/parse-pg-int-array.ts).
+ */
+export function joinTermBlocks(alias: string, indexId: string, termId: string): string {
+  return `JOIN posting_blocks ${alias} ON ${alias}.index_id = ${indexId} AND ${alias}.term_id = ${termId}`;
+}
+
+/**
+ * `(doc_key)` of the documents holding a term of field `fieldId` that satisfies `condition`, given the
+ * term column (`lower(term) = ANY(…)`, `term LIKE …`): prefix, wildcard and unscored term queries.
+ */
+export function docsWithTerms(indexId: string, fieldId: string, condition: (term: string) => string): string {
+  return `SELECT DISTINCT p.doc_key FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id
+         WHERE t.index_id = ${indexId} AND t.field_id = ${fieldId} AND ${condition('t.term')}`;
 }
 
 /**
@@ -68,4 +105,40 @@ export function joinTokens(alias: string, indexId: string, fieldId: string, docK
 /** array_positions is 1-based; phrase positions are 0-based. */
 export function toPositions(oneBased: number[] | null): number[] {
   return (oneBased ?? []).map((p) => p - 1);
+}
+
+/** A term's document frequency and its posting in one document (explain); undefined when absent. */
+export async function findTermPosting(
+  db: Queryable,
+  indexId: string,
+  fieldId: number,
+  term: string,
+  docKey: string,
+): Promise<{ doc_freq: number; freq: number; norm: number } | undefined> {
+  const { rows } = await db.query<{ doc_freq: number; freq: number; norm: number }>(
+    `SELECT t.doc_freq, p.freq, p.norm FROM terms t ${probePosting('p', '$1::bigint', 't.term_id', '$4::bigint')}
+     WHERE t.index_id = $1 AND t.field_id = $2 AND t.term = $3`,
+    [indexId, fieldId, term, docKey],
+  );
+  return rows[0];
+}
+
+/**
+ * Of `terms`, those present in one document: each with its document frequency, its 1-based
+ * positions in the field's token stream (toPositions) and the document's norm (explain of a phrase).
+ */
+export async function findTermPositions(
+  db: Queryable,
+  indexId: string,
+  fieldId: number,
+  terms: string[],
+  docKey: string,
+): Promise<{ term: string; doc_freq: number; positions: number[]; norm: number }[]> {
+  const { rows } = await db.query<{ term: string; doc_freq: number; positions: number[]; norm: number }>(
+    `SELECT t.term, t.doc_freq, array_positions(dt.tokens, t.term_id) AS positions, p.norm
+     FROM terms t ${probePosting('p', '$1::bigint', 't.term_id', '$4::bigint')} ${joinTokens('dt', '$1::bigint', '$2::int', '$4::bigint')}
+     WHERE t.index_id = $1 AND t.field_id = $2 AND t.term = ANY($3::text[])`,
+    [indexId, fieldId, terms, docKey],
+  );
+  return rows;
 }

@@ -3,6 +3,7 @@ import { NOTHING, type CompileContext } from './compile-context';
 import { analyzerFor, compileTermClauses, loadTerms } from './compile-term-clauses';
 import { phraseFrequency } from './phrase-frequency';
 import { conjunctionCandidates, joinTokens, toPositions } from '../index/postings-reader';
+import { findTermsLike } from '../index/term-dictionary-reader';
 import { avgFieldLength, idfSum, normInverseCache, termScore, termWeight } from './score/bm25';
 import { SqlParams } from './sql-params';
 
@@ -27,10 +28,12 @@ export async function compilePhrasePrefix(
   const tokens = analyze(analyzerFor(ctx, field, analyzerName), text);
   const last = tokens.at(-1);
   if (!last) return NOTHING;
-  const { rows: expansions } = await ctx.db.query<{ term: string; term_id: string; doc_freq: number }>(
-    `SELECT term, term_id, doc_freq FROM terms WHERE index_id = $1 AND field_id = $2 AND term LIKE $3
-     ORDER BY term LIMIT $4`,
-    [ctx.reader.indexId, field.fieldId, `${last.term.replace(/[\\%_]/g, '\\$&')}%`, maxExpansions],
+  const expansions = await findTermsLike(
+    ctx.db,
+    ctx.reader.indexId,
+    field.fieldId,
+    `${last.term.replace(/[\\%_]/g, '\\$&')}%`,
+    maxExpansions,
   );
   if (expansions.length === 0) return NOTHING;
   if (tokens.length === 1) {

@@ -1,5 +1,6 @@
 import { analyze } from '../analysis/analyzer';
 import { keywordNormalizer } from '../index/analyze-document';
+import { docsWithTerms } from '../index/postings-reader';
 import { NOTHING, type CompileContext } from './compile-context';
 import { compilePhrase } from './compile-phrase';
 import { compilePhrasePrefix } from './compile-phrase-prefix';
@@ -113,8 +114,7 @@ export async function compileQuery(
       const pattern = query.kind === 'prefix' ? `${escapeLike(value)}%` : wildcardToLike(value);
       const op = query.caseInsensitive ? 'ILIKE' : 'LIKE';
       return constant(
-        `SELECT DISTINCT p.doc_key FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id
-         WHERE t.index_id = ${idx()} AND t.field_id = ${params.add(field.fieldId)} AND t.term ${op} ${params.add(pattern)}`,
+        docsWithTerms(idx(), params.add(field.fieldId), (term) => `${term} ${op} ${params.add(pattern)}`),
       );
     }
   }

@@ -3,7 +3,8 @@ import { findAnalyzer } from '../analysis/analyzer';
 import { searchAnalyzerFor } from '../index/analyze-document';
 import { NOTHING, type CompileContext } from './compile-context';
 import type { ReaderField } from './index-reader';
-import { isSkewed, probePosting } from '../index/postings-reader';
+import { fromPostings, isSkewed, joinPostings, probePosting } from '../index/postings-reader';
+import { findTerms } from '../index/term-dictionary-reader';
 import { avgFieldLength, idf, normInverseCache, termWeight } from './score/bm25';
 
 export interface TermStat {
@@ -17,10 +18,7 @@ export async function loadTerms(
   terms: string[],
 ): Promise<Map<string, TermStat>> {
   if (field.fieldId === undefined || terms.length === 0) return new Map();
-  const { rows } = await ctx.db.query<{ term: string; term_id: string; doc_freq: number }>(
-    'SELECT term, term_id, doc_freq FROM terms WHERE index_id = $1 AND field_id = $2 AND term = ANY($3::text[])',
-    [ctx.reader.indexId, field.fieldId, terms],
-  );
+  const rows = await findTerms(ctx.db, ctx.reader.indexId, field.fieldId, terms);
   return new Map(rows.map((r) => [r.term, { termId: r.term_id, docFreq: r.doc_freq }]));
 }
 
@@ -59,7 +57,7 @@ export async function compileTermClauses(
     : '0::float4';
   return `SELECT p.doc_key, ${score} AS s
           FROM unnest(${termIds}::bigint[], ${weights}::float4[]) AS w(term_id, w)
-          JOIN postings p ON p.index_id = ${params.add(ctx.reader.indexId)} AND p.term_id = w.term_id
+          ${joinPostings('p', params.add(ctx.reader.indexId), 'w.term_id')}
           GROUP BY p.doc_key HAVING count(*) >= ${params.add(Math.max(required, 1))}`;
 }
 
@@ -106,8 +104,7 @@ function compileConjunction(
     });
     score = `(${parts.join(' + ')})::float4`;
   }
-  return `SELECT p0.doc_key, ${score} AS s FROM postings p0 ${joins}
-          WHERE p0.index_id = ${idx}::bigint AND p0.term_id = ${params.add(stats.get(order[0]!)!.termId)}::bigint`;
+  return `SELECT p0.doc_key, ${score} AS s ${fromPostings('p0', joins, `${idx}::bigint`, `${params.add(stats.get(order[0]!)!.termId)}::bigint`)}`;
 }
 
 /** The analyzer a query on a text field uses: the query's `analyzer`, else the field's search analyzer. */

@@ -1,4 +1,5 @@
 import { keywordNormalizer } from '../index/analyze-document';
+import { docsWithTerms } from '../index/postings-reader';
 import { NOTHING, type CompileContext } from './compile-context';
 import { compileTermClauses } from './compile-term-clauses';
 import type { ReaderField } from './index-reader';
@@ -44,15 +45,15 @@ export async function compileTerms(
     const terms = values.map((v) => normalize(String(v)));
     if (caseInsensitive) {
       return constant(
-        `SELECT DISTINCT p.doc_key FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id
-         WHERE t.index_id = ${idx()} AND t.field_id = ${fid()} AND lower(t.term) = ANY(${params.add(terms.map((t) => t.toLowerCase()))}::text[])`,
+        docsWithTerms(
+          idx(),
+          fid(),
+          (term) => `lower(${term}) = ANY(${params.add(terms.map((t) => t.toLowerCase()))}::text[])`,
+        ),
       );
     }
     if (scored && terms.length === 1) return compileTermClauses(ctx, field, terms, 1, boost, scoring);
-    return constant(
-      `SELECT DISTINCT p.doc_key FROM terms t JOIN postings p ON p.index_id = t.index_id AND p.term_id = t.term_id
-       WHERE t.index_id = ${idx()} AND t.field_id = ${fid()} AND t.term = ANY(${params.add(terms)}::text[])`,
-    );
+    return constant(docsWithTerms(idx(), fid(), (term) => `${term} = ANY(${params.add(terms)}::text[])`));
   }
   const numbers = values.map((v) => toQueryNumber(ctx, field, v));
   return constant(

@@ -4,7 +4,7 @@ import { searchAnalyzerFor } from '../index/analyze-document';
 import { compileQuery } from './compile-query';
 import type { IndexReader } from './index-reader';
 import { phraseFrequency } from './phrase-frequency';
-import { joinTokens, probePosting, toPositions } from '../index/postings-reader';
+import { findTermPosting, findTermPositions, toPositions } from '../index/postings-reader';
 import type { Query } from './query-ast';
 import {
   avgFieldLength,
@@ -167,12 +167,7 @@ async function explainTerm(
 ): Promise<Explanation | undefined> {
   const field = ctx.reader.fields.get(fieldName);
   if (!field || field.fieldId === undefined) return undefined;
-  const { rows } = await ctx.db.query<{ doc_freq: number; freq: number; norm: number }>(
-    `SELECT t.doc_freq, p.freq, p.norm FROM terms t ${probePosting('p', '$1::bigint', 't.term_id', '$4::bigint')}
-     WHERE t.index_id = $1 AND t.field_id = $2 AND t.term = $3`,
-    [ctx.reader.indexId, field.fieldId, term, ctx.docKey],
-  );
-  const row = rows[0];
+  const row = await findTermPosting(ctx.db, ctx.reader.indexId, field.fieldId, term, ctx.docKey);
   if (!row) return undefined;
   const n = row.doc_freq;
   const N = field.docCount;
@@ -230,11 +225,12 @@ async function explainPhrase(
     : searchAnalyzerFor(field, ctx.reader.settings);
   const tokens = analyze(analyzer, query.query);
   if (tokens.length < 2) return undefined;
-  const { rows } = await ctx.db.query<{ term: string; doc_freq: number; positions: number[]; norm: number }>(
-    `SELECT t.term, t.doc_freq, array_positions(dt.tokens, t.term_id) AS positions, p.norm
-     FROM terms t ${probePosting('p', '$1::bigint', 't.term_id', '$4::bigint')} ${joinTokens('dt', '$1::bigint', '$2::int', '$4::bigint')}
-     WHERE t.index_id = $1 AND t.field_id = $2 AND t.term = ANY($3::text[])`,
-    [ctx.reader.indexId, field.fieldId, tokens.map((t) => t.term), ctx.docKey],
+  const rows = await findTermPositions(
+    ctx.db,
+    ctx.reader.indexId,
+    field.fieldId,
+    tokens.map((t) => t.term),
+    ctx.docKey,
   );
   const byTerm = new Map(rows.map((r) => [r.term, r]));
   if (tokens.some((t) => !byTerm.has(t.term))) return undefined;

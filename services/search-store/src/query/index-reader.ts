@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { findFieldStats } from '../index/field-stats-reader';
 import { listIndexedFields, type IndexedField } from '../index/indexed-fields';
 import type { IndexMapping } from '../mapping/mapping-types';
 import { parseQuery } from './parse-query';
@@ -36,17 +37,9 @@ export interface IndexRow {
 /** Loads field ids and statistics for the indices a search runs on (one round trip). */
 export async function openIndexReaders(db: Pool | PoolClient, indices: IndexRow[]): Promise<IndexReader[]> {
   if (indices.length === 0) return [];
-  const { rows } = await db.query<{
-    index_id: string;
-    path: string;
-    field_id: number;
-    doc_count: string | null;
-    sttf: string | null;
-  }>(
-    `SELECT f.index_id, f.path, f.field_id, s.doc_count, s.sum_total_term_freq AS sttf
-     FROM fields f LEFT JOIN field_stats s USING (index_id, field_id)
-     WHERE f.index_id = ANY($1::bigint[])`,
-    [indices.map((i) => i.index_id)],
+  const rows = await findFieldStats(
+    db,
+    indices.map((i) => i.index_id),
   );
   return indices.map((index) => {
     const fields = new Map<string, ReaderField>();

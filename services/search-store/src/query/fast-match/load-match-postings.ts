@@ -1,26 +1,27 @@
 import type { CustomTypesConfig, Pool, PoolClient, QueryArrayConfig } from 'pg';
+import { fieldStatsOfPaths } from '../../index/field-stats-reader';
+import { joinTermBlocks } from '../../index/postings-reader';
+import { joinTerm } from '../../index/term-dictionary-reader';
 import { countIntArray, PgArrayError, readIntArray } from './parse-pg-int-array';
 import type { FastMatchPlan } from './plan-fast-match';
 import { termKey, type TermVersion } from './postings-cache';
 import type { MatchPostings, TermPostings } from './score-match-plan';
 
 /**
- * One statement reads everything a plan scores with: the fields' statistics (field_stats), the query
- * terms' document frequencies (terms) and their postings. One statement is one snapshot, so the
+ * One statement reads everything a plan scores with: the fields' statistics, the query terms'
+ * document frequencies and their postings (fragments from index/). One statement is one snapshot, so the
  * statistics always describe the postings read, without a REPEATABLE READ transaction around them.
  * Every column comes back as its raw text; integer arrays are parsed straight into typed arrays.
  * Row kinds: 0 = field (path, doc_count, sum_total_term_freq); 1 = term (path, term, term_id,
  * doc_freq, version: postings-cache.ts); 2 = a block of postings (term_id, base_doc_key, doc_offsets, freqs, norms: migration 0004).
  */
 export const STATS = `f AS (
-    SELECT f.path, f.field_id, s.doc_count, s.sum_total_term_freq
-    FROM fields f JOIN field_stats s ON s.index_id = f.index_id AND s.field_id = f.field_id
-    WHERE f.index_id = $1 AND f.path = ANY($2::text[])
+    ${fieldStatsOfPaths('$1', '$2')}
   ), t AS MATERIALIZED (
     SELECT f.path, t.term, t.term_id, t.doc_freq, t.version
     FROM unnest($3::text[], $4::text[]) q(path, term)
     JOIN f ON f.path = q.path
-    JOIN terms t ON t.index_id = $1 AND t.field_id = f.field_id AND t.term = q.term
+    ${joinTerm('t', '$1', 'f.field_id', 'q.term')}
   )`;
 
 const STATS_ROWS = `SELECT 0 AS kind, f.path, NULL::text AS term, f.doc_count AS a, f.sum_total_term_freq AS b,
@@ -33,7 +34,7 @@ const SQL = `WITH ${STATS}
   ${STATS_ROWS}
   UNION ALL
   SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms, NULL
-  FROM t JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = t.term_id`;
+  FROM t ${joinTermBlocks('b', '$1', 't.term_id')}`;
 
 /** Above this many documents in the rarest term, a conjunction reads every block of every term. */
 const MAX_DRIVING_DOCS = 512;
@@ -48,13 +49,13 @@ const CONJUNCTION_SQL = `WITH ${STATS},
   rare AS MATERIALIZED (SELECT term_id, doc_freq FROM t ORDER BY doc_freq, term_id LIMIT 1),
   rare_docs AS MATERIALIZED (
     SELECT array_agg(b.base_doc_key + o.off ORDER BY b.base_doc_key + o.off) AS keys
-    FROM rare JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = rare.term_id
+    FROM rare ${joinTermBlocks('b', '$1', 'rare.term_id')}
     CROSS JOIN LATERAL unnest(b.doc_offsets) AS o(off)
     WHERE rare.doc_freq <= ${MAX_DRIVING_DOCS})
   ${STATS_ROWS}
   UNION ALL
   SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms, NULL
-  FROM t JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = t.term_id CROSS JOIN rare_docs r
+  FROM t ${joinTermBlocks('b', '$1', 't.term_id')} CROSS JOIN rare_docs r
   WHERE r.keys IS NULL OR t.term_id = (SELECT term_id FROM rare)
      OR width_bucket(b.last_doc_key, r.keys) > width_bucket(b.base_doc_key - 1, r.keys)`;
 

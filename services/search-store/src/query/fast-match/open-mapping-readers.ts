@@ -3,8 +3,8 @@ import type { IndexReader, IndexRow, ReaderField } from '../index-reader';
 import { parseQuery } from '../parse-query';
 
 /**
- * Readers from the catalog rows alone, without openIndexReaders' round trip to `fields` and
- * `field_stats`: the fast path reads field statistics in the same statement as the postings (one
+ * Readers from the catalog rows alone, without openIndexReaders' round trip for field ids and
+ * statistics: the fast path reads field statistics in the same statement as the postings (one
  * snapshot), and hit building needs only the mapped fields' types and analyzers.
  */
 export function openMappingReaders(indices: IndexRow[]): IndexReader[] {

@@ -1,0 +1,54 @@
+import type { Queryable } from '../storage/queryable';
+
+/**
+ * The term dictionary as queries read it (Lucene's TermsEnum): a field's terms with their ids and
+ * statistics. The `terms` relation is a view over the dictionary and each term's last posting block,
+ * which carries its totals (migration 0010); callers get rows and fragments from here, never the name.
+ */
+export interface TermRow {
+  term: string;
+  term_id: string;
+  doc_freq: number;
+}
+
+/** Of `terms`, those the field holds, with their ids and document frequencies. */
+export async function findTerms(
+  db: Queryable,
+  indexId: string,
+  fieldId: number,
+  terms: string[],
+): Promise<TermRow[]> {
+  const { rows } = await db.query<TermRow>(
+    'SELECT term, term_id, doc_freq FROM terms WHERE index_id = $1 AND field_id = $2 AND term = ANY($3::text[])',
+    [indexId, fieldId, terms],
+  );
+  return rows;
+}
+
+/**
+ * The first `limit` terms of the field matching a LIKE `pattern` (a prefix, escaped by the caller),
+ * in byte order: the expansions of match_phrase_prefix.
+ */
+export async function findTermsLike(
+  db: Queryable,
+  indexId: string,
+  fieldId: number,
+  pattern: string,
+  limit: number,
+): Promise<TermRow[]> {
+  const { rows } = await db.query<TermRow>(
+    `SELECT term, term_id, doc_freq FROM terms WHERE index_id = $1 AND field_id = $2 AND term LIKE $3
+     ORDER BY term LIMIT $4`,
+    [indexId, fieldId, pattern, limit],
+  );
+  return rows;
+}
+
+/**
+ * `JOIN` the dictionary entry of `term` in field `fieldId` as `<alias>`, yielding `<alias>.term`,
+ * `.term_id`, `.doc_freq` and `.version` (the last block's `xmin/base_doc_key`, which the postings
+ * cache compares: query/fast-match/postings-cache.ts).
+ */
+export function joinTerm(alias: string, indexId: string, fieldId: string, term: string): string {
+  return `JOIN terms ${alias} ON ${alias}.index_id = ${indexId} AND ${alias}.field_id = ${fieldId} AND ${alias}.term = ${term}`;
+}
