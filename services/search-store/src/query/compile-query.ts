@@ -1,5 +1,6 @@
 import { analyze } from '../analysis/analyzer';
 import { keywordNormalizer } from '../index/analyze-document';
+import { docsWithField } from '../index/doc-values-reader';
 import { docsWithTerms } from '../index/postings-reader';
 import { NOTHING, type CompileContext } from './compile-context';
 import { compilePhrase } from './compile-phrase';
@@ -97,12 +98,8 @@ export async function compileQuery(
         )
         .map((fl) => fl.fieldId!);
       if (ids.length === 0) return NOTHING;
-      // Text and keyword values leave a token stream, the others doc values (migration 0007).
       const fieldIds = params.add(ids);
-      return constant(
-        `SELECT doc_key FROM doc_tokens WHERE index_id = ${idx()} AND field_id = ANY(${fieldIds}::int[])
-         UNION SELECT doc_key FROM doc_values WHERE index_id = ${idx()} AND field_id = ANY(${fieldIds}::int[])`,
-      );
+      return constant(docsWithField(idx(), fieldIds));
     }
     case 'prefix':
     case 'wildcard': {

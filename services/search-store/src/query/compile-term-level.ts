@@ -1,4 +1,5 @@
 import { keywordNormalizer } from '../index/analyze-document';
+import { docsWithValue } from '../index/doc-values-reader';
 import { docsWithTerms } from '../index/postings-reader';
 import { NOTHING, type CompileContext } from './compile-context';
 import { compileTermClauses } from './compile-term-clauses';
@@ -56,9 +57,7 @@ export async function compileTerms(
     return constant(docsWithTerms(idx(), fid(), (term) => `${term} = ANY(${params.add(terms)}::text[])`));
   }
   const numbers = values.map((v) => toQueryNumber(ctx, field, v));
-  return constant(
-    `SELECT DISTINCT doc_key FROM doc_values WHERE index_id = ${idx()} AND field_id = ${fid()} AND num = ANY(${params.add(numbers)}::float8[])`,
-  );
+  return constant(docsWithValue(idx(), fid(), `num = ANY(${params.add(numbers)}::float8[])`));
 }
 
 function toQueryNumber(
@@ -112,7 +111,10 @@ export async function compileRange(
   }
   const column = field.type === 'keyword' || field.type === 'text' ? 'kw' : 'num';
   return constant(
-    `SELECT DISTINCT doc_key FROM doc_values WHERE index_id = ${params.add(reader.indexId)} AND field_id = ${params.add(field.fieldId)}
-       AND ${column} IS NOT NULL ${conditions.map((c) => `AND ${c}`).join(' ')}`,
+    docsWithValue(
+      params.add(reader.indexId),
+      params.add(field.fieldId),
+      `${column} IS NOT NULL ${conditions.map((c) => `AND ${c}`).join(' ')}`,
+    ),
   );
 }

@@ -1,4 +1,5 @@
 import { EsError } from '@acme/common';
+import { docValueOf } from '../index/doc-values-reader';
 import type { IndexReader } from './index-reader';
 import type { RuntimeSortKey } from './plan-runtime-sort';
 import { formatFloat } from './score/bm25';
@@ -62,9 +63,7 @@ export function planSort(
       .map((m) => `WHEN ${params.add(m.reader.indexId)}::bigint THEN ${params.add(m.field!.fieldId)}::int`);
     const fieldId = cases.length === 0 ? 'NULL::int' : `CASE q.index_id ${cases.join(' ')} END`;
     const agg = (key.mode ?? (key.order === 'asc' ? 'min' : 'max')) === 'min' ? 'min' : 'max';
-    const value =
-      runtimeKey?.expression ??
-      `(SELECT ${agg}(v.${column}) FROM doc_values v WHERE v.index_id = q.index_id AND v.doc_key = q.doc_key AND v.field_id = ${fieldId})`;
+    const value = runtimeKey?.expression ?? docValueOf(agg, column, 'q.index_id', 'q.doc_key', fieldId);
     const missing = key.missing;
     // A custom `missing` value sorts (and prints) in place of the absent one.
     const expression =
