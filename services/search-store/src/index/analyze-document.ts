@@ -8,7 +8,8 @@ import {
 } from '../analysis/analyzer';
 import { intToByte4 } from './small-float';
 import { DEFAULT_DATE_FORMAT, parseDateValue } from './date-value';
-import { isNumericType, valuesAtPath, type IndexedField } from './indexed-fields';
+import { isIntegerType, isNumericType } from '../mapping/field-types';
+import { valuesAtPath, type IndexedField } from './indexed-fields';
 
 /** One document's contribution to one field: its terms, its length and its doc values. */
 export interface FieldContribution {
@@ -25,8 +26,6 @@ export interface FieldContribution {
   numbers: number[];
   keywords: string[];
 }
-
-const INTEGER_TYPES = new Set(['long', 'integer', 'short', 'byte']);
 
 /** The analyzer a text field indexes with: its own, the index default, else standard. */
 export function indexAnalyzerFor(field: IndexedField, settings: Record<string, unknown>): Analyzer {
@@ -141,7 +140,7 @@ function toNumber(field: IndexedField, value: unknown): number | undefined {
         ? Number(value)
         : NaN;
   if (!Number.isFinite(n)) return undefined;
-  if (INTEGER_TYPES.has(field.type)) return Math.trunc(n);
+  if (isIntegerType(field.type)) return Math.trunc(n);
   if (field.type === 'float') return Math.fround(n);
   if (field.type === 'scaled_float') {
     const factor = Number(field.mapping.scaling_factor ?? 1);

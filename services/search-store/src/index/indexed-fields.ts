@@ -1,4 +1,5 @@
-import type { FieldMapping, FieldType, IndexMapping } from '../mapping/mapping-types';
+import type { FieldType } from '../mapping/field-types';
+import type { FieldMapping, IndexMapping } from '../mapping/mapping-types';
 
 /** A field as the inverted index sees it: its own path, and the source path its values come from. */
 export interface IndexedField {
@@ -6,21 +7,6 @@ export interface IndexedField {
   sourcePath: string;
   type: FieldType;
   mapping: FieldMapping;
-}
-
-const NUMERIC: ReadonlySet<FieldType> = new Set([
-  'long',
-  'integer',
-  'short',
-  'byte',
-  'double',
-  'float',
-  'half_float',
-  'scaled_float',
-]);
-
-export function isNumericType(type: FieldType): boolean {
-  return NUMERIC.has(type);
 }
 
 /** Every indexed leaf of a mapping, multi-fields (`title.keyword`) included, in path order. */

@@ -1,27 +1,9 @@
+import type { FieldType } from './field-types';
+
 /**
  * The mapping as Elasticsearch writes it (GET /<index>/_mapping), typed. Shared by the document store
  * (validation, dynamic mapping) and the search engine (which analyzer, which doc values).
  */
-export const FIELD_TYPES = [
-  'text',
-  'keyword',
-  'long',
-  'integer',
-  'short',
-  'byte',
-  'double',
-  'float',
-  'half_float',
-  'scaled_float',
-  'date',
-  'boolean',
-  'binary',
-  'dense_vector',
-  'sparse_vector',
-  'object',
-] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
-
 export type DynamicSetting = 'true' | 'false' | 'strict' | 'runtime';
 
 export interface FieldMapping {
@@ -57,23 +39,6 @@ export interface IndexMapping {
   dynamic_templates?: unknown[];
   _source?: { enabled?: boolean };
   _meta?: Record<string, unknown>;
-}
-
-/** Types that hold numbers (doc values in `num`). */
-export const NUMERIC_TYPES = [
-  'long',
-  'integer',
-  'short',
-  'byte',
-  'double',
-  'float',
-  'half_float',
-  'scaled_float',
-] as const;
-export type NumericType = (typeof NUMERIC_TYPES)[number];
-
-export function isNumericType(type: FieldType | undefined): type is NumericType {
-  return (NUMERIC_TYPES as readonly string[]).includes(type ?? '');
 }
 
 /** The default date format (ES `DateFieldMapper.DEFAULT_DATE_TIME_FORMATTER`). */

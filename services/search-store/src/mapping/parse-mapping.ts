@@ -1,11 +1,6 @@
 import { EsError, newDictionary } from '@acme/common';
-import {
-  FIELD_TYPES,
-  type DynamicSetting,
-  type FieldMapping,
-  type FieldType,
-  type IndexMapping,
-} from './mapping-types';
+import { FIELD_TYPES, type FieldType } from './field-types';
+import type { DynamicSetting, FieldMapping, IndexMapping } from './mapping-types';
 import { isKnownDateFormat } from './parse-date';
 
 const ROOT_PARAMETERS = new Set([

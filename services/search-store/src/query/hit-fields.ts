@@ -1,6 +1,7 @@
 import { newDictionary } from '@acme/common';
 import { formatDateValue, parseDateValue } from '../index/date-value';
-import { isNumericType, valuesAtPath } from '../index/indexed-fields';
+import { valuesAtPath } from '../index/indexed-fields';
+import { isIntegerType, isNumericType } from '../mapping/field-types';
 import { matchFieldPattern, type IndexReader, type ReaderField } from './index-reader';
 
 /** `fields: [...]`: values of mapped fields from `_source`, always arrays, dates in ISO form. */
@@ -40,7 +41,7 @@ function fieldValue(field: ReaderField, value: unknown): unknown {
   if (isNumericType(field.type)) {
     const n = Number(value);
     if (!Number.isFinite(n)) return undefined;
-    return ['long', 'integer', 'short', 'byte'].includes(field.type) ? Math.trunc(n) : n;
+    return isIntegerType(field.type) ? Math.trunc(n) : n;
   }
   return value;
 }

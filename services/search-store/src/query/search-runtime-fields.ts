@@ -4,7 +4,8 @@ import type { DocKeySet } from '../aggs/agg-context';
 import { DEFAULT_MAX_RUNTIME_DOCS } from '../aggs/load-document-values';
 import { keywordNormalizer } from '../index/analyze-document';
 import { parseDateValue } from '../index/date-value';
-import { isNumericType, valuesAtPath } from '../index/indexed-fields';
+import { valuesAtPath } from '../index/indexed-fields';
+import { isIntegerType, isNumericType } from '../mapping/field-types';
 import { compileRuntimeFields, type DocumentValues, type RuntimeFields } from '../script/runtime-fields';
 import type { DocValueType } from '../script/script-values';
 import type { IndexReader, ReaderField } from './index-reader';
@@ -84,7 +85,7 @@ function kindOf(field: ReaderField): DocValueType | undefined {
   if (field.type === 'keyword') return 'keyword';
   if (field.type === 'boolean') return 'boolean';
   if (field.type === 'date') return 'date';
-  if (['long', 'integer', 'short', 'byte'].includes(field.type)) return 'long';
+  if (isIntegerType(field.type)) return 'long';
   if (isNumericType(field.type)) return 'double';
   return undefined; // text has no doc values
 }

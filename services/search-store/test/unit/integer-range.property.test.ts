@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { EsError } from '@acme/common';
 import { locatorFor, rawNumberFor } from '../../src/http/locate-json-path';
 import { mapDocument } from '../../src/mapping/map-document';
-import type { FieldType } from '../../src/mapping/mapping-types';
+import type { FieldType } from '../../src/mapping/field-types';
 import { isDecimalOutsideLong } from '../../src/mapping/raw-number';
 
 const RUNS = 500;
