@@ -5,20 +5,20 @@ import type { MatchPostings, TermPostings } from './score-match-plan';
  * Decoded postings of the fast path kept between requests, as Lucene keeps a segment's postings in
  * the page cache; bounded by bytes, least recently used out first.
  *
- * Nothing is answered from here on trust: every entry carries the version of its term: the xmin and
- * key of the term's last block (the `terms` view, migration 0010), which change whenever the term's
- * postings do: every append, removal or merge writes that block's totals in the same transaction,
- * index/posting-blocks.repo.ts) and the field
- * statistics it was scored with. A search scored from the cache is kept only when one statement
- * reading the current versions and statistics finds them all unchanged (execute-fast-search.ts), so
- * another instance's writes are seen as soon as they commit. Several instances each keep their own.
+ * Nothing is answered from here on trust: every entry carries the version of its term (the xmin and
+ * key of the term's last block, as the term dictionary reports it: migration 0010), which changes
+ * whenever the term's postings do (every append, removal or merge writes that block's totals in the
+ * same transaction: index/posting-blocks.repo.ts), and the field statistics it was scored with. A
+ * search scored from the cache is kept only when one statement reading the current versions and
+ * statistics finds them all unchanged (execute-fast-search.ts), so another instance's writes are
+ * seen as soon as they commit. Several instances each keep their own.
  */
 export interface TermVersion {
   termId: string;
   /**
-   * `terms.version`, the last block's `xmin/base_doc_key`: a new value for every committed change of the
-   * term's postings. The raw xmin, which freezing leaves in place (PostgreSQL ≥ 9.4 reads the system
-   * column with HeapTupleHeaderGetRawXmin).
+   * The dictionary's `version`, the last block's `xmin/base_doc_key`: a new value for every committed
+   * change of the term's postings. The raw xmin, which freezing leaves in place (PostgreSQL ≥ 9.4
+   * reads the system column with HeapTupleHeaderGetRawXmin).
    */
   version: string;
 }
