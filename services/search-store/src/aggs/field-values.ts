@@ -1,4 +1,5 @@
 import { EsError } from '@acme/common';
+import { docValuesOf } from '../index/doc-values-reader';
 import type { AggContext, MatchedSet, Queryable } from './agg-context';
 import { docValueType } from './doc-value-type';
 import { DEFAULT_MAX_RUNTIME_DOCS, forEachDocumentChunk } from './load-document-values';
@@ -65,12 +66,10 @@ export class FieldResolver {
       unique: column === 'kw',
       // Plain equalities (not a join to unnest) so the planner sees the field's real row count.
       sql: (b) =>
-        `SELECT dv.doc_key, dv.${column} AS v FROM doc_values dv WHERE (${same
-          .map(
-            (f) =>
-              `(dv.index_id = ${b.param(f.indexId, 'bigint')} AND dv.field_id = ${b.param(f.fieldId, 'int')})`,
-          )
-          .join(' OR ')}) AND dv.${column} IS NOT NULL`,
+        docValuesOf(
+          column,
+          same.map((f) => ({ indexId: b.param(f.indexId, 'bigint'), fieldId: b.param(f.fieldId, 'int') })),
+        ),
     };
   }
 

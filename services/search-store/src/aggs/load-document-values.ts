@@ -1,6 +1,7 @@
 import { EsError } from '@acme/common';
 import type { DocumentValues } from '../script/runtime-fields';
 import type { DocValueType } from '../script/script-values';
+import { findDocValues } from '../index/doc-values-reader';
 import type { AggField, MatchedSet, Queryable } from './agg-context';
 import { docValueType } from './doc-value-type';
 
@@ -65,19 +66,7 @@ async function loadChunk(
   withSource: boolean,
 ): Promise<Map<string, DocumentValues>> {
   const list = `{${keys.join(',')}}`;
-  const values = await client.query<{
-    doc_key: string;
-    path: string;
-    type: string;
-    num: number | null;
-    kw: string | null;
-  }>(
-    `SELECT dv.doc_key, f.path, f.type, dv.num, dv.kw FROM doc_values dv
-       JOIN fields f ON f.index_id = dv.index_id AND f.field_id = dv.field_id
-      WHERE dv.index_id = ANY($1::bigint[]) AND dv.doc_key = ANY($2::bigint[])
-      ORDER BY dv.doc_key, f.path, dv.num, dv.kw`,
-    [ids, list],
-  );
+  const values = await findDocValues(client, ids, list);
   const emptyFor = (field: string): { type: DocValueType; values: unknown[] } | undefined => {
     const mapped = scope.fieldsByPath(field)[0];
     const type = mapped && docValueType(mapped.type);
@@ -101,7 +90,7 @@ async function loadChunk(
       if (doc) doc.source = row.source;
     }
   }
-  for (const row of values.rows) {
+  for (const row of values) {
     const type = docValueType(row.type);
     if (!type) continue;
     const raw = raws.get(row.doc_key);

@@ -21,7 +21,7 @@ interface MetricRow extends Record<string, unknown> {
  */
 export function groupValuesSql(b: SqlBuilder, docs: DocSet, values: FieldValues, missing: unknown): string {
   const noMissing = missing === undefined || missing === null;
-  // doc_values holds rows of live documents only, so under match_all the values are the answer: skipping
+  // Doc values hold rows of live documents only, so under match_all the values are the answer: skipping
   // the join to the matched documents saves a lookup per document (most of a match_all aggregation's time).
   if (docs.allDocs && noMissing) return `SELECT ''::text AS g, v.doc_key, v.v FROM (${values.sql(b)}) v`;
   const joined = `SELECT d.g, d.doc_key, v.v FROM (${docs(b)}) d JOIN (${values.sql(b)}) v ON v.doc_key = d.doc_key`;

@@ -33,7 +33,7 @@ const computeNode: ComputeAgg = (run, node, docs, groups) => {
 };
 
 /**
- * Computes the `aggs` of a search over the matched documents, in SQL over doc_values: one query per
+ * Computes the `aggs` of a search over the matched documents, in SQL over doc values: one query per
  * aggregation node whatever the number of buckets (sub-aggregations run for all parent buckets at once).
  * Returns the `aggregations` object of the response.
  */

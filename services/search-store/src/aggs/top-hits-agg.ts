@@ -19,7 +19,7 @@ interface HitRow extends Record<string, unknown> {
 
 /**
  * top_hits: the first `size` documents of each bucket, by the given sort (fields, _score, _doc) or
- * by score (when the matched set is scored) else index order. Fields sort through doc_values
+ * by score (when the matched set is scored) else index order. Fields sort through doc values
  * (min value ascending, max descending, missing last), as Elasticsearch's sort mode defaults.
  */
 export async function computeTopHits(
