@@ -1,7 +1,7 @@
 import { EsError } from '@acme/common';
+import { isIntegerType } from '../mapping/field-types';
 import type { AggNode, TermsOrder } from './agg-types';
 import { formatDate } from './format-date';
-import { isIntegralType } from './doc-value-type';
 import type { FieldValues } from './field-values';
 import { groupValuesSql } from './metric-agg';
 import type { AggRun } from './agg-run';
@@ -24,7 +24,7 @@ export function termHead(values: FieldValues, k: number | string): Record<string
   const n = Number(k);
   if (values.type === 'boolean') return { key: n, key_as_string: n === 1 ? 'true' : 'false' };
   if (values.type === 'date') return { key: n, key_as_string: formatDate(n) };
-  return { key: isIntegralType(values.type) ? Math.trunc(n) : n };
+  return { key: isIntegerType(values.type) ? Math.trunc(n) : n };
 }
 
 /** Keyword keys sort in byte order (COLLATE "C"), as Lucene's BytesRef order does. */
