@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { compileMatchedDocs } from './execute-search';
+import { compileMatchedDocs } from './compile-matched-docs';
 import { openIndexReaders, type IndexRow } from './index-reader';
 import type { Query } from './query-ast';
 import { SqlParams } from './sql-params';

@@ -2,14 +2,14 @@ import { newDictionary } from '@acme/common';
 import type { Pool, PoolClient } from 'pg';
 import { runAggregations } from '../aggs/run-aggregations';
 import { compileAggContext } from './compile-agg-context';
-import { compileQuery } from './compile-query';
+import { compileMatchedDocs } from './compile-matched-docs';
 import { buildHits, type HitRow } from './build-hits';
 import type { IndexReader } from './index-reader';
 import { planSort, searchAfterCondition, sortValue } from './plan-sort';
 import type { Query } from './query-ast';
 import { formatFloat } from './score/bm25';
 import type { SearchRequest } from './search-request';
-import { compileSearchRuntimeFields, type SearchRuntimeFields } from './search-runtime-fields';
+import { compileSearchRuntimeFields } from './search-runtime-fields';
 import type { SearchOptions } from './search-options';
 import { ShardQueryError } from './shard-query-error';
 import { SqlParams } from './sql-params';
@@ -29,34 +29,6 @@ export interface SearchResponse {
 }
 
 const DEFAULT_MAX_RESULT_WINDOW = 10000;
-
-/** The matched documents of all target indices as one SQL: `(index_id, doc_key, s)`. */
-export async function compileMatchedDocs(
-  db: Pool | PoolClient,
-  readers: IndexReader[],
-  request: Pick<SearchRequest, 'query' | 'minScore'>,
-  params: SqlParams,
-  now: number,
-  scoring = true,
-  runtime?: SearchRuntimeFields,
-): Promise<string> {
-  if (readers.length === 0)
-    return 'SELECT NULL::bigint AS index_id, NULL::bigint AS doc_key, NULL::float4 AS s WHERE false';
-  const parts: string[] = [];
-  for (const reader of readers) {
-    const query: Query = reader.filter
-      ? { kind: 'bool', must: [request.query], filter: [reader.filter], should: [], mustNot: [], boost: 1 }
-      : request.query;
-    const sql = await compileQuery({ db, reader, params, now, runtime }, query, 1, scoring);
-    parts.push(
-      `SELECT ${params.add(reader.indexId)}::bigint AS index_id, doc_key, s FROM (${sql}) r${parts.length}`,
-    );
-  }
-  const union = parts.join(' UNION ALL ');
-  return request.minScore === undefined
-    ? union
-    : `SELECT * FROM (${union}) ms WHERE s >= ${params.add(request.minScore)}::float4`;
-}
 
 /** The request's runtime_mappings over the searched indices' mapped `runtime` sections (the request wins). */
 function runtimeMappingsOf(
