@@ -19,8 +19,8 @@ import { formatResponse } from './http/format-response';
 import { noHandler } from './http/no-handler';
 import { readJsonBody } from './http/read-body';
 import type { IndexWriter } from './index/index-writer';
-import { PostingsCache } from './query/fast-match/postings-cache';
-import type { SearchOptions } from './query/search-options';
+import { PostingsCache } from './search/fast-match/postings-cache';
+import type { SearchOptions } from './search/search-options';
 import type { ScriptRunner } from './script/script-runner';
 
 export interface SearchDeps {

@@ -34,7 +34,7 @@ export const searchConfigSchema = z.object({
   /** Largest request body accepted (Elasticsearch's http.max_content_length is 100mb). */
   MAX_REQUEST_BYTES: envInt(1024, 2 ** 31 - 1).default(100 * 1024 * 1024),
   /**
-   * Memory for decoded postings kept between searches (query/fast-match/postings-cache.ts), per
+   * Memory for decoded postings kept between searches (search/fast-match/postings-cache.ts), per
    * instance; every answer from it is checked against Postgres first. 0 turns it off.
    */
   SEARCH_POSTINGS_CACHE_MB: envInt(0, 65_536).default(64),

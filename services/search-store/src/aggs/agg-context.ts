@@ -18,7 +18,7 @@ export interface Queryable {
 
 /**
  * What aggregations need from the search request, the one context they run in. The search engine builds
- * it (query/compile-agg-context.ts) and supplies `translateQuery` (any query → SQL returning `doc_key`
+ * it (search/compile-agg-context.ts) and supplies `translateQuery` (any query → SQL returning `doc_key`
  * for the same indices) for `filter`/`filters`.
  */
 export interface AggContext {

@@ -5,7 +5,7 @@ import { parseMediaType } from '../http/media-type';
 import { parseJsonText } from '../http/parse-json-text';
 import { stringifyWithRaw } from '../http/raw-json';
 import { tooLarge } from '../http/read-body';
-import { parseJsonWithLocations } from '../query/json-locations';
+import { parseJsonWithLocations } from '../query/parse/json-locations';
 import { requireScope } from '../auth/route-scope';
 import { SEARCH_ACCESS, type SearchRunner } from './search.route';
 import { clientGoneSignal } from './client-gone';
@@ -25,7 +25,7 @@ export interface LeanSearchDeps {
  * `POST /_search` and `POST /<index>/_search` in front of express, for the usual request: no query
  * string, a JSON body of known length, no content encoding; a front route of @acme/common's
  * frontHandler (issue 19). The search itself is a single statement when the fast path answers from
- * its cache (query/fast-match), ~0.3 ms; express's machinery around it (its prototype swap, ten
+ * its cache (search/fast-match), ~0.3 ms; express's machinery around it (its prototype swap, ten
  * middleware layers and the router, a stream iterator for the body, res.json) cost about as much
  * again, profiled. This route takes the same steps as the express route, in the same order: the
  * prelude (X-Elastic-Product, request id, access line, metrics under the route's pattern) in

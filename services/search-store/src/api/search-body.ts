@@ -1,7 +1,7 @@
 import { newDictionary } from '@acme/common';
 import type { Request, Response } from 'express';
 import type { JsonBodyLocals } from '../http/read-body';
-import { parseJsonWithLocations } from '../query/json-locations';
+import { parseJsonWithLocations } from '../query/parse/json-locations';
 
 /**
  * The search body, parsed again from the raw text the body reader kept (res.locals.rawBody) so that

@@ -77,7 +77,7 @@ export function joinPostings(alias: string, indexId: string, termId: string): st
 /**
  * `JOIN` the posting blocks of term `termId` as `<alias>`: `<alias>.base_doc_key`, `.last_doc_key`,
  * `.doc_offsets`, `.freqs`, `.norms` as migration 0004 describes them, which the fast path decodes
- * itself (query/fast-match/parse-pg-int-array.ts).
+ * itself (search/fast-match/parse-pg-int-array.ts).
  */
 export function joinTermBlocks(alias: string, indexId: string, termId: string): string {
   return `JOIN posting_blocks ${alias} ON ${alias}.index_id = ${indexId} AND ${alias}.term_id = ${termId}`;

@@ -47,7 +47,7 @@ export async function findTermsLike(
 /**
  * `JOIN` the dictionary entry of `term` in field `fieldId` as `<alias>`, yielding `<alias>.term`,
  * `.term_id`, `.doc_freq` and `.version` (the last block's `xmin/base_doc_key`, which the postings
- * cache compares: query/fast-match/postings-cache.ts).
+ * cache compares: search/fast-match/postings-cache.ts).
  */
 export function joinTerm(alias: string, indexId: string, fieldId: string, term: string): string {
   return `JOIN terms ${alias} ON ${alias}.index_id = ${indexId} AND ${alias}.field_id = ${fieldId} AND ${alias}.term = ${term}`;

@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { findFieldStats } from '../index/field-stats-reader';
 import { listIndexedFields, type IndexedField } from '../index/indexed-fields';
 import type { IndexMapping } from '../mapping/mapping-types';
-import { parseQuery } from './parse-query';
+import { parseQuery } from './parse/parse-query';
 import type { Query } from './query-ast';
 import { simpleMatcher } from '../text/simple-match';
 

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { createPgPool, type PgPoolOptions } from '@acme/common';
 
 /**
- * Connections for the fast search path (query/fast-match), whose few named statements run thousands
+ * Connections for the fast search path (search/fast-match), whose few named statements run thousands
  * of times a second with different arrays as parameters. Left to itself Postgres plans each execution
  * anew (a custom plan, ~0.2–0.3 ms for these statements: as long as running them); planned once per
  * connection they cost only their execution. The setting is per connection, so these statements get

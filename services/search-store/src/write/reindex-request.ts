@@ -1,7 +1,7 @@
 import { EsError } from '@acme/common';
-import { parseQuery } from '../query/parse-query';
+import { parseQuery } from '../query/parse/parse-query';
 import type { Query } from '../query/query-ast';
-import { parseSourceFilter } from '../query/search-request';
+import { parseSourceFilter } from '../query/parse/search-request';
 
 export interface ReindexRequest {
   sourceIndex: string;

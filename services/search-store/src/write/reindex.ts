@@ -3,7 +3,7 @@ import { checkIndexBlocks } from '../catalog/index-blocks';
 import { loadCatalog, resolveIndexExpression } from '../catalog/index-expression';
 import { versionConflict } from '../es-errors';
 import type { IndexContext } from '../index/index-writer';
-import { compileReindexSelection } from '../query/compile-reindex-selection';
+import { compileReindexSelection } from '../query/compile/compile-reindex-selection';
 import { findReindexConflicts } from '../storage/documents.repo';
 import { saveMappings, saveMaxSeqNo } from '../storage/indices.repo';
 import { inTransaction } from '../storage/queryable';

@@ -1,7 +1,7 @@
 import { EsError } from '@acme/common';
-import { parseJsonWithLocations } from '../../src/query/json-locations';
-import { parseQuery } from '../../src/query/parse-query';
-import { parseSearchRequest } from '../../src/query/search-request';
+import { parseJsonWithLocations } from '../../src/query/parse/json-locations';
+import { parseQuery } from '../../src/query/parse/parse-query';
+import { parseSearchRequest } from '../../src/query/parse/search-request';
 
 const parse = (json: string) => {
   const body = parseJsonWithLocations(json) as { query: unknown };

@@ -1,5 +1,5 @@
-import { resolveDateMath } from '../../src/query/date-math';
-import { phraseFrequency } from '../../src/query/phrase-frequency';
+import { resolveDateMath } from '../../src/query/parse/date-math';
+import { phraseFrequency } from '../../src/query/compile/phrase-frequency';
 import { parseDateValue } from '../../src/index/date-value';
 
 const NOW = Date.UTC(2024, 4, 15, 13, 45, 30, 123);

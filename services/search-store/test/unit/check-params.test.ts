@@ -1,6 +1,6 @@
 import { levenshteinSimilarity, unrecognizedMessage } from '../../src/http/check-params';
-import { embedSql } from '../../src/query/embed-sql';
-import { SqlParams } from '../../src/query/sql-params';
+import { embedSql } from '../../src/query/compile/embed-sql';
+import { SqlParams } from '../../src/query/compile/sql-params';
 
 describe('unrecognized parameter messages (ES BaseRestHandler)', () => {
   it('scores similarity as Lucene LevenshteinDistance does', () => {

@@ -11,7 +11,6 @@ const API_DIR = join(__dirname, '../../src/api');
  */
 const STILL_RUNNING_SQL = new Set([
   'search.route.ts', // the REPEATABLE READ READ ONLY transaction around a search
-  'load-search-catalog.ts', // the search catalog in one statement
 ]);
 
 /** What a file may not contain: a statement run, or SQL text in code (comments are prose). */

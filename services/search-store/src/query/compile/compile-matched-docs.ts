@@ -1,0 +1,35 @@
+import type { Pool, PoolClient } from 'pg';
+import { compileQuery } from './compile-query';
+import type { IndexReader } from '../index-reader';
+import type { Query } from '../query-ast';
+import type { SearchRequest } from '../parse/search-request';
+import type { SearchRuntimeFields } from './search-runtime-fields';
+import type { SqlParams } from './sql-params';
+
+/** The matched documents of all target indices as one SQL: `(index_id, doc_key, s)`. */
+export async function compileMatchedDocs(
+  db: Pool | PoolClient,
+  readers: IndexReader[],
+  request: Pick<SearchRequest, 'query' | 'minScore'>,
+  params: SqlParams,
+  now: number,
+  scoring = true,
+  runtime?: SearchRuntimeFields,
+): Promise<string> {
+  if (readers.length === 0)
+    return 'SELECT NULL::bigint AS index_id, NULL::bigint AS doc_key, NULL::float4 AS s WHERE false';
+  const parts: string[] = [];
+  for (const reader of readers) {
+    const query: Query = reader.filter
+      ? { kind: 'bool', must: [request.query], filter: [reader.filter], should: [], mustNot: [], boost: 1 }
+      : request.query;
+    const sql = await compileQuery({ db, reader, params, now, runtime }, query, 1, scoring);
+    parts.push(
+      `SELECT ${params.add(reader.indexId)}::bigint AS index_id, doc_key, s FROM (${sql}) r${parts.length}`,
+    );
+  }
+  const union = parts.join(' UNION ALL ');
+  return request.minScore === undefined
+    ? union
+    : `SELECT * FROM (${union}) ms WHERE s >= ${params.add(request.minScore)}::float4`;
+}

@@ -1,0 +1,13 @@
+import type { AggField } from '../../aggs/agg-context';
+import type { IndexReader } from '../index-reader';
+
+/** The mapped field at a path in each of `readers` that maps it, as aggregations and runtime fields read it. */
+export function fieldsByPath(readers: IndexReader[]): (path: string) => AggField[] {
+  return (path) =>
+    readers.flatMap((reader) => {
+      const field = reader.fields.get(path);
+      return field?.fieldId === undefined
+        ? []
+        : [{ indexId: reader.indexId, indexName: reader.name, fieldId: field.fieldId, type: field.type }];
+    });
+}

@@ -1,0 +1,130 @@
+import { EsError } from '@acme/common';
+import { docValueOf } from '../../index/doc-values-reader';
+import type { IndexReader } from '../index-reader';
+import type { RuntimeSortKey } from './plan-runtime-sort';
+import { formatFloat } from '../score/bm25';
+import type { SortKey } from '../parse/search-request';
+import { ShardQueryError } from '../shard-query-error';
+import type { SqlParams } from './sql-params';
+
+/**
+ * Sorting (ES "Sort search results"): `_score`, `_doc`, and fields through their doc values (min for
+ * asc, max for desc on multi-valued fields; missing values last unless `_first`), search_after, and the
+ * sort values printed in hits. Text fields cannot be sorted; unmapped fields need `unmapped_type`.
+ */
+export interface SortPlan {
+  expressions: string[];
+  orderBy: string[];
+  /** How to print each sort value in hits[i].sort. */
+  kinds: ('score' | 'doc' | 'num' | 'kw' | 'bool')[];
+  keys: SortKey[];
+}
+
+export function planSort(
+  readers: IndexReader[],
+  keys: SortKey[],
+  params: SqlParams,
+  runtimeKeys: Map<number, RuntimeSortKey> = new Map(),
+): SortPlan {
+  const plan: SortPlan = { expressions: [], orderBy: [], kinds: [], keys };
+  keys.forEach((key, i) => {
+    const dir = key.order === 'asc' ? 'ASC' : 'DESC';
+    if (key.kind === 'score') {
+      plan.expressions.push(`q.s AS k${i}`);
+      plan.orderBy.push(`k${i} ${dir}`);
+      plan.kinds.push('score');
+      return;
+    }
+    if (key.kind === 'doc') {
+      plan.expressions.push(`q.doc_key AS k${i}`);
+      plan.orderBy.push(`q.index_id ${dir}, k${i} ${dir}`);
+      plan.kinds.push('doc');
+      return;
+    }
+    const runtimeKey = runtimeKeys.get(i);
+    const mapped = readers.map((r) => ({ reader: r, field: r.fields.get(key.field) }));
+    const some = mapped.find((m) => m.field)?.field;
+    if (!some && !key.unmappedType && !runtimeKey) {
+      throw new ShardQueryError({
+        type: 'query_shard_exception',
+        reason: `No mapping found for [${key.field}] in order to sort on`,
+      });
+    }
+    const type = runtimeKey?.type ?? some?.type ?? key.unmappedType!;
+    if (type === 'text') {
+      throw new ShardQueryError({
+        type: 'illegal_argument_exception',
+        reason: `Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${key.field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
+      });
+    }
+    const column = type === 'keyword' ? 'kw' : 'num';
+    const cases = mapped
+      .filter((m) => m.field?.fieldId !== undefined)
+      .map((m) => `WHEN ${params.add(m.reader.indexId)}::bigint THEN ${params.add(m.field!.fieldId)}::int`);
+    const fieldId = cases.length === 0 ? 'NULL::int' : `CASE q.index_id ${cases.join(' ')} END`;
+    const agg = (key.mode ?? (key.order === 'asc' ? 'min' : 'max')) === 'min' ? 'min' : 'max';
+    const value = runtimeKey?.expression ?? docValueOf(agg, column, 'q.index_id', 'q.doc_key', fieldId);
+    const missing = key.missing;
+    // A custom `missing` value sorts (and prints) in place of the absent one.
+    const expression =
+      typeof missing === 'object'
+        ? `coalesce(${value}, ${params.add(column === 'kw' ? String(missing.value) : Number(missing.value))}::${column === 'kw' ? 'text' : 'float8'})`
+        : value;
+    plan.expressions.push(`${expression} AS k${i}`);
+    plan.orderBy.push(`k${i} ${dir} NULLS ${missing === '_first' ? 'FIRST' : 'LAST'}`);
+    plan.kinds.push(type === 'keyword' ? 'kw' : type === 'boolean' ? 'bool' : 'num');
+  });
+  return plan;
+}
+
+/** search_after: the rows strictly after the given sort values, in the sort order (nulls last). */
+export function searchAfterCondition(plan: SortPlan, after: unknown[], params: SqlParams): string {
+  if (after.length !== plan.keys.length) {
+    throw new EsError(
+      'illegal_argument_exception',
+      `search_after has ${after.length} value(s) but sort has ${plan.keys.length}.`,
+    );
+  }
+  const column = (i: number): string =>
+    plan.kinds[i] === 'doc' ? 'q.doc_key' : plan.kinds[i] === 'score' ? 'q.s' : `k${i}`;
+  const cast = (i: number): string =>
+    plan.kinds[i] === 'kw'
+      ? 'text'
+      : plan.kinds[i] === 'score'
+        ? 'float4'
+        : plan.kinds[i] === 'doc'
+          ? 'bigint'
+          : 'float8';
+  const ors: string[] = [];
+  for (let i = 0; i < after.length; i++) {
+    const eqs: string[] = [];
+    for (let j = 0; j < i; j++) {
+      eqs.push(
+        after[j] === null ? `${column(j)} IS NULL` : `${column(j)} = ${params.add(after[j])}::${cast(j)}`,
+      );
+    }
+    const key = plan.keys[i]!;
+    const op = key.order === 'asc' ? '>' : '<';
+    const value = after[i];
+    const strict =
+      value === null
+        ? 'false'
+        : `(${column(i)} ${op} ${params.add(value)}::${cast(i)} OR ${column(i)} IS NULL)`;
+    ors.push([...eqs, strict].join(' AND '));
+  }
+  return `(${ors.join(' OR ')})`;
+}
+
+export function sortValue(
+  kind: SortPlan['kinds'][number],
+  value: unknown,
+  row: Record<string, unknown>,
+): unknown {
+  if (kind === 'score') return formatFloat(row.s as number);
+  if (kind === 'doc') return Number(value);
+  if (value === null || value === undefined) return null;
+  if (kind === 'kw') return value;
+  return Number(value);
+}
+
+/** `fields: [...]`: values of mapped fields from `_source`, always arrays, dates in ISO form. */

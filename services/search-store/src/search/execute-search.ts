@@ -1,0 +1,229 @@
+import { newDictionary } from '@acme/common';
+import type { Pool, PoolClient } from 'pg';
+import { runAggregations } from '../aggs/run-aggregations';
+import { compileAggContext } from './compile-agg-context';
+import { compileMatchedDocs } from '../query/compile/compile-matched-docs';
+import { buildHits, type HitRow } from './hits/build-hits';
+import type { IndexReader } from '../query/index-reader';
+import { planSort, searchAfterCondition, sortValue } from '../query/compile/plan-sort';
+import type { Query } from '../query/query-ast';
+import { formatFloat } from '../query/score/bm25';
+import type { SearchRequest } from '../query/parse/search-request';
+import { compileSearchRuntimeFields } from '../query/compile/search-runtime-fields';
+import type { SearchOptions } from './search-options';
+import { ShardQueryError } from '../query/shard-query-error';
+import { SqlParams } from '../query/compile/sql-params';
+import { planRuntimeSort } from '../query/compile/plan-runtime-sort';
+
+/** The `_search` response body (API-NOTES §A1.3). */
+export interface SearchResponse {
+  took: number;
+  timed_out: false;
+  _shards: { total: number; successful: number; skipped: 0; failed: 0 };
+  hits: {
+    total?: { value: number; relation: 'eq' | 'gte' } | number;
+    max_score: number | null;
+    hits: Record<string, unknown>[];
+  };
+  aggregations?: Record<string, unknown>;
+}
+
+const DEFAULT_MAX_RESULT_WINDOW = 10000;
+
+/** The request's runtime_mappings over the searched indices' mapped `runtime` sections (the request wins). */
+function runtimeMappingsOf(
+  readers: IndexReader[],
+  requested: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  // Keyed by runtime field name; Object.assign into a null-prototype object keeps `__proto__` a key.
+  const merged = newDictionary<unknown>();
+  for (const reader of readers) Object.assign(merged, reader.mappings.runtime ?? {});
+  Object.assign(merged, requested ?? {});
+  return Object.keys(merged).length === 0 ? undefined : merged;
+}
+
+function maxResultWindow(readers: IndexReader[]): number {
+  const values = readers.map((r) =>
+    Number(r.settings['index.max_result_window'] ?? DEFAULT_MAX_RESULT_WINDOW),
+  );
+  return values.length === 0 ? DEFAULT_MAX_RESULT_WINDOW : Math.min(...values);
+}
+
+/** ES's `index.max_result_window` check: from + size beyond it is a shard failure. */
+export function checkResultWindow(
+  readers: IndexReader[],
+  request: Pick<SearchRequest, 'from' | 'size'>,
+): void {
+  const window = maxResultWindow(readers);
+  if (request.from + request.size > window) {
+    throw new ShardQueryError({
+      type: 'illegal_argument_exception',
+      reason: `Result window is too large, from + size must be less than or equal to: [${window}] but was [${request.from + request.size}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
+    });
+  }
+}
+
+/** The response around the hits: max_score, and hits.total as track_total_hits asks (value capped, relation gte). */
+export function searchResponse(
+  readers: IndexReader[],
+  request: SearchRequest,
+  page: {
+    total: number;
+    maxScore: number | null | undefined;
+    hits: Record<string, unknown>[];
+    scored: boolean;
+    started: number;
+  },
+): SearchResponse {
+  const { total, maxScore, hits, scored } = page;
+  const response: SearchResponse = {
+    took: Date.now() - page.started,
+    timed_out: false,
+    _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
+    hits: {
+      max_score:
+        scored && request.size > 0 && maxScore !== null && maxScore !== undefined
+          ? formatFloat(maxScore)
+          : null,
+      hits,
+    },
+  };
+  if (request.trackTotalHits !== false) {
+    const limit = request.trackTotalHits === true ? Infinity : request.trackTotalHits;
+    const value = Math.min(total, limit);
+    response.hits = {
+      total: request.restTotalHitsAsInt ? value : { value, relation: total > limit ? 'gte' : 'eq' },
+      ...response.hits,
+    };
+  }
+  return response;
+}
+
+/**
+ * `size: 0` (aggregations, counts): no page, and max_score prints null, so only hits.total is needed,
+ * and only up to what track_total_hits reports: counting stops at limit + 1 (relation gte past it),
+ * as Lucene's TotalHitCountCollector stops at the threshold. The matches are not materialised (a
+ * CTE of every match went to temp files at 100k documents: ~30 ms of a 150 ms aggregation).
+ */
+function countOnly(matched: string, request: SearchRequest, params: SqlParams): string {
+  const limit =
+    request.trackTotalHits === true
+      ? undefined
+      : request.trackTotalHits === false
+        ? 0
+        : request.trackTotalHits;
+  const capped = limit === undefined ? '' : ` LIMIT ${params.add(limit + 1)}`;
+  return `SELECT count(*)::bigint AS total, NULL::float4 AS max_score, NULL::bigint AS doc_key
+    FROM (SELECT 1 FROM (${matched}) q${capped}) c`;
+}
+
+export async function executeSearch(
+  db: Pool | PoolClient,
+  readers: IndexReader[],
+  request: SearchRequest,
+  options: SearchOptions = {},
+  started = Date.now(),
+): Promise<SearchResponse> {
+  checkResultWindow(readers, request);
+  const now = started;
+  const params = new SqlParams();
+  const hitsQuery: Query = request.postFilter
+    ? { kind: 'bool', must: [request.query], filter: [request.postFilter], should: [], mustNot: [], boost: 1 }
+    : request.query;
+  const runtimeMappings = runtimeMappingsOf(readers, request.runtimeMappings);
+  const runtime = runtimeMappings ? compileSearchRuntimeFields(runtimeMappings, readers, options) : undefined;
+  const matched = await compileMatchedDocs(
+    db,
+    readers,
+    { query: hitsQuery, minScore: request.minScore },
+    params,
+    now,
+    true,
+    runtime,
+  );
+  const runtimeKeys = await planRuntimeSort(db, readers, runtime, request.sort, params, matched);
+  const plan = planSort(readers, request.sort, params, runtimeKeys);
+  const scored =
+    request.sort.length === 0 || request.sort.some((k) => k.kind === 'score') || request.trackScores;
+  const orderBy = request.sort.length === 0 ? ['q.s DESC'] : plan.orderBy;
+  const where = request.searchAfter ? `WHERE ${searchAfterCondition(plan, request.searchAfter, params)}` : '';
+  const pageSql =
+    request.size === 0
+      ? 'SELECT NULL::bigint AS index_id, NULL::bigint AS doc_key, NULL::float4 AS s, NULL::bigint AS rn WHERE false'
+      : `SELECT p.*, row_number() OVER () AS rn FROM (
+           SELECT * FROM (SELECT q.index_id, q.doc_key, q.s${plan.expressions.map((e) => `, ${e}`).join('')} FROM q) q ${where}
+           ORDER BY ${[...orderBy, 'q.index_id ASC', 'q.doc_key ASC'].join(', ')}
+           LIMIT ${params.add(request.size)} OFFSET ${params.add(request.from)}) p`;
+  const sql =
+    request.size === 0
+      ? countOnly(matched, request, params)
+      : `WITH q AS MATERIALIZED (${matched})
+    SELECT t.total, t.max_score, page.*, d.id, d.source::text AS source_text, d.version, d.seq_no, d.primary_term
+    FROM (SELECT count(*)::bigint AS total, max(s) AS max_score FROM q) t
+    LEFT JOIN LATERAL (${pageSql}) page ON true
+    LEFT JOIN documents d ON d.index_id = page.index_id AND d.doc_key = page.doc_key
+    ORDER BY page.rn`;
+  const { rows } = await db.query<Record<string, unknown>>(sql, params.values);
+  const total = Number(rows[0]?.total ?? 0);
+  const maxScore = rows[0]?.max_score as number | null;
+  const pageRows = rows.filter((r) => r.doc_key !== null && r.doc_key !== undefined) as HitRow[];
+  const hits = await buildHits(db, readers, request, pageRows, {
+    scored,
+    now,
+    runtime,
+    sortValues:
+      request.sort.length > 0
+        ? (row) => plan.kinds.map((kind, i) => sortValue(kind, row[`k${i}`], row))
+        : undefined,
+  });
+  const response = searchResponse(readers, request, { total, maxScore, hits, scored, started });
+  if (request.aggregations) {
+    const aggParams = new SqlParams();
+    const text = await compileMatchedDocs(db, readers, request, aggParams, now, true, runtime);
+    const allDocs =
+      request.query.kind === 'match_all' &&
+      request.minScore === undefined &&
+      readers.every((reader) => !reader.filter);
+    const ctx = await compileAggContext(db, readers, request.aggregations, {
+      now,
+      runtime,
+      maxRuntimeDocs: options.maxRuntimeDocs,
+    });
+    response.aggregations = await runAggregations(
+      db,
+      ctx,
+      {
+        sql: `SELECT doc_key, s AS score FROM (${text}) m`,
+        params: aggParams.values,
+        scored: true,
+        all: allDocs,
+      },
+      request.aggregations,
+    );
+  }
+  return response;
+}
+
+/** `_count`: the number of matching documents. */
+export async function executeCount(
+  db: Pool | PoolClient,
+  readers: IndexReader[],
+  request: Pick<SearchRequest, 'query'>,
+  options: SearchOptions = {},
+): Promise<number> {
+  const params = new SqlParams();
+  // Count has no runtime_mappings of its own; the mapping's runtime fields still apply.
+  const runtimeMappings = runtimeMappingsOf(readers, undefined);
+  const runtime = runtimeMappings ? compileSearchRuntimeFields(runtimeMappings, readers, options) : undefined;
+  const matched = await compileMatchedDocs(
+    db,
+    readers,
+    { query: request.query },
+    params,
+    Date.now(),
+    false,
+    runtime,
+  );
+  const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM (${matched}) c`, params.values);
+  return Number(rows[0]!.n);
+}

@@ -1,0 +1,181 @@
+import type { Pool, PoolClient } from 'pg';
+import { buildHits, type HitRow } from '../hits/build-hits';
+import { checkResultWindow, searchResponse, type SearchResponse } from '../execute-search';
+import type { IndexReader } from '../../query/index-reader';
+import type { SearchRequest } from '../../query/parse/search-request';
+import { loadMatchPostings } from './load-match-postings';
+import { isFastMatchRequest, planFastMatch, type FastMatchPlan } from './plan-fast-match';
+import { checkCachedPlan, type CatalogFold } from './check-cached-plan';
+import type { PostingsCache } from './postings-cache';
+import { scoreMatchPlan, type MatchPostings } from './score-match-plan';
+import { TopDocsHeap } from './top-docs-heap';
+
+const f = Math.fround;
+
+/**
+ * The fast path for relevance-ordered match, multi_match (best_fields, most_fields) and bool over
+ * them: one statement per index reads statistics and postings (one snapshot), Node scores them with
+ * the float32 arithmetic of the SQL plans and keeps the top from+size, and one statement fetches the
+ * page's documents. Answers undefined when the request needs the SQL path (executeSearch); the answer
+ * is otherwise the one executeSearch gives, score for score.
+ *
+ * With a cache (postings-cache.ts) holding every term of the plans, the scores are computed first and
+ * one statement per index checks the statistics and term versions they used while it reads the page:
+ * one round trip instead of two, and the same answer (anything changed → the postings are read again).
+ */
+export async function executeFastSearch(
+  db: Pool | PoolClient,
+  readers: IndexReader[],
+  request: SearchRequest,
+  started = Date.now(),
+  cache?: PostingsCache,
+  fold?: CatalogFold,
+): Promise<SearchResponse | undefined> {
+  const plans = planAll(readers, request);
+  if (!plans) return undefined;
+  checkResultWindow(readers, request);
+  // The SQL path orders ties by index_id, then doc_key.
+  const shardOrder = readers
+    .map((r, i) => ({ id: BigInt(r.indexId), i }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const rank = new Int32Array(readers.length);
+  shardOrder.forEach(({ i }, r) => (rank[i] = r));
+  const located = (p: RankedDoc) => ({
+    indexId: readers[shardOrder[p.shard]!.i]!.indexId,
+    docKey: p.doc,
+    score: p.score,
+  });
+  if (cache) {
+    const cached = plans.map((plan) => cache.lookup(plan));
+    if (cached.every((c) => c !== undefined)) {
+      // Before the first await: the caller reads this to know it need not load the catalog itself.
+      if (fold) fold.taken = true;
+      const ranked = rankPlans(
+        plans,
+        cached.map((c) => c.postings),
+        rank,
+        request,
+      );
+      const page = ranked.page.map(located);
+      const checked = await Promise.all(
+        plans.map((plan, i) =>
+          checkCachedPlan(
+            db,
+            plan,
+            cached[i]!,
+            page.filter((p) => p.indexId === plan.reader.indexId),
+            i === 0 ? fold : undefined,
+          ),
+        ),
+      );
+      if (checked.every((rows) => rows !== undefined)) {
+        const byKey = new Map(checked.flat().map((row) => [`${row.index_id}:${row.doc_key}`, row]));
+        const rows = page.map((p) => byKey.get(`${p.indexId}:${p.docKey}`)!);
+        return respond(db, readers, request, ranked, rows, started);
+      }
+      // Something changed: read the postings again below, which replaces what the cache holds.
+    }
+  }
+  const postings = await Promise.all(plans.map((plan) => loadMatchPostings(db, plan, cache?.enabled)));
+  if (cache) plans.forEach((plan, i) => cache.remember(plan, postings[i]!));
+  const ranked = rankPlans(plans, postings, rank, request);
+  const rows = await loadPageRows(db, ranked.page.map(located));
+  return respond(db, readers, request, ranked, rows, started);
+}
+
+interface RankedDoc {
+  score: number;
+  shard: number;
+  doc: number;
+}
+
+interface Ranked {
+  total: number;
+  maxScore: number;
+  /** The page (from .. from+size) in Elasticsearch's order. */
+  page: RankedDoc[];
+}
+
+/** Scores every plan over its postings and keeps the top from+size (min_score applied). */
+function rankPlans(
+  plans: FastMatchPlan[],
+  postings: MatchPostings[],
+  rank: Int32Array,
+  request: SearchRequest,
+): Ranked {
+  const heap = new TopDocsHeap(request.size === 0 ? 0 : request.from + request.size);
+  const minScore = request.minScore === undefined ? undefined : f(request.minScore);
+  let total = 0;
+  let maxScore = -Infinity;
+  plans.forEach((plan, i) => {
+    const { docs, scores, length } = scoreMatchPlan(plan.root, postings[i]!);
+    const shard = rank[i]!;
+    for (let j = 0; j < length; j++) {
+      const s = scores[j]!;
+      if (minScore !== undefined && !(s >= minScore)) continue;
+      total++;
+      if (s > maxScore) maxScore = s;
+      heap.offer(s, shard, docs[j]!);
+    }
+  });
+  return { total, maxScore, page: heap.sorted().slice(request.from) };
+}
+
+async function respond(
+  db: Pool | PoolClient,
+  readers: IndexReader[],
+  request: SearchRequest,
+  ranked: Ranked,
+  rows: HitRow[],
+  started: number,
+): Promise<SearchResponse> {
+  const hits = await buildHits(db, readers, request, rows, { scored: true, now: started });
+  return searchResponse(readers, request, {
+    total: ranked.total,
+    maxScore: ranked.total > 0 ? ranked.maxScore : null,
+    hits,
+    scored: true,
+    started,
+  });
+}
+
+/** `_count` on the fast path: the matches of every index, counted without fetching a document. */
+export async function executeFastCount(
+  db: Pool | PoolClient,
+  readers: IndexReader[],
+  request: SearchRequest,
+): Promise<number | undefined> {
+  const plans = planAll(readers, request);
+  if (!plans) return undefined;
+  const postings = await Promise.all(plans.map((plan) => loadMatchPostings(db, plan)));
+  return plans.reduce((sum, plan, i) => sum + scoreMatchPlan(plan.root, postings[i]!).length, 0);
+}
+
+function planAll(readers: IndexReader[], request: SearchRequest): FastMatchPlan[] | undefined {
+  if (!isFastMatchRequest(request)) return undefined;
+  const plans: FastMatchPlan[] = [];
+  for (const reader of readers) {
+    const plan = planFastMatch(reader, request);
+    if (!plan) return undefined;
+    plans.push(plan);
+  }
+  return plans;
+}
+
+/** The page's documents in page order; one deleted since its postings were read is left out. */
+async function loadPageRows(
+  db: Pool | PoolClient,
+  page: { indexId: string; docKey: number; score: number }[],
+): Promise<HitRow[]> {
+  if (page.length === 0) return [];
+  const { rows } = await db.query<HitRow & { rn: string }>({
+    name: 'fast-match-page',
+    text: `SELECT d.index_id, d.doc_key, d.id, d.source::text AS source_text, d.version, d.seq_no,
+                  d.primary_term, p.rn
+           FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS p(index_id, doc_key, rn)
+           JOIN documents d ON d.index_id = p.index_id AND d.doc_key = p.doc_key
+           ORDER BY p.rn`,
+    values: [page.map((p) => p.indexId), page.map((p) => p.docKey)],
+  });
+  return rows.map((row) => ({ ...row, s: page[Number(row.rn) - 1]!.score }));
+}

@@ -1,0 +1,47 @@
+import { newDictionary } from '@acme/common';
+import { formatDateValue, parseDateValue } from '../../index/date-value';
+import { valuesAtPath } from '../../index/indexed-fields';
+import { isIntegerType, isNumericType } from '../../mapping/field-types';
+import { matchFieldPattern, type IndexReader, type ReaderField } from '../../query/index-reader';
+
+/** `fields: [...]`: values of mapped fields from `_source`, always arrays, dates in ISO form. */
+export function extractFields(
+  reader: IndexReader,
+  source: Record<string, unknown>,
+  requested: { field: string; format?: string }[],
+): Record<string, unknown[]> | undefined {
+  if (requested.length === 0) return undefined;
+  // Keyed by field path: `out.constructor` must not be Object (it would hide a field named so).
+  const out = newDictionary<unknown[]>();
+  for (const { field: pattern } of requested) {
+    const test = matchFieldPattern(pattern);
+    for (const field of reader.fields.values()) {
+      if (!test(field.path) || out[field.path]) continue;
+      const values = valuesAtPath(source, field.sourcePath)
+        .filter((v) => typeof v !== 'object')
+        .map((v) => fieldValue(field, v))
+        .filter((v) => v !== undefined);
+      if (values.length > 0) out[field.path] = values;
+    }
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function fieldValue(field: ReaderField, value: unknown): unknown {
+  if (field.type === 'text' || field.type === 'keyword') {
+    const text = String(value);
+    const ignoreAbove = field.mapping.ignore_above;
+    return ignoreAbove !== undefined && [...text].length > ignoreAbove ? undefined : text;
+  }
+  if (field.type === 'date') {
+    const ms = parseDateValue(value, field.mapping.format);
+    return ms === undefined ? undefined : formatDateValue(ms);
+  }
+  if (field.type === 'boolean') return value === true || value === 'true';
+  if (isNumericType(field.type)) {
+    const n = Number(value);
+    if (!Number.isFinite(n)) return undefined;
+    return isIntegerType(field.type) ? Math.trunc(n) : n;
+  }
+  return value;
+}

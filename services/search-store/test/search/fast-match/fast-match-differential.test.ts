@@ -1,0 +1,423 @@
+import { Client } from 'es8';
+import { uniqueId } from '@acme/testkit';
+import { resolveSearchIndices } from '../../../src/search/search-index-resolver';
+import { executeCount, executeSearch, type SearchResponse } from '../../../src/search/execute-search';
+import { executeFastCount, executeFastSearch } from '../../../src/search/fast-match/execute-fast-search';
+import { openMappingReaders } from '../../../src/search/fast-match/open-mapping-readers';
+import { isFastMatchRequest } from '../../../src/search/fast-match/plan-fast-match';
+import { PostingsCache } from '../../../src/search/fast-match/postings-cache';
+import { openIndexReaders } from '../../../src/query/index-reader';
+import { parseSearchRequest } from '../../../src/query/parse/search-request';
+import { startSearchStore, type RunningSearchStore } from '../../support/start-search-store';
+import { seededRandom as random } from '../../support/seeded-random';
+
+/**
+ * The fast path against the SQL plans it replaces: the same random match, multi_match and bool
+ * requests through both, over real Postgres, must give the same hits, scores (float32 printed the
+ * shortest way, so equal output means equal bits), totals and max_score.
+ */
+let store: RunningSearchStore;
+let es: Client;
+const suffix = uniqueId('fm')
+  .toLowerCase()
+  .replace(/[^a-z0-9]/g, '');
+const first = `fm-a-${suffix}`;
+const second = `fm-b-${suffix}`;
+
+const rnd = random(20261122);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
+const VOCABULARY = Array.from({ length: 150 }, (_, i) => `w${i.toString(36)}${'xyz'[i % 3]}`);
+/** Zipf-like: low ranks are common, so some terms have long posting lists and many ties. */
+const word = (): string => VOCABULARY[Math.floor(VOCABULARY.length * rnd() ** 2.5)]!;
+const words = (min: number, max: number): string =>
+  Array.from({ length: min + Math.floor(rnd() * (max - min + 1)) }, word).join(' ');
+
+function documentFor(i: number): Record<string, unknown> {
+  const doc: Record<string, unknown> = { body: words(3, 60), tag: pick(['a', 'b', 'c']), n: i % 5 };
+  if (i % 4 !== 0) doc.title = words(1, 6);
+  return doc;
+}
+
+beforeAll(async () => {
+  store = await startSearchStore();
+  es = new Client({ node: store.url });
+  const mappings = {
+    properties: {
+      title: { type: 'text' as const },
+      body: { type: 'text' as const },
+      tag: { type: 'keyword' as const },
+    },
+  };
+  for (const [index, count] of [
+    [first, 360],
+    [second, 90],
+  ] as const) {
+    await es.indices.create({ index, mappings });
+    const operations = Array.from({ length: count }, (_, i) => [
+      { index: { _index: index, _id: String(i) } },
+      documentFor(i),
+    ]).flat();
+    const bulk = await es.bulk({ refresh: true, operations });
+    if (bulk.errors) throw new Error('fixture bulk failed');
+  }
+  // Replacements and deletions leave gaps and new doc keys, as real indices have.
+  const churn = await es.bulk({
+    refresh: true,
+    operations: [
+      ...Array.from({ length: 30 }, (_, i) => [
+        { index: { _index: first, _id: String(i * 7) } },
+        documentFor(i),
+      ]).flat(),
+      ...Array.from({ length: 10 }, (_, i) => ({ delete: { _index: first, _id: String(i * 11 + 1) } })),
+    ],
+  });
+  if (churn.errors) throw new Error('churn bulk failed');
+});
+afterAll(async () => {
+  await es.close();
+  await store.stop();
+});
+
+const MSM = [undefined, undefined, '1', '2', '-1', '50%', '75%', '2<-25%'];
+
+function matchQuery(field: string): Record<string, unknown> {
+  const options: Record<string, unknown> = { query: words(1, 4) };
+  if (rnd() < 0.3) options.operator = 'and';
+  const msm = pick(MSM);
+  if (msm !== undefined && options.operator === undefined) options.minimum_should_match = msm;
+  if (rnd() < 0.2) options.boost = pick([0.5, 2, 3.7]);
+  return { match: { [field]: options } };
+}
+
+function multiMatchQuery(): Record<string, unknown> {
+  const options: Record<string, unknown> = {
+    query: words(1, 4),
+    fields: pick([
+      ['title', 'body'],
+      ['title^2', 'body'],
+      ['body^1.5'],
+      ['title', 'missing'],
+      ['*'],
+      ['tag', 'body'],
+    ]),
+    type: pick(['best_fields', 'most_fields']),
+  };
+  if (rnd() < 0.4) options.tie_breaker = pick([0.3, 0.7]);
+  if (rnd() < 0.2) options.operator = 'and';
+  const msm = pick(MSM);
+  if (msm !== undefined && options.operator === undefined) options.minimum_should_match = msm;
+  return { multi_match: options };
+}
+
+function keywordQuery(): Record<string, unknown> {
+  const boost = rnd() < 0.3 ? { boost: 1.7 } : {};
+  return pick([
+    { term: { tag: { value: pick(['a', 'b', 'c', 'z']), ...boost } } },
+    { terms: { tag: pick([['a'], ['a', 'c'], ['b', 'z']]), ...boost } },
+    { match: { tag: pick(['a', 'b']) } },
+  ]);
+}
+
+function leafQuery(): Record<string, unknown> {
+  const kind = rnd();
+  return kind < 0.65
+    ? matchQuery(pick(['body', 'body', 'title']))
+    : kind < 0.85
+      ? multiMatchQuery()
+      : keywordQuery();
+}
+
+function boolQuery(depth: number): Record<string, unknown> {
+  const clause = (): Record<string, unknown> =>
+    depth > 0 && rnd() < 0.2 ? boolQuery(depth - 1) : leafQuery();
+  const list = (max: number): Record<string, unknown>[] =>
+    Array.from({ length: Math.floor(rnd() * (max + 1)) }, clause);
+  const bool: Record<string, unknown> = {
+    must: list(2),
+    should: list(3),
+    filter: list(1),
+    must_not: list(1),
+  };
+  if (
+    (bool.must as unknown[]).length +
+      (bool.should as unknown[]).length +
+      (bool.filter as unknown[]).length ===
+    0
+  )
+    bool.should = [clause()];
+  if (rnd() < 0.3) bool.minimum_should_match = pick(['1', '2', '50%']);
+  if (rnd() < 0.2) bool.boost = 1.5;
+  return { bool };
+}
+
+function randomBody(): Record<string, unknown> {
+  const kind = rnd();
+  const body: Record<string, unknown> = {
+    query:
+      kind < 0.4
+        ? matchQuery(pick(['body', 'title']))
+        : kind < 0.55
+          ? multiMatchQuery()
+          : kind < 0.65
+            ? keywordQuery()
+            : boolQuery(2),
+    from: pick([0, 0, 0, 3, 10, 25]),
+    size: pick([10, 10, 0, 1, 5, 40]),
+  };
+  const tth = pick([undefined, undefined, true, false, 5, 50]);
+  if (tth !== undefined) body.track_total_hits = tth;
+  if (rnd() < 0.1) body.min_score = pick([0.5, 1.5, 3]);
+  if (rnd() < 0.1) body.post_filter = matchQuery('body');
+  // What the hits carry is built by the code both paths share; vary it anyway.
+  if (rnd() < 0.1) body._source = pick([false, ['title'], { excludes: ['body'] }]);
+  if (rnd() < 0.1) body.fields = ['title', 'tag'];
+  if (rnd() < 0.1) body.version = true;
+  if (rnd() < 0.1) body.seq_no_primary_term = true;
+  if (rnd() < 0.05) body.highlight = { fields: { body: {} } };
+  return body;
+}
+
+async function viaSql(index: string, body: Record<string, unknown>): Promise<SearchResponse> {
+  const request = parseSearchRequest(body, {});
+  const client = await store.pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const readers = await openIndexReaders(client, await resolveSearchIndices(client, index));
+    const response = await executeSearch(client, readers, request, {}, 0);
+    await client.query('COMMIT');
+    return response;
+  } finally {
+    client.release();
+  }
+}
+
+async function viaFastPath(
+  index: string,
+  body: Record<string, unknown>,
+): Promise<SearchResponse | undefined> {
+  const request = parseSearchRequest(body, {});
+  const readers = openMappingReaders(await resolveSearchIndices(store.pool, index));
+  return executeFastSearch(store.pool, readers, request, 0);
+}
+
+async function countViaSql(index: string, query: unknown): Promise<number> {
+  const request = parseSearchRequest({ query }, {}, true);
+  const client = await store.pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const readers = await openIndexReaders(client, await resolveSearchIndices(client, index));
+    const count = await executeCount(client, readers, request, {});
+    await client.query('COMMIT');
+    return count;
+  } finally {
+    client.release();
+  }
+}
+
+async function countViaFastPath(index: string, query: unknown): Promise<number | undefined> {
+  const request = parseSearchRequest({ query }, {}, true);
+  const readers = openMappingReaders(await resolveSearchIndices(store.pool, index));
+  return executeFastCount(store.pool, readers, request);
+}
+
+const comparable = (response: SearchResponse): unknown =>
+  JSON.parse(JSON.stringify({ ...response, took: 0 })) as unknown;
+
+describe('the fast match path agrees with the SQL plans', () => {
+  it('gives the same hits, scores, totals, max_score and _count for 240 random requests', async () => {
+    let fast = 0;
+    let withHits = 0;
+    for (let i = 0; i < 240; i++) {
+      const body = randomBody();
+      const index = rnd() < 0.8 ? first : `${first},${second}`;
+      const expected = await viaSql(index, body);
+      const actual = await viaFastPath(index, body);
+      if (!actual) continue;
+      fast++;
+      if (expected.hits.hits.length > 0) withHits++;
+      try {
+        expect(comparable(actual)).toEqual(comparable(expected));
+        if (i % 4 === 0)
+          expect(await countViaFastPath(index, body.query)).toBe(await countViaSql(index, body.query));
+      } catch (error) {
+        throw new Error(`request ${i} on ${index}: ${JSON.stringify(body)}\n${String(error)}`);
+      }
+    }
+    // Every generated shape is one the fast path covers.
+    expect(fast).toBe(240);
+    expect(withHits).toBeGreaterThan(100);
+  });
+
+  it('answers operator and over many blocks exactly as the SQL plans do (the rarest term drives)', async () => {
+    const index = `fm-c-${suffix}`;
+    const rare = new Set([3, 200, 201, 202, 520, 777]);
+    const operations = Array.from({ length: 800 }, (_, i) => [
+      { index: { _index: index, _id: String(i) } },
+      { body: `common ${i % 3 === 0 ? 'mid ' : ''}${rare.has(i) ? 'rare ' : ''}filler${i % 7}` },
+    ]).flat();
+    const bulk = await es.bulk({ refresh: true, operations });
+    expect(bulk.errors).toBe(false);
+    for (const query of ['common rare', 'rare mid common', 'mid common', 'filler3 mid', 'rare absent']) {
+      const body = { query: { match: { body: { query, operator: 'and' } } }, size: 20 };
+      const fast = await viaFastPath(index, body);
+      expect(fast).toBeDefined();
+      expect(comparable(fast!)).toEqual(comparable(await viaSql(index, body)));
+    }
+    const both = await viaFastPath(index, {
+      query: { match: { body: { query: 'common rare', operator: 'and' } } },
+    });
+    expect(both!.hits.hits.map((h) => h._id)).toHaveLength(6);
+  });
+
+  it('leaves requests it does not cover to the SQL path', async () => {
+    const outside = [
+      { query: { term: { tag: { value: 'A', case_insensitive: true } } } },
+      { query: { match: { body: 'w0x' } }, sort: [{ tag: 'asc' }] },
+      { query: { match: { body: 'w0x' } }, aggs: { t: { terms: { field: 'tag' } } } },
+      { query: { match: { body: 'w0x' } }, search_after: [1] },
+      { query: { match: { body: 'w0x' } }, explain: true },
+      { query: { match_phrase: { body: 'w0x w1y' } } },
+      { query: { bool: { must_not: [{ match: { body: 'w0x' } }] } } },
+      { query: { multi_match: { query: 'w0x', fields: ['n'] } } },
+      { query: { match: { body: { query: 'the', zero_terms_query: 'all', analyzer: 'stop' } } } },
+    ];
+    for (const body of outside) expect(await viaFastPath(first, body)).toBeUndefined();
+    expect(isFastMatchRequest(parseSearchRequest({ query: { match: { body: 'x' } } }, {}))).toBe(true);
+  });
+
+  it('answers over HTTP as the SQL path does, highlight and _source filtering included', async () => {
+    const body = {
+      query: { match: { body: 'w0x w1y' } },
+      highlight: { fields: { body: {} } },
+      _source: ['title'],
+      version: true,
+      seq_no_primary_term: true,
+    };
+    const res = await fetch(`${store.url}/${first}/_search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    const http = (await res.json()) as SearchResponse;
+    expect({ ...http, took: 0 }).toEqual(comparable(await viaSql(first, body)));
+    expect(http.hits.hits.length).toBe(10);
+    expect(http.hits.hits[0]).toHaveProperty('highlight.body');
+  });
+});
+
+describe('the fast path and catalog changes', () => {
+  const search = async (index: string, query: string): Promise<{ status: number; ids: string[] }> => {
+    const res = await fetch(`${store.url}/${index}/_search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: { match: { body: query } } }),
+    });
+    const body = (await res.json()) as { hits?: { hits: { _index: string; _id: string }[] } };
+    return { status: res.status, ids: (body.hits?.hits ?? []).map((h) => `${h._index}/${h._id}`) };
+  };
+
+  it('answers from the current catalog after an alias moves and an index is recreated', async () => {
+    const alias = `fm-alias-${suffix}`;
+    const one = `fm-one-${suffix}`;
+    const two = `fm-two-${suffix}`;
+    for (const [index, body] of [
+      [one, 'apple banana'],
+      [two, 'apple cherry'],
+    ]) {
+      await es.index({ index: index!, id: '1', document: { body }, refresh: true });
+    }
+    await es.indices.updateAliases({ actions: [{ add: { index: one, alias } }] });
+    expect(await search(alias, 'apple')).toEqual({ status: 200, ids: [`${one}/1`] });
+    expect(await search(alias, 'apple')).toEqual({ status: 200, ids: [`${one}/1`] });
+    await es.indices.updateAliases({
+      actions: [{ remove: { index: one, alias } }, { add: { index: two, alias } }],
+    });
+    expect(await search(alias, 'apple')).toEqual({ status: 200, ids: [`${two}/1`] });
+    expect(await search(one, 'banana')).toEqual({ status: 200, ids: [`${one}/1`] });
+    await es.indices.delete({ index: one });
+    expect((await search(one, 'banana')).status).toBe(404);
+    await es.indices.create({ index: one, mappings: { properties: { body: { type: 'keyword' } } } });
+    await es.index({ index: one, id: '2', document: { body: 'banana' }, refresh: true });
+    // Now a keyword field: the SQL path answers, and the exact value matches.
+    expect(await search(one, 'banana')).toEqual({ status: 200, ids: [`${one}/2`] });
+  });
+});
+
+describe('the fast path with its postings cache', () => {
+  /** The store's pool, counting statements: a search answered from the cache makes one per index. */
+  let statements = 0;
+  const counting = {
+    query: (...args: unknown[]) => {
+      statements++;
+      return (store.pool.query as (...a: unknown[]) => unknown).apply(store.pool, args);
+    },
+  } as unknown as typeof store.pool;
+
+  async function viaCache(
+    cache: PostingsCache,
+    index: string,
+    body: Record<string, unknown>,
+  ): Promise<SearchResponse | undefined> {
+    const readers = openMappingReaders(await resolveSearchIndices(store.pool, index));
+    statements = 0;
+    return executeFastSearch(counting, readers, parseSearchRequest(body, {}), 0, cache);
+  }
+
+  it('answers the second time in one statement, the same hits and scores as the SQL plans', async () => {
+    const cache = new PostingsCache(8 * 2 ** 20);
+    let fromCache = 0;
+    for (let i = 0; i < 120; i++) {
+      const body = randomBody();
+      const expected = comparable(await viaSql(first, body));
+      expect(comparable((await viaCache(cache, first, body))!)).toEqual(expected);
+      const again = await viaCache(cache, first, body);
+      if (statements === 1) fromCache++;
+      try {
+        expect(comparable(again!)).toEqual(expected);
+      } catch (error) {
+        throw new Error(`request ${i}: ${JSON.stringify(body)}\n${String(error)}`);
+      }
+    }
+    // Every request's terms fit: each second answer came from the cache.
+    expect(fromCache).toBe(120);
+  });
+
+  it('sees every write committed since it read the postings, and scores with the new statistics', async () => {
+    const index = `fm-cache-${suffix}`;
+    await es.indices.create({ index, mappings: { properties: { body: { type: 'text' } } } });
+    await es.bulk({
+      refresh: true,
+      operations: Array.from({ length: 40 }, (_, i) => [
+        { index: { _index: index, _id: String(i) } },
+        { body: `apple ${i % 2 ? 'banana' : 'cherry'} filler${i % 5}` },
+      ]).flat(),
+    });
+    const cache = new PostingsCache(8 * 2 ** 20);
+    const bodies = [
+      { query: { match: { body: { query: 'apple banana', operator: 'and' } } }, size: 50 },
+      { query: { match: { body: 'cherry filler3' } }, size: 50 },
+      { query: { match: { body: 'durian' } } },
+    ];
+    const writes: (() => Promise<unknown>)[] = [
+      // a new document with the query terms
+      () => es.index({ index, id: 'new', document: { body: 'apple banana durian' }, refresh: true }),
+      // a document without them: only the field statistics change
+      () => es.index({ index, id: 'other', document: { body: 'elderberry' }, refresh: true }),
+      // a replacement and a deletion
+      () => es.index({ index, id: '3', document: { body: 'cherry cherry' }, refresh: true }),
+      () => es.delete({ index, id: '5', refresh: true }),
+      () => es.delete({ index, id: 'new', refresh: true }),
+    ];
+    for (const write of [async () => undefined, ...writes]) {
+      await write();
+      for (const body of bodies) {
+        const expected = comparable(await viaSql(index, body));
+        // the first read after the write finds the change; the second is served from the cache
+        expect(comparable((await viaCache(cache, index, body))!)).toEqual(expected);
+        expect(comparable((await viaCache(cache, index, body))!)).toEqual(expected);
+        expect(statements).toBe(1);
+      }
+    }
+  });
+});

@@ -1,0 +1,101 @@
+import { openMappingReaders } from '../../../src/search/fast-match/open-mapping-readers';
+import { planFastMatch, type FastMatchPlan } from '../../../src/search/fast-match/plan-fast-match';
+import { PostingsCache, type TermVersion } from '../../../src/search/fast-match/postings-cache';
+import type { MatchPostings, TermPostings } from '../../../src/search/fast-match/score-match-plan';
+import { parseSearchRequest } from '../../../src/query/parse/search-request';
+
+const reader = (indexId: string) =>
+  openMappingReaders([
+    {
+      index_id: indexId,
+      name: `i${indexId}`,
+      uuid: 'u',
+      settings: {},
+      mappings: { properties: { body: { type: 'text' }, title: { type: 'text' } } },
+    },
+  ])[0]!;
+
+const plan = (query: string, indexId = '1'): FastMatchPlan =>
+  planFastMatch(reader(indexId), parseSearchRequest({ query: { match: { body: query } } }, {}))!;
+
+const list = (docs: number[], docFreq = docs.length): TermPostings => ({
+  docFreq,
+  docs: Float64Array.from(docs),
+  freqs: Int32Array.from(docs, () => 1),
+  norms: Uint8Array.from(docs, () => 10),
+});
+
+const read = (terms: Record<string, TermPostings>): MatchPostings => ({
+  fields: new Map([['body', { docCount: 10, sumTotalTermFreq: 90 }]]),
+  terms: new Map(Object.entries(terms).map(([t, p]) => [`body\u0000${t}`, p])),
+});
+
+const versions = (entries: Record<string, [string, string]>): Map<string, TermVersion> =>
+  new Map(Object.entries(entries).map(([t, [termId, version]]) => [`body\u0000${t}`, { termId, version }]));
+
+describe('PostingsCache', () => {
+  it('answers a plan only when it holds the field statistics and every term, absent terms included', () => {
+    const cache = new PostingsCache(1 << 20);
+    const p = plan('alpha beta gamma');
+    expect(cache.lookup(p)).toBeUndefined();
+    cache.remember(p, {
+      ...read({ alpha: list([1, 2]), beta: list([2, 3]) }),
+      versions: versions({ alpha: ['7', '100'], beta: ['8', '101'] }),
+    });
+    const hit = cache.lookup(p)!;
+    expect([...hit.postings.terms.keys()]).toEqual(['body\u0000alpha', 'body\u0000beta']);
+    expect(hit.versions.get('body\u0000beta')).toEqual({ termId: '8', version: '101' });
+    expect(hit.postings.fields.get('body')).toEqual({ docCount: 10, sumTotalTermFreq: 90 });
+    // gamma was read and not found: kept as absent, so the plan is answered.
+    expect(hit.versions.has('body\u0000gamma')).toBe(false);
+    // Another index with the same term ids in its dictionary shares nothing.
+    expect(cache.lookup(plan('alpha beta gamma', '2'))).toBeUndefined();
+    expect(cache.lookup(plan('alpha delta'))).toBeUndefined();
+  });
+
+  it('keeps no term whose postings came back partial (a conjunction sends only some blocks)', () => {
+    const cache = new PostingsCache(1 << 20);
+    const p = plan('alpha beta');
+    cache.remember(p, {
+      ...read({ alpha: list([1, 2]), beta: list([2], 40) }),
+      versions: versions({ alpha: ['7', '1'], beta: ['8', '1'] }),
+    });
+    expect(cache.lookup(p)).toBeUndefined();
+    expect(cache.lookup(plan('alpha'))).toBeDefined();
+  });
+
+  it('evicts the least recently used terms past its byte budget, and nothing when turned off', () => {
+    const big = (n: number) => list(Array.from({ length: n }, (_, i) => i + 1));
+    // 1,300 postings: 17,060 bytes with the entry's overhead, four fit in 70,000.
+    const cache = new PostingsCache(70_000);
+    for (const [i, word] of ['one', 'two', 'three', 'four'].entries())
+      cache.remember(plan(word), {
+        ...read({ [word]: big(1300) }),
+        versions: versions({ [word]: [String(i), '1'] }),
+      });
+    expect(cache.size).toEqual({ terms: 4, bytes: 68_240 });
+    expect(cache.lookup(plan('one'))).toBeDefined(); // now the most recently used
+    cache.remember(plan('five'), { ...read({ five: big(1300) }), versions: versions({ five: ['5', '1'] }) });
+    expect(cache.lookup(plan('two'))).toBeUndefined();
+    for (const word of ['one', 'three', 'four', 'five']) expect(cache.lookup(plan(word))).toBeDefined();
+    expect(cache.size.bytes).toBeLessThanOrEqual(70_000);
+    // A list over a quarter of the budget is never kept.
+    cache.remember(plan('huge'), { ...read({ huge: big(5000) }), versions: versions({ huge: ['4', '1'] }) });
+    expect(cache.lookup(plan('huge'))).toBeUndefined();
+
+    const off = new PostingsCache(0);
+    off.remember(plan('one'), { ...read({ one: list([1]) }), versions: versions({ one: ['1', '1'] }) });
+    expect(off.enabled).toBe(false);
+    expect(off.lookup(plan('one'))).toBeUndefined();
+  });
+
+  it('replaces a term read again and forgets field statistics found changed', () => {
+    const cache = new PostingsCache(1 << 20);
+    const p = plan('alpha');
+    cache.remember(p, { ...read({ alpha: list([1]) }), versions: versions({ alpha: ['7', '1'] }) });
+    cache.remember(p, { ...read({ alpha: list([1, 5]) }), versions: versions({ alpha: ['7', '2'] }) });
+    expect(cache.lookup(p)!.versions.get('body\u0000alpha')).toEqual({ termId: '7', version: '2' });
+    expect([...cache.lookup(p)!.postings.terms.get('body\u0000alpha')!.docs]).toEqual([1, 5]);
+    expect(cache.size.terms).toBe(1);
+  });
+});
