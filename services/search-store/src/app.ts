@@ -13,7 +13,8 @@ import {
 import { analyzeRouter } from './api/analyze.route';
 import { documentStoreRouter } from './api/document-store.router';
 import { searchFrontRoute } from './api/lean-search';
-import { createSearchRunner, searchRouter } from './api/search.route';
+import { searchRouter } from './api/search.route';
+import { createSearchRunner } from './search/searcher';
 import type { SearchConfig } from './config';
 import { formatResponse } from './http/format-response';
 import { noHandler } from './http/no-handler';

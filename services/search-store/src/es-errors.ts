@@ -69,3 +69,8 @@ export function aliasesMissing(aliases: string[]): EsError {
     metadata: { 'resource.type': 'aliases', 'resource.id': list },
   });
 }
+
+/** What Elasticsearch's cancelled task reports (TaskCancelledException, 400); no client reads it. */
+export function taskCancelled(): EsError {
+  return new EsError('task_cancelled_exception', 'task cancelled [http channel closed]');
+}

@@ -7,7 +7,8 @@ import { stringifyWithRaw } from '../http/raw-json';
 import { tooLarge } from '../http/read-body';
 import { parseJsonWithLocations } from '../query/parse/json-locations';
 import { requireScope } from '../auth/route-scope';
-import { SEARCH_ACCESS, type SearchRunner } from './search.route';
+import type { SearchRunner } from '../search/searcher';
+import { SEARCH_ACCESS } from './search.route';
 import { clientGoneSignal } from './client-gone';
 
 /** Larger bodies (a search is rarely more than a few kB) take the express route. */

@@ -2,7 +2,7 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { EsError, esErrorHandler, createLogger, frontHandler, requestPrelude } from '@acme/common';
 import { searchFrontRoute } from '../../src/api/lean-search';
-import type { SearchTarget } from '../../src/api/search.route';
+import type { SearchTarget } from '../../src/search/search-target';
 import { formatResponse } from '../../src/http/format-response';
 import { fullAccessPrincipal } from '../support/full-access-principal';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';

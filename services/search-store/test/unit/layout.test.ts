@@ -5,14 +5,6 @@ import { join, relative } from 'node:path';
 // storage/*.repo.ts and index/, reached through the use cases in catalog/, write/ and search/.
 const API_DIR = join(__dirname, '../../src/api');
 
-/**
- * Search files under api/ that still run SQL. Another helper owns them this round; the lead moves them
- * into search/ once this lands and then empties this list (an entry whose file is gone fails below).
- */
-const STILL_RUNNING_SQL = new Set([
-  'search.route.ts', // the REPEATABLE READ READ ONLY transaction around a search
-]);
-
 /** What a file may not contain: a statement run, or SQL text in code (comments are prose). */
 const SQL_PATTERNS: [string, RegExp][] = [
   ['a .query( call', /\.query\s*(<[^>]*>)?\s*\(/],
@@ -59,12 +51,7 @@ describe('search-store layout', () => {
   it('runs no SQL in api/: routes call use cases, which call repos', () => {
     const offenders = tsFiles(API_DIR)
       .map((path) => ({ file: relative(API_DIR, path), found: findSql(readFileSync(path, 'utf8')) }))
-      .filter(({ file, found }) => found.length > 0 && !STILL_RUNNING_SQL.has(file));
+      .filter(({ found }) => found.length > 0);
     expect(offenders).toEqual([]);
-  });
-
-  it('allows SQL only in api/ files that still exist', () => {
-    const present = new Set(tsFiles(API_DIR).map((path) => relative(API_DIR, path)));
-    expect([...STILL_RUNNING_SQL].filter((file) => !present.has(file))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { createIndexFixture, type IndexFixture } from '../../index/support/index-fixture';
-import { createSearchRunner } from '../../../src/api/search.route';
+import { createSearchRunner } from '../../../src/search/searcher';
 
 let fx: IndexFixture;
 let fastPool: Pool;

@@ -1,0 +1,84 @@
+import type { Pool } from 'pg';
+import { parseSearchRequest } from '../query/parse/search-request';
+import { executeCount, executeSearch } from './execute-search';
+import { fastCount, fastSearch } from './fast-search';
+import type { PostingsCache } from './fast-match/postings-cache';
+import { inSnapshot } from './in-snapshot';
+import type { SearchOptions } from './search-options';
+import type { SearchTarget } from './search-target';
+
+export interface SearcherDeps {
+  pool: Pool;
+  /** For the fast path's named statements (storage/fast-search-pool.ts); `pool` when absent. */
+  fastPool?: Pool;
+  /** How searches run (the SQL plans only, a runtime-field limit); the defaults when absent. */
+  options?: SearchOptions;
+  /** The fast path's postings cache; absent → every search reads its postings. */
+  postingsCache?: PostingsCache;
+}
+
+/** Runs a search or a count; `gone` fires when its client left (api/client-gone.ts). */
+export type SearchRunner = (
+  target: SearchTarget,
+  body: unknown,
+  params: Record<string, string | undefined>,
+  gone?: AbortSignal,
+) => Promise<unknown>;
+
+/**
+ * The search API behind its HTTP details, shared by the express route and the front route before
+ * it (api/lean-search.ts), as Lucene's IndexSearcher is to a request handler: the fast path when it
+ * covers the request, else the SQL plans in one snapshot.
+ */
+export function createSearchRunner(deps: SearcherDeps): SearchRunner {
+  return async (target, body, params, gone) => {
+    const started = Date.now();
+    const request = parseSearchRequest(body, params);
+    const fast =
+      deps.options?.fastMatch === false
+        ? {}
+        : await fastSearch(
+            deps.fastPool ?? deps.pool,
+            target.index,
+            { ignoreUnavailable: target.ignoreUnavailable },
+            request,
+            started,
+            deps.postingsCache,
+          );
+    if (fast.body) return fast.body;
+    return inSnapshot(
+      deps.pool,
+      target,
+      (client, readers) => executeSearch(client, readers, request, deps.options, started),
+      fast.indices,
+      gone,
+    );
+  };
+}
+
+/** The `_count` API: the fast path's count when it covers the query, else the SQL plan's. */
+export function createCountRunner(deps: SearcherDeps): SearchRunner {
+  return async (target, body, params, gone) => {
+    const request = parseSearchRequest(body, params, true);
+    const fast =
+      deps.options?.fastMatch === false
+        ? {}
+        : await fastCount(
+            deps.fastPool ?? deps.pool,
+            target.index,
+            { ignoreUnavailable: target.ignoreUnavailable },
+            request,
+          );
+    if (fast.body) return fast.body;
+    return inSnapshot(
+      deps.pool,
+      target,
+      async (client, readers) => ({
+        count: await executeCount(client, readers, request, deps.options),
+        _shards: { total: readers.length, successful: readers.length, skipped: 0, failed: 0 },
+      }),
+      fast.indices,
+      gone,
+    );
+  };
+}
