@@ -77,6 +77,72 @@ export default tseslint.config(
     },
   },
   {
+    // search-store's layers (issue 19, DESIGN.md "Modules"): api/ routes → catalog/, write/, search/
+    // use cases → query/, aggs/, script/ → index/, mapping/, analysis/ → storage/. Nothing below api/
+    // imports it, the engine does not import the use cases, and index/ does not import the query side.
+    files: ['services/search-store/src/*/**/*.ts'],
+    ignores: ['services/search-store/src/api/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/**', '**/api'],
+              message: 'Only routes live in api/: move what you need into a use case.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: [
+      'services/search-store/src/{query,aggs,script,index,mapping,analysis,storage,source,text}/**/*.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/**', '**/api'],
+              message: 'Only routes live in api/: move what you need into a use case.',
+            },
+            {
+              group: ['**/search/**', '**/catalog/**', '**/write/**'],
+              message: 'The engine does not import the use cases that call it (catalog/, write/, search/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['services/search-store/src/{index,mapping,analysis,storage}/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/**', '**/api'],
+              message: 'Only routes live in api/: move what you need into a use case.',
+            },
+            {
+              group: ['**/search/**', '**/catalog/**', '**/write/**'],
+              message: 'The engine does not import the use cases that call it (catalog/, write/, search/).',
+            },
+            {
+              group: ['**/query/**', '**/aggs/**'],
+              message: 'index/ serves the query side: it offers readers, it does not import query/ or aggs/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: {
       sourceType: 'commonjs',
