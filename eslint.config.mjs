@@ -2,6 +2,16 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// search-store's layers (issue 19): import patterns refused below api/ and below the use cases.
+const NO_ROUTES = {
+  group: ['**/api/**', '**/api'],
+  message: 'Only routes live in api/: move what you need into a use case.',
+};
+const NO_USE_CASES = {
+  group: ['**/search/**', '**/catalog/**', '**/write/**'],
+  message: 'The engine does not import the use cases that call it (catalog/, write/, search/).',
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.data/**', 'bench/.work/**'] },
   js.configs.recommended,
@@ -86,12 +96,7 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['**/api/**', '**/api'],
-              message: 'Only routes live in api/: move what you need into a use case.',
-            },
-          ],
+          patterns: [NO_ROUTES],
         },
       ],
     },
@@ -104,16 +109,7 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['**/api/**', '**/api'],
-              message: 'Only routes live in api/: move what you need into a use case.',
-            },
-            {
-              group: ['**/search/**', '**/catalog/**', '**/write/**'],
-              message: 'The engine does not import the use cases that call it (catalog/, write/, search/).',
-            },
-          ],
+          patterns: [NO_ROUTES, NO_USE_CASES],
         },
       ],
     },
@@ -125,14 +121,8 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              group: ['**/api/**', '**/api'],
-              message: 'Only routes live in api/: move what you need into a use case.',
-            },
-            {
-              group: ['**/search/**', '**/catalog/**', '**/write/**'],
-              message: 'The engine does not import the use cases that call it (catalog/, write/, search/).',
-            },
+            NO_ROUTES,
+            NO_USE_CASES,
             {
               group: ['**/query/**', '**/aggs/**'],
               message: 'index/ serves the query side: it offers readers, it does not import query/ or aggs/.',
