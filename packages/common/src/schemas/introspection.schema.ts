@@ -24,6 +24,8 @@ export const activeIntrospectionSchema = z.object({
   aud: z.union([z.string(), z.array(z.string())]).optional(),
   iss: z.string().optional(),
   jti: z.string().optional(),
+  /** RFC 8693 §4.1: who acts for `sub` (a token exchange with an actor); nested for prior actors. */
+  act: z.record(z.string(), z.unknown()).optional(),
 });
 export const inactiveIntrospectionSchema = z.object({ active: z.literal(false) });
 export const introspectionResponseSchema = z.union([activeIntrospectionSchema, inactiveIntrospectionSchema]);

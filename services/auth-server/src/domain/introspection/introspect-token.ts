@@ -54,5 +54,7 @@ function viewFor(ctx: AuthContext, record: TokenRecord, rs: ResourceServer): Int
     iss: ctx.config.ISSUER,
     // RFC 7662 §2.2: the id revocation events name (public-token-id.ts), never the token or its hash.
     jti: publicTokenId(ctx.hasher, record),
+    // RFC 8693 §4.1 and §2.2.1's note on introspection: the delegation chain of an exchanged token.
+    ...(record.act ? { act: record.act } : {}),
   };
 }

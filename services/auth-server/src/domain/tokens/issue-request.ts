@@ -1,5 +1,5 @@
 import type { Client } from '../clients/client';
-import type { StoredToken } from './token-record';
+import type { ActClaim, StoredToken } from './token-record';
 
 /**
  * What one issuance of tokens is for. Its own file: issue-tokens.ts and mint-access-token.ts, which it
@@ -15,6 +15,10 @@ export interface IssueRequest {
   /** Rotation keeps the family; a new grant starts one. */
   familyId?: string;
   withRefresh: boolean;
+  /** RFC 8693 §2.2.1: an exchanged token lives no longer than the token it came from (seconds). */
+  maxLifetimeSeconds?: number;
+  /** RFC 8693 §4.1: the actor of an exchanged token. */
+  act?: ActClaim;
   idToken?: { nonce: string | null; authTime: Date };
 }
 

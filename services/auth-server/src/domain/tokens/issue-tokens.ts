@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuthContext } from '../auth-context';
 import type { Client } from '../clients/client';
 import type { IssueRequest, TokenBase } from './issue-request';
-import { mintAccessToken } from './mint-access-token';
+import { accessTokenTtl, mintAccessToken } from './mint-access-token';
 import { generateSecret } from '../crypto/secret-hasher';
 import { atHash } from './jwt-codec';
 import { claimsForScopes } from '../users/claims-for-scopes';
@@ -30,7 +30,7 @@ export async function issueTokens(ctx: AuthContext, req: IssueRequest): Promise<
   const { client } = req;
   const now = new Date();
   const iat = Math.floor(now.getTime() / 1000);
-  const ttl = client.accessTokenTtlSeconds;
+  const ttl = accessTokenTtl(client, req);
   const familyId = req.withRefresh ? (req.familyId ?? randomUUID()) : (req.familyId ?? null);
   const base: TokenBase = {
     grantId: req.grantId,
@@ -42,7 +42,8 @@ export async function issueTokens(ctx: AuthContext, req: IssueRequest): Promise<
     codeHash: req.codeHash ?? null,
     issuedAt: now,
   };
-  const { accessToken, stored } = mintAccessToken(ctx, client, req, base, now);
+  const access = req.act ? { ...base, act: req.act } : base;
+  const { accessToken, stored } = mintAccessToken(ctx, client, req, access, now);
   const rows = [stored];
   const response: TokenResponse = {
     access_token: accessToken,

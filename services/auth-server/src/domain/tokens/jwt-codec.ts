@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { SigningKeyStore } from './signing-key-store';
+import type { ActClaim } from './token-record';
 
 export type AccessTokenAlg = 'HS256' | 'RS256' | 'ES256';
 /** RFC 8725 §3.1: the algorithms we accept are fixed here; the token's `alg` header only picks among them. */
@@ -16,6 +17,8 @@ export interface AccessTokenClaims {
   iat: number;
   exp: number;
   scope: string;
+  /** RFC 8693 §4.1: present on tokens from a token exchange with an actor. */
+  act?: ActClaim;
 }
 
 /**

@@ -5,6 +5,13 @@ import type { StoredToken } from './token-record';
 import { generateSecret } from '../crypto/secret-hasher';
 import type { IssueRequest, TokenBase } from './issue-request';
 
+/** The access token's lifetime: the client's, capped by the request's maximum; null: non-expiring. */
+export function accessTokenTtl(client: Client, req: Pick<IssueRequest, 'maxLifetimeSeconds'>): number | null {
+  const ttl = client.accessTokenTtlSeconds;
+  if (req.maxLifetimeSeconds === undefined) return ttl;
+  return ttl === null ? req.maxLifetimeSeconds : Math.min(ttl, req.maxLifetimeSeconds);
+}
+
 /**
  * One access token in the client's format. Opaque: 256 random bits, stored as their keyed hash, may be
  * non-expiring. JWT (RFC 9068): the product's claims (sub, iss, cid, iat, exp, scope) plus client_id,
@@ -17,7 +24,7 @@ export function mintAccessToken(
   base: TokenBase,
   now: Date,
 ): { accessToken: string; stored: StoredToken } {
-  const ttl = client.accessTokenTtlSeconds;
+  const ttl = accessTokenTtl(client, req);
   if (client.tokenFormat === 'jwt' && ttl !== null) {
     const iat = Math.floor(now.getTime() / 1000);
     const jti = randomUUID();
@@ -32,6 +39,7 @@ export function mintAccessToken(
         iat,
         exp: iat + ttl,
         scope: req.scopes.join(' '),
+        ...(req.act ? { act: req.act } : {}),
       },
       client.jwtAlg,
     );

@@ -1,3 +1,14 @@
+/**
+ * RFC 8693 §4.1 `act`: the party acting for the subject (`sub` of a user actor, `client_id` of the
+ * client its token was issued to); a nested `act` is the prior actor in a delegation chain.
+ */
+// A type, not an interface: it is assignable to the introspection response's Record<string, unknown>.
+export type ActClaim = {
+  sub?: string;
+  client_id: string;
+  act?: ActClaim;
+};
+
 export interface StoredToken {
   tokenHash: Buffer;
   kind: 'access_token' | 'refresh_token';
@@ -12,6 +23,8 @@ export interface StoredToken {
   codeHash: Buffer | null;
   issuedAt: Date;
   expiresAt: Date | null;
+  /** Only on tokens issued by a token exchange with an actor (RFC 8693 §4.1). */
+  act?: ActClaim | null;
 }
 
 /** What a revocation touched: enough to clear caches and to tell resource servers (jti). */
