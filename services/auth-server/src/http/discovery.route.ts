@@ -3,6 +3,7 @@ import type { AuthContext } from '../domain/auth-context';
 import { cors } from './cors';
 import { ACCESS_TOKEN_ALGS } from '../domain/tokens/jwt-codec';
 import { DEVICE_CODE_GRANT_TYPE } from '../domain/device/device-authorization';
+import { TOKEN_EXCHANGE_GRANT_TYPE } from '../domain/token-exchange/token-exchange';
 
 /**
  * RFC 8414 and OIDC Discovery 1.0 metadata, and the JWKS (RFC 7517). CORS is allowed here (RFC 9700 §2.6:
@@ -29,6 +30,7 @@ export function discoveryRouter(ctx: AuthContext): Router {
       'client_credentials',
       'implicit',
       DEVICE_CODE_GRANT_TYPE,
+      TOKEN_EXCHANGE_GRANT_TYPE,
     ],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],

@@ -1,8 +1,8 @@
 import { newDictionary, OAuthError, ownValue } from '@acme/common';
 import type { Request } from 'express';
 
-/** RFC 8707 §2: `resource` may be given more than once; read it with listParam. */
-const REPEATABLE = new Set(['resource']);
+/** RFC 8707 §2 and RFC 8693 §2.1: `resource` and `audience` may be repeated; read them with listParam. */
+const REPEATABLE = new Set(['resource', 'audience']);
 
 /**
  * The request's parameters as single strings. A repeated parameter (the urlencoded parser makes it an

@@ -6,15 +6,23 @@ import { refreshTokens } from '../domain/grants/refresh-tokens';
 import { clientCredentials } from '../domain/grants/client-credentials';
 import { DEVICE_CODE_GRANT_TYPE } from '../domain/device/device-authorization';
 import { exchangeDeviceCode } from '../domain/device/exchange-device-code';
+import { TOKEN_EXCHANGE_GRANT_TYPE } from '../domain/token-exchange/token-exchange';
+import { exchangeToken } from '../domain/token-exchange/exchange-token';
 import { authenticateRequestClient, type ClientAuth } from './client-auth';
 import { cors } from './cors';
 import { listParam, parseFormBody } from './parse-params';
 
-const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', DEVICE_CODE_GRANT_TYPE];
+const GRANT_TYPES = [
+  'authorization_code',
+  'refresh_token',
+  'client_credentials',
+  DEVICE_CODE_GRANT_TYPE,
+  TOKEN_EXCHANGE_GRANT_TYPE,
+];
 
 /**
  * POST /token (RFC 6749 §3.2): authorization_code, refresh_token, client_credentials and the device code
- * (RFC 8628 §3.4); the password grant is refused (RFC 9700 §2.4). Responses are no-store (§5.1); errors
+ * (RFC 8628 §3.4) and token exchange (RFC 8693 §2); the password grant is refused (RFC 9700 §2.4). Responses are no-store (§5.1); errors
  * follow §5.2.
  */
 export function tokenRouter(ctx: AuthContext, clientAuth: ClientAuth): Router {
@@ -36,7 +44,12 @@ export function tokenRouter(ctx: AuthContext, clientAuth: ClientAuth): Router {
           ? await refreshTokens(ctx, client, params)
           : grantType === DEVICE_CODE_GRANT_TYPE
             ? await exchangeDeviceCode(ctx, client, params)
-            : await clientCredentials(ctx, client, { scope: params.scope, resource });
+            : grantType === TOKEN_EXCHANGE_GRANT_TYPE
+              ? await exchangeToken(ctx, client, {
+                  ...params,
+                  targets: [...resource, ...listParam(req.body, 'audience')],
+                })
+              : await clientCredentials(ctx, client, { scope: params.scope, resource });
     res.json(body);
   });
   return router;

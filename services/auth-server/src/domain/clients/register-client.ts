@@ -6,6 +6,7 @@ import type { Client } from './client';
 import { generateSecret } from '../crypto/secret-hasher';
 import { checkRedirectUriForRegistration } from './check-redirect-uri';
 import { DEVICE_CODE_GRANT_TYPE } from '../device/device-authorization';
+import { TOKEN_EXCHANGE_GRANT_TYPE } from '../token-exchange/token-exchange';
 
 const ttl = z
   .number()
@@ -27,6 +28,7 @@ export const clientRegistrationSchema = z
           'client_credentials',
           'implicit',
           DEVICE_CODE_GRANT_TYPE,
+          TOKEN_EXCHANGE_GRANT_TYPE,
         ]),
       )
       .default(['authorization_code']),
@@ -67,6 +69,8 @@ export async function registerClient(
     );
   if (body.client_type === 'public' && body.grant_types.includes('client_credentials'))
     throw new OAuthError('invalid_client_metadata', 'public clients cannot use client_credentials');
+  if (body.client_type === 'public' && body.grant_types.includes(TOKEN_EXCHANGE_GRANT_TYPE))
+    throw new OAuthError('invalid_client_metadata', 'public clients cannot use token exchange');
   const implicit = body.response_types.some((t) => t !== 'code');
   if (implicit && !body.grant_types.includes('implicit'))
     throw new OAuthError('invalid_client_metadata', 'token response types need the implicit grant type');
