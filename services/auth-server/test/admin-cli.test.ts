@@ -212,4 +212,47 @@ describe('admin CLI and demo seed', () => {
     expect(device.status).toBe(200);
     expect(device.body.user_code).toEqual(expect.any(String));
   });
+
+  it('registers a service allowed token exchange (--grant-type), which may then exchange a token', async () => {
+    const grant = 'urn:ietf:params:oauth:grant-type:token-exchange';
+    const result = await run(
+      'clients',
+      'create',
+      '--name',
+      'Orders service',
+      '--grant-type',
+      grant,
+      '--grant-type',
+      'client_credentials',
+      '--scope',
+      'cli.read',
+      '--json',
+    );
+    expect(result.code).toBe(0);
+    const client = JSON.parse(result.out) as {
+      client_id: string;
+      client_secret: string;
+      grant_types: string[];
+    };
+    expect(client.grant_types).toEqual([grant, 'client_credentials']);
+    const auth = { authorization: basic(client.client_id, client.client_secret) };
+    const subject = await postForm(
+      `${server.url}/token`,
+      { grant_type: 'client_credentials', scope: 'cli.read' },
+      auth,
+    );
+    const exchanged = await postForm(
+      `${server.url}/token`,
+      {
+        grant_type: grant,
+        subject_token: subject.body.access_token as string,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+      },
+      auth,
+    );
+    expect([exchanged.status, exchanged.body.issued_token_type]).toEqual([
+      200,
+      'urn:ietf:params:oauth:token-type:access_token',
+    ]);
+  });
 });
