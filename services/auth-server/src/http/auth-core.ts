@@ -7,7 +7,7 @@ import { adminRouter } from './admin.route';
 import { deviceAuthorizationRouter } from './device-authorization.route';
 import { discoveryRouter } from './discovery.route';
 import {
-  createIntrospectionHandler,
+  createIntrospectionHandlers,
   introspectionRouter,
   type IntrospectionHandler,
 } from './introspection.route';
@@ -67,10 +67,10 @@ export function createAuthCore(deps: {
     ready().then(() => next(), next);
   });
   const rsAuth = createResourceServerAuth(ctx);
-  const introspect = createIntrospectionHandler(ctx, introspectionLimiter, rsAuth);
+  const introspection = createIntrospectionHandlers(ctx, introspectionLimiter, rsAuth);
   const clientAuth = { ctx, limiter: tokenLimiter, relays: rsAuth };
   // /token_info first: it is the hot path (issue 4).
-  router.use(introspectionRouter(introspect));
+  router.use(introspectionRouter(introspection));
   router.use(revocationStreamRouter(ctx, introspectionLimiter, rsAuth));
   router.use(discoveryRouter(ctx));
   router.use(tokenRouter(ctx, clientAuth));
@@ -78,5 +78,5 @@ export function createAuthCore(deps: {
   router.use(revokeRouter(ctx, clientAuth));
   router.use(userinfoRouter(ctx));
   router.use(adminRouter(ctx));
-  return { ctx, flow, device: createDeviceFlow(ctx), router, introspect, ready };
+  return { ctx, flow, device: createDeviceFlow(ctx), router, introspect: introspection.json, ready };
 }

@@ -36,6 +36,8 @@ export function discoveryRouter(ctx: AuthContext): Router {
     id_token_signing_alg_values_supported: ['RS256'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     introspection_endpoint_auth_methods_supported: ['client_secret_basic'],
+    // RFC 9701 §7: JWT introspection responses (Accept: application/token-introspection+jwt), RS256.
+    introspection_signing_alg_values_supported: ['RS256'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     code_challenge_methods_supported: ['S256'],
     claims_supported: [

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import { clientIp, frontRoute, type AnyFrontRoute } from '@acme/common';
 import { INTROSPECTION_HEADERS, type IntrospectionHandler } from './introspection.route';
+import { wantsJwtIntrospection } from './introspection-media-type';
 import { parseParams } from './parse-params';
 
 /** body-parser's limits on the express route: 16 kB, 1000 parameters. */
@@ -47,10 +48,15 @@ export function introspectionFrontRoute(
   });
 }
 
-/** POST /token_info with a urlencoded utf-8 body of known length <= 16 kB, no content encoding. */
+/**
+ * POST /token_info with a urlencoded utf-8 body of known length <= 16 kB, no content encoding, that
+ * wants JSON: a resource server asking for a JWT (RFC 9701) takes the express route, so the JSON
+ * answer pays only the Accept check (wantsJwtIntrospection).
+ */
 function isLeanIntrospection(req: IncomingMessage): boolean {
   if (req.method !== 'POST' || req.url !== '/token_info') return false;
   const { headers } = req;
+  if (wantsJwtIntrospection(headers.accept)) return false;
   const type = headers['content-type'];
   const length = headers['content-length'];
   if (type === undefined || length === undefined || !FORM.test(type)) return false;

@@ -3,7 +3,10 @@ import { BlockList, isIPv6 } from 'node:net';
 import express, { type Router } from 'express';
 import { OAuthError, type IntrospectionResponse } from '@acme/common';
 import type { AuthContext } from '../domain/auth-context';
+import type { ResourceServer } from '../domain/clients/resource-server';
 import { introspectToken } from '../domain/introspection/introspect-token';
+import { signIntrospectionResponse } from '../domain/introspection/sign-introspection-response';
+import { JWT_INTROSPECTION_TYPE, wantsJwtIntrospection } from './introspection-media-type';
 import { parseBasicAuth, parseFormBody } from './parse-params';
 import type { FailureLimiter } from './rate-limit';
 import type { ResourceServerAuth } from './resource-server-auth';
@@ -23,21 +26,35 @@ export type IntrospectionHandler = (
   readParams: () => Record<string, string>,
 ) => Promise<IntrospectionResponse>;
 
+/** The same steps answering with a signed JWT (RFC 9701) instead of the JSON object. */
+export type JwtIntrospectionHandler = (
+  req: IncomingMessage,
+  ip: string,
+  readParams: () => Record<string, string>,
+) => Promise<string>;
+
+export interface IntrospectionHandlers {
+  json: IntrospectionHandler;
+  jwt: JwtIntrospectionHandler;
+}
+
 /**
  * Failed authentications are throttled per source address (429 + Retry-After), never per id.
- * INTROSPECTION_ALLOW_CIDRS narrows who may call at all; Basic stays required either way.
+ * INTROSPECTION_ALLOW_CIDRS narrows who may call at all; Basic stays required either way. The JSON
+ * handler is the hot path: its steps are plain functions returning promises, so it awaits no more than
+ * before the JWT handler shared them.
  */
-export function createIntrospectionHandler(
+export function createIntrospectionHandlers(
   ctx: AuthContext,
   limiter: FailureLimiter,
   rsAuth: ResourceServerAuth,
-): IntrospectionHandler {
+): IntrospectionHandlers {
   const allowed = buildAllowList(ctx.config.INTROSPECTION_ALLOW_CIDRS);
-  return async (req, ip, readParams) => {
+  const authenticate = (req: IncomingMessage, ip: string): Promise<ResourceServer> => {
     if (allowed && !isAllowed(allowed, ip))
       throw new OAuthError('access_denied', 'introspection is not allowed from this address');
     // Checked before any counter: the right credentials always pass (rate-limit.ts).
-    const rs = await rsAuth.authenticate(req).catch(async (error: unknown) => {
+    return rsAuth.authenticate(req).catch(async (error: unknown) => {
       if (error instanceof OAuthError && error.code === 'invalid_client') {
         const rsId = parseBasicAuth(req.headers.authorization)?.id;
         ctx.audit('resource_server_auth_failure', { ip, resource_server: rsId });
@@ -45,19 +62,29 @@ export function createIntrospectionHandler(
       }
       throw error;
     });
+  };
+  const lookup = (rs: ResourceServer, readParams: () => Record<string, string>) => {
     const params = readParams();
     if (!params.token) throw new OAuthError('invalid_request', 'token is required');
     // token_type_hint is only a hint (RFC 7662 §2.1): every kind is looked up by the same hash.
     return introspectToken(ctx, params.token, rs);
   };
+  return {
+    json: async (req, ip, readParams) => lookup(await authenticate(req, ip), readParams),
+    jwt: async (req, ip, readParams) => {
+      const rs = await authenticate(req, ip);
+      return signIntrospectionResponse(ctx, rs, await lookup(rs, readParams));
+    },
+  };
 }
 
 /**
- * POST /token_info (RFC 7662) for resource servers: Basic credentials, form or JSON body, no-store.
+ * POST /token_info (RFC 7662) for resource servers: Basic credentials, form or JSON body, no-store;
+ * a signed JWT instead of the JSON object when the Accept header asks for one (RFC 9701 §4).
  * The lean path answers the usual small form posts before express; this route takes the rest
  * (JSON bodies, chunked or compressed bodies, other charsets, oversized bodies).
  */
-export function introspectionRouter(handle: IntrospectionHandler): Router {
+export function introspectionRouter(handle: IntrospectionHandlers): Router {
   const router = express.Router();
   router.post(
     '/token_info',
@@ -70,7 +97,16 @@ export function introspectionRouter(handle: IntrospectionHandler): Router {
     // Read as text so duplicate keys can be refused before JSON.parse drops them (parseFormBody).
     express.text({ type: 'application/json', limit: '16kb' }),
     async (req, res) => {
-      res.json(await handle(req, req.ip ?? 'unknown', () => parseFormBody(req, true)));
+      const readParams = () => parseFormBody(req, true);
+      if (!wantsJwtIntrospection(req.headers.accept))
+        return void res.json(await handle.json(req, req.ip ?? 'unknown', readParams));
+      // RFC 9701 §5: the JWT is the whole body, of exactly this type (res.send would add a charset).
+      const body = await handle.jwt(req, req.ip ?? 'unknown', readParams);
+      res.writeHead(200, {
+        'Content-Type': JWT_INTROSPECTION_TYPE,
+        'Content-Length': Buffer.byteLength(body),
+      });
+      res.end(body);
     },
   );
   return router;

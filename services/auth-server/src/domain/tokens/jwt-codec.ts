@@ -44,6 +44,14 @@ export function createJwtCodec(options: { issuer: string; hsKey: Buffer; keys: S
         header: { alg: 'RS256', typ: 'JWT', kid: key.kid },
       });
     },
+    /** RFC 9701 §5: a JWT introspection response, RS256 from the JWKS. */
+    signIntrospectionResponse(claims: Record<string, unknown>): string {
+      const key = keys.current('RS256');
+      return jwt.sign(claims, key.privateKey, {
+        algorithm: 'RS256',
+        header: { alg: 'RS256', typ: 'token-introspection+jwt', kid: key.kid },
+      });
+    },
     /** Verified claims of one of our access tokens, or undefined for anything else (never throws). */
     async verifyAccessToken(token: string): Promise<AccessTokenClaims | undefined> {
       const decoded = jwt.decode(token, { complete: true });
