@@ -2,6 +2,7 @@ import type { AuthContext } from '../auth-context';
 import { registerClient } from '../clients/register-client';
 import { generateSecret } from '../crypto/secret-hasher';
 import { DEVICE_CODE_GRANT_TYPE } from '../device/device-authorization';
+import { TOKEN_EXCHANGE_GRANT_TYPE } from '../token-exchange/token-exchange';
 import { registerResourceServer } from './register-resource-server';
 import { createUser } from './create-user';
 
@@ -47,8 +48,14 @@ export async function seedDemo(ctx: AuthContext, options: DemoSeedOptions): Prom
         name: 'Demo web app',
         client_type: 'confidential',
         redirect_uris: [options.webRedirectUri],
-        // The device grant too, for the README's RFC 8628 example.
-        grant_types: ['authorization_code', 'refresh_token', 'client_credentials', DEVICE_CODE_GRANT_TYPE],
+        // The device grant and token exchange too, for the README's RFC 8628 and RFC 8693 examples.
+        grant_types: [
+          'authorization_code',
+          'refresh_token',
+          'client_credentials',
+          DEVICE_CODE_GRANT_TYPE,
+          TOKEN_EXCHANGE_GRANT_TYPE,
+        ],
         scopes: [...OIDC_SCOPES, ...SEARCH_SCOPES],
       },
       { clientId: 'demo-web', secret: webSecret, skipRedirectChecks: true },
