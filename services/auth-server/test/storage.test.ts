@@ -39,6 +39,9 @@ describe('storage on real Postgres and Redis', () => {
       accessTokenTtlSeconds: 60,
       refreshTokenTtlSeconds: null,
       refreshIdleTtlSeconds: null,
+      postLogoutRedirectUris: [],
+      backchannelLogoutUri: null,
+      backchannelLogoutSessionRequired: false,
     });
     const user = await repos.users.create({ username: `u${randomUUID()}`, passwordHash: 'x', claims: {} });
     const grant = await repos.grants.save({

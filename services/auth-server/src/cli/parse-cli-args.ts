@@ -5,7 +5,7 @@ export interface CliArgs {
   flags: Set<string>;
 }
 
-const FLAGS = new Set(['json', 'help', 'password-stdin']);
+const FLAGS = new Set(['json', 'help', 'password-stdin', 'backchannel-logout-session-required']);
 
 export function parseCliArgs(argv: string[]): CliArgs {
   const args: CliArgs = { positionals: [], options: new Map(), flags: new Set() };

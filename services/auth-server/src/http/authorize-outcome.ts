@@ -62,7 +62,7 @@ export async function approveAndRedirect(
   try {
     const location = await ctx.flow.approve(
       request,
-      { userId: session.userId, authTime: session.authTime },
+      { userId: session.userId, authTime: session.authTime, sid: session.sid },
       request.scopes,
     );
     res.redirect(303, location);

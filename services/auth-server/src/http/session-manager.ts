@@ -13,6 +13,8 @@ export const LOGIN_MARK_MAX_AGE_SECONDS = 600;
 export interface PageSession {
   /** The raw id from the cookie; only its keyed hash is stored. */
   sessionId: string;
+  /** The OIDC `sid` (Back-Channel Logout §2.1): random, stable for the session, not the cookie value. */
+  sid: string;
   userId: string;
   username: string;
   authTime: Date;
@@ -23,7 +25,10 @@ export interface SessionManager {
   current(req: Request): Promise<PageSession | null>;
   /** Signs the user in with a new session id (never reusing one: no session fixation). */
   start(req: Request, res: Response, user: { userId: string; username: string }): Promise<PageSession>;
-  end(req: Request, res: Response): Promise<void>;
+  /** Ends this browser's session (row and cookie); returns whose it was, if any. */
+  end(req: Request, res: Response): Promise<{ userId: string; sid: string } | null>;
+  /** Ends every session of the user, this browser's cookie too; returns the sids ended. */
+  endAll(req: Request, res: Response, userId: string): Promise<string[]>;
   /** A MAC of the session id, carried on the /authorize continuation right after login. */
   loginMark(session: PageSession): string;
   /** The mark of this session, presented within LOGIN_MARK_MAX_AGE_SECONDS of the login. */
@@ -67,6 +72,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       const now = clock();
       const session: PageSession = {
         sessionId: randomBytes(32).toString('base64url'),
+        sid: randomBytes(16).toString('base64url'),
         userId: user.userId,
         username: user.username,
         authTime: now,
@@ -81,9 +87,16 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     },
     async end(req, res) {
       const sessionId = readCookie(req, cookie);
-      if (sessionId) await repo.deleteSession(hash(sessionId));
+      const ended = sessionId ? await repo.deleteSession(hash(sessionId)) : null;
       res.clearCookie(cookie, pageCookieOptions(req, issuer));
       cache.set(req, Promise.resolve(null));
+      return ended;
+    },
+    async endAll(req, res, userId) {
+      const sids = await repo.deleteUserSessions(userId);
+      res.clearCookie(cookie, pageCookieOptions(req, issuer));
+      cache.set(req, Promise.resolve(null));
+      return sids;
     },
     loginMark(session) {
       return keyedHash(keys.loginMark, session.sessionId).toString('base64url');

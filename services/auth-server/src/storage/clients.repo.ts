@@ -3,7 +3,8 @@ import type { Client, ClientsRepo } from '../domain/clients/client';
 
 const COLUMNS = `client_id, secret_hash, name, client_type, application_type, redirect_uris, grant_types,
   response_types, scopes, token_format, jwt_alg, access_token_ttl_seconds, refresh_token_ttl_seconds,
-  refresh_idle_ttl_seconds, created_at`;
+  refresh_idle_ttl_seconds, post_logout_redirect_uris, backchannel_logout_uri,
+  backchannel_logout_session_required, created_at`;
 
 function toClient(row: Record<string, unknown>): Client {
   return {
@@ -21,6 +22,9 @@ function toClient(row: Record<string, unknown>): Client {
     accessTokenTtlSeconds: row.access_token_ttl_seconds as number | null,
     refreshTokenTtlSeconds: row.refresh_token_ttl_seconds as number | null,
     refreshIdleTtlSeconds: row.refresh_idle_ttl_seconds as number | null,
+    postLogoutRedirectUris: row.post_logout_redirect_uris as string[],
+    backchannelLogoutUri: row.backchannel_logout_uri as string | null,
+    backchannelLogoutSessionRequired: row.backchannel_logout_session_required as boolean,
     createdAt: row.created_at as Date,
   };
 }
@@ -31,8 +35,9 @@ export function createClientsRepo(db: Queryable): ClientsRepo {
       const { rows } = await db.query(
         `INSERT INTO clients (client_id, secret_hash, name, client_type, application_type, redirect_uris,
            grant_types, response_types, scopes, token_format, jwt_alg, access_token_ttl_seconds,
-           refresh_token_ttl_seconds, refresh_idle_ttl_seconds)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) RETURNING ${COLUMNS}`,
+           refresh_token_ttl_seconds, refresh_idle_ttl_seconds, post_logout_redirect_uris,
+           backchannel_logout_uri, backchannel_logout_session_required)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) RETURNING ${COLUMNS}`,
         [
           client.clientId,
           client.secretHash,
@@ -48,6 +53,9 @@ export function createClientsRepo(db: Queryable): ClientsRepo {
           client.accessTokenTtlSeconds,
           client.refreshTokenTtlSeconds,
           client.refreshIdleTtlSeconds,
+          client.postLogoutRedirectUris,
+          client.backchannelLogoutUri,
+          client.backchannelLogoutSessionRequired,
         ],
       );
       return toClient(rows[0]);

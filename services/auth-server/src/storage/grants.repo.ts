@@ -9,6 +9,7 @@ const toGrant = (row: Record<string, unknown>): Grant => ({
   scopes: row.scopes as string[],
   resources: row.resources as string[],
   authTime: row.auth_time as Date | null,
+  sid: (row.sid as string | null) ?? null,
   revokedAt: row.revoked_at as Date | null,
 });
 
@@ -18,17 +19,17 @@ const toGrant = (row: Record<string, unknown>): Grant => ({
  */
 export function createGrantsRepo(db: Queryable): GrantsRepo {
   return {
-    async save(grant: Omit<Grant, 'grantId' | 'revokedAt'>): Promise<Grant> {
+    async save(grant) {
       const { rows } = await db.query(
-        `INSERT INTO grants (client_id, user_id, scopes, resources, auth_time) VALUES ($1,$2,$3,$4,$5)
-         RETURNING grant_id, client_id, user_id, scopes, resources, auth_time, revoked_at`,
-        [grant.clientId, grant.userId, grant.scopes, grant.resources, grant.authTime],
+        `INSERT INTO grants (client_id, user_id, scopes, resources, auth_time, sid) VALUES ($1,$2,$3,$4,$5,$6)
+         RETURNING grant_id, client_id, user_id, scopes, resources, auth_time, sid, revoked_at`,
+        [grant.clientId, grant.userId, grant.scopes, grant.resources, grant.authTime, grant.sid ?? null],
       );
       return toGrant(rows[0]);
     },
     async findById(grantId: string): Promise<Grant | undefined> {
       const { rows } = await db.query(
-        `SELECT grant_id, client_id, user_id, scopes, resources, auth_time, revoked_at FROM grants WHERE grant_id = $1::uuid`,
+        `SELECT grant_id, client_id, user_id, scopes, resources, auth_time, sid, revoked_at FROM grants WHERE grant_id = $1::uuid`,
         [grantId],
       );
       return rows[0] ? toGrant(rows[0]) : undefined;

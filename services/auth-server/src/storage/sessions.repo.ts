@@ -1,6 +1,8 @@
 import type { Pool } from 'pg';
 
 export interface StoredSession {
+  /** OIDC Back-Channel Logout §2.1 session id: random, not the cookie value nor derived from it. */
+  sid: string;
   userId: string;
   username: string;
   authTime: Date;
@@ -14,18 +16,23 @@ export interface StoredSession {
 export interface SessionsRepo {
   saveSession(session: {
     sessionHash: Buffer;
+    sid: string;
     userId: string;
     authTime: Date;
     expiresAt: Date;
   }): Promise<void>;
   /** The live session of an enabled user, or null when unknown, expired or the user is disabled. */
   findSession(sessionHash: Buffer, now: Date): Promise<StoredSession | null>;
-  deleteSession(sessionHash: Buffer): Promise<void>;
+  /** Deletes the session; returns whose it was (null: none). */
+  deleteSession(sessionHash: Buffer): Promise<{ userId: string; sid: string } | null>;
+  /** Deletes every session of the user ("sign out everywhere"); returns their sids. */
+  deleteUserSessions(userId: string): Promise<string[]>;
   /** Removes up to `limit` expired rows (index sessions_expiry); returns how many. */
   deleteExpiredSessions(now: Date, limit: number): Promise<number>;
 }
 
 interface SessionRow {
+  sid: string;
   user_id: string;
   username: string;
   auth_time: Date;
@@ -34,26 +41,43 @@ interface SessionRow {
 
 export function createSessionsRepo(pool: Pool): SessionsRepo {
   return {
-    async saveSession({ sessionHash, userId, authTime, expiresAt }) {
+    async saveSession({ sessionHash, sid, userId, authTime, expiresAt }) {
       await pool.query(
-        'INSERT INTO sessions (session_hash, user_id, auth_time, expires_at) VALUES ($1, $2, $3, $4)',
-        [sessionHash, userId, authTime, expiresAt],
+        'INSERT INTO sessions (session_hash, sid, user_id, auth_time, expires_at) VALUES ($1, $2, $3, $4, $5)',
+        [sessionHash, sid, userId, authTime, expiresAt],
       );
     },
     async findSession(sessionHash, now) {
       const { rows } = await pool.query<SessionRow>(
-        `SELECT s.user_id, u.username, s.auth_time, s.expires_at
+        `SELECT s.sid, s.user_id, u.username, s.auth_time, s.expires_at
            FROM sessions s JOIN users u ON u.user_id = s.user_id
           WHERE s.session_hash = $1 AND s.expires_at > $2 AND u.disabled_at IS NULL`,
         [sessionHash, now],
       );
       const row = rows[0];
       return row
-        ? { userId: row.user_id, username: row.username, authTime: row.auth_time, expiresAt: row.expires_at }
+        ? {
+            sid: row.sid,
+            userId: row.user_id,
+            username: row.username,
+            authTime: row.auth_time,
+            expiresAt: row.expires_at,
+          }
         : null;
     },
     async deleteSession(sessionHash) {
-      await pool.query('DELETE FROM sessions WHERE session_hash = $1', [sessionHash]);
+      const { rows } = await pool.query<{ user_id: string; sid: string }>(
+        'DELETE FROM sessions WHERE session_hash = $1 RETURNING user_id, sid',
+        [sessionHash],
+      );
+      return rows[0] ? { userId: rows[0].user_id, sid: rows[0].sid } : null;
+    },
+    async deleteUserSessions(userId) {
+      const { rows } = await pool.query<{ sid: string }>(
+        'DELETE FROM sessions WHERE user_id = $1 RETURNING sid',
+        [userId],
+      );
+      return rows.map((row) => row.sid);
     },
     async deleteExpiredSessions(now, limit) {
       const { rowCount } = await pool.query(

@@ -31,17 +31,20 @@ describe('sessions, consents and user credentials repos (Postgres)', () => {
     const old = Buffer.alloc(32, 2);
     await repo.saveSession({
       sessionHash: live,
+      sid: 'sid-live',
       userId,
       authTime: now,
       expiresAt: new Date(now.getTime() + 60_000),
     });
     await repo.saveSession({
       sessionHash: old,
+      sid: 'sid-old',
       userId,
       authTime: now,
       expiresAt: new Date(now.getTime() - 1),
     });
     expect(await repo.findSession(live, now)).toEqual({
+      sid: 'sid-live',
       userId,
       username: 'Judy',
       authTime: now,

@@ -43,6 +43,8 @@ export class AuthorizeError extends Error {
 export interface AuthenticatedUser {
   userId: string;
   authTime: Date;
+  /** The browser session's OIDC `sid`: recorded on the grant, carried in its ID tokens. */
+  sid?: string;
 }
 
 export interface AuthorizationFlow {

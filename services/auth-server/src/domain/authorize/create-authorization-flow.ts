@@ -37,6 +37,7 @@ export function createAuthorizationFlow(ctx: AuthContext): AuthorizationFlow {
         scopes,
         resources: audience,
         authTime: user.authTime,
+        sid: user.sid ?? null,
       });
       if (request.responseType === 'code') {
         const code = generateSecret();

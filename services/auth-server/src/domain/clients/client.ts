@@ -16,6 +16,12 @@ export interface Client {
   /** null: no refresh tokens. */
   refreshTokenTtlSeconds: number | null;
   refreshIdleTtlSeconds: number | null;
+  /** OIDC RP-Initiated Logout §3.1: where the user may be sent after logout (exact match). */
+  postLogoutRedirectUris: string[];
+  /** OIDC Back-Channel Logout §2.2: where logout tokens are POSTed; null: none sent. */
+  backchannelLogoutUri: string | null;
+  /** Back-Channel Logout §2.2: the client needs `sid` in its logout tokens. */
+  backchannelLogoutSessionRequired: boolean;
   createdAt: Date;
 }
 

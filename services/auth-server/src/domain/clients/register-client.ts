@@ -5,6 +5,7 @@ import type { AuthContext } from '../auth-context';
 import type { Client } from './client';
 import { generateSecret } from '../crypto/secret-hasher';
 import { checkRedirectUriForRegistration } from './check-redirect-uri';
+import { checkBackchannelLogoutUri } from './check-backchannel-logout-uri';
 import { DEVICE_CODE_GRANT_TYPE } from '../device/device-authorization';
 import { TOKEN_EXCHANGE_GRANT_TYPE } from '../token-exchange/token-exchange';
 
@@ -40,6 +41,9 @@ export const clientRegistrationSchema = z
     access_token_ttl_seconds: ttl.nullable().default(7200),
     refresh_token_ttl_seconds: ttl.nullable().default(30 * 86_400),
     refresh_idle_ttl_seconds: ttl.nullable().default(null),
+    post_logout_redirect_uris: z.array(z.string()).max(20).default([]),
+    backchannel_logout_uri: z.string().max(2000).nullable().default(null),
+    backchannel_logout_session_required: z.boolean().default(false),
   })
   .strict();
 export type ClientRegistration = z.input<typeof clientRegistrationSchema>;
@@ -62,6 +66,10 @@ export async function registerClient(
   const body = parsed.data;
   if (!options.skipRedirectChecks)
     for (const uri of body.redirect_uris) checkRedirectUriForRegistration(uri, body.application_type);
+  if (!options.skipRedirectChecks)
+    for (const uri of body.post_logout_redirect_uris)
+      checkRedirectUriForRegistration(uri, body.application_type);
+  if (body.backchannel_logout_uri !== null) checkBackchannelLogoutUri(body.backchannel_logout_uri);
   if (body.token_format === 'jwt' && body.access_token_ttl_seconds === null)
     throw new OAuthError(
       'invalid_client_metadata',
@@ -92,6 +100,9 @@ export async function registerClient(
       ? body.refresh_token_ttl_seconds
       : null,
     refreshIdleTtlSeconds: body.refresh_idle_ttl_seconds,
+    postLogoutRedirectUris: body.post_logout_redirect_uris,
+    backchannelLogoutUri: body.backchannel_logout_uri,
+    backchannelLogoutSessionRequired: body.backchannel_logout_session_required,
   });
   return { client, clientSecret };
 }
@@ -112,6 +123,9 @@ export function presentClient(client: Client) {
     access_token_ttl_seconds: client.accessTokenTtlSeconds,
     refresh_token_ttl_seconds: client.refreshTokenTtlSeconds,
     refresh_idle_ttl_seconds: client.refreshIdleTtlSeconds,
+    post_logout_redirect_uris: client.postLogoutRedirectUris,
+    backchannel_logout_uri: client.backchannelLogoutUri,
+    backchannel_logout_session_required: client.backchannelLogoutSessionRequired,
     created_at: client.createdAt.toISOString(),
   };
 }

@@ -8,6 +8,8 @@ export interface Grant {
   resources: string[];
   /** When the user authenticated for this grant; null for client_credentials. */
   authTime: Date | null;
+  /** The browser session it was approved in (OIDC Back-Channel Logout §2.1 `sid`); null without one. */
+  sid: string | null;
   revokedAt: Date | null;
 }
 
@@ -19,7 +21,7 @@ export type GrantFilter = Partial<Record<'grant_id' | 'user_id' | 'client_id', s
  * introspection cache can drop exactly those entries (RFC 7009 §2.1: revocation takes effect at once).
  */
 export interface GrantsRepo {
-  save(grant: Omit<Grant, 'grantId' | 'revokedAt'>): Promise<Grant>;
+  save(grant: Omit<Grant, 'grantId' | 'revokedAt' | 'sid'> & { sid?: string | null }): Promise<Grant>;
   findById(grantId: string): Promise<Grant | undefined>;
   listByUser(userId: string): Promise<Grant[]>;
   /** Grants with no code or token left: nothing can use them any more. */

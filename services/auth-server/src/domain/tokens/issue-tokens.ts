@@ -67,6 +67,7 @@ export async function issueTokens(ctx: AuthContext, req: IssueRequest): Promise<
     response.id_token = await issueIdToken(
       ctx,
       client,
+      req.grantId,
       req.userId,
       req.scopes,
       req.idToken,
@@ -86,17 +87,22 @@ export async function issueTokens(ctx: AuthContext, req: IssueRequest): Promise<
   return response;
 }
 
-/** OIDC Core §2 and §3.1.3.6 (at_hash); §5.4 claims per scope. RS256 from the JWKS. */
+/** OIDC Core §2 and §3.1.3.6 (at_hash); §5.4 claims per scope; `sid` of the grant's browser session
+ *  (OIDC Back-Channel Logout §2.1), so a logout token can name it. RS256 from the JWKS. */
 async function issueIdToken(
   ctx: AuthContext,
   client: Client,
+  grantId: string,
   userId: string,
   scopes: string[],
   params: { nonce: string | null; authTime: Date },
   accessToken: string,
   iat: number,
 ): Promise<string> {
-  const user = await ctx.repos.users.findById(userId);
+  const [user, grant] = await Promise.all([
+    ctx.repos.users.findById(userId),
+    ctx.repos.grants.findById(grantId),
+  ]);
   return ctx.jwt.signIdToken({
     ...claimsForScopes(user?.claims ?? {}, scopes),
     iss: ctx.config.ISSUER,
@@ -108,5 +114,6 @@ async function issueIdToken(
     auth_time: Math.floor(params.authTime.getTime() / 1000),
     ...(params.nonce ? { nonce: params.nonce } : {}),
     at_hash: atHash(accessToken),
+    ...(grant?.sid ? { sid: grant.sid } : {}),
   });
 }
