@@ -19,11 +19,13 @@ import type { AuthorizationFlow } from './domain/authorize/authorization-flow';
 import { createAuthorizationFlow } from './domain/authorize/create-authorization-flow';
 import type { GrantRevoker } from './domain/consent/grant-revoker';
 import type { IntrospectionCache } from './domain/introspection/introspection-cache';
+import { createLogoutService, type LogoutService } from './domain/logout/logout-service';
 import { revokeGrants } from './domain/revocation/revoke';
 import { createAuthCore, type AuthCore } from './http/auth-core';
 import { introspectionFrontRoute } from './http/introspection-fast-path';
 import { createPagesRouter } from './http/pages.router';
 import { createAccountGrantsRepo } from './storage/account-grants.repo';
+import { createBackchannelLogoutRepo } from './storage/backchannel-logout.repo';
 import { createConsentsRepo } from './storage/consents.repo';
 import { createIntrospectionCache } from './storage/introspection-cache.store';
 import { createRevocationBus } from './storage/revocation-bus.store';
@@ -57,7 +59,9 @@ export interface AuthDeps {
  * The result is node's request listener (frontHandler, @acme/common): POST /token_info's usual form
  * post in front of express, everything else through express.
  */
-export function createApp(deps: AuthDeps): FrontHandler & { core: AuthCore } {
+export function createApp(
+  deps: AuthDeps,
+): FrontHandler & { core: AuthCore; logout: LogoutService; close(): Promise<void> } {
   const { config, pool, logger, redis } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -93,6 +97,7 @@ export function createApp(deps: AuthDeps): FrontHandler & { core: AuthCore } {
       return result.grants;
     },
   };
+  const logout = createLogoutService(ctx, createBackchannelLogoutRepo(pool));
   const consents = createConsentsRepo(pool);
   const pages = createPagesRouter({
     config,
@@ -105,6 +110,7 @@ export function createApp(deps: AuthDeps): FrontHandler & { core: AuthCore } {
     authorizationFlow: deps.authorizationFlow ?? flow,
     deviceFlow: core.device,
     grantRevoker: deps.grantRevoker ?? coreRevoker,
+    logout,
     clock: deps.clock,
     throttleKeyPrefix: deps.throttleKeyPrefix,
   });
@@ -135,7 +141,8 @@ export function createApp(deps: AuthDeps): FrontHandler & { core: AuthCore } {
     routes: [introspectionFrontRoute(app, { handle: core.introspect, ready: core.ready })],
     errorHandler: errors,
   });
-  return Object.assign(front, { core });
+  // close(): stops the back-channel logout sender's timer before the pool ends (main.ts, tests).
+  return Object.assign(front, { core, logout, close: () => logout.close() });
 }
 
 /** Counts cache lookups by result for /metrics, around any cache. */

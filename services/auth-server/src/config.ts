@@ -60,6 +60,12 @@ export const authConfigSchema = z.object({
   ID_TOKEN_TTL_SECONDS: envInt(60, 86_400).default(3600),
   /** Comment line sent this often on GET /revocations/stream, so idle streams stay open and dead ones show. */
   REVOCATION_STREAM_HEARTBEAT_SECONDS: envInt(1, 300).default(15),
+  /** OIDC Back-Channel Logout: each POST of a logout token is abandoned (and retried) after this long. */
+  BACKCHANNEL_LOGOUT_TIMEOUT_MS: envInt(100, 60_000).default(5000),
+  /** Attempts per back-channel logout delivery before it is dropped (and logged as failed). */
+  BACKCHANNEL_LOGOUT_MAX_ATTEMPTS: envInt(1, 20).default(6),
+  /** Wait after a failed delivery, doubled per further failure (capped at 5 min). */
+  BACKCHANNEL_LOGOUT_RETRY_BASE_MS: envInt(10, 600_000).default(5000),
   /** Set: search-store's resource server is registered (or its secret rotated) from it at start. */
   BOOTSTRAP_SEARCH_STORE_SECRET: bootstrapSecretSchema.optional(),
 });

@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     draining: () => shutdown.draining,
   });
   await app.core.ready(); // signing keys exist before the first request
+  app.logout.resume(); // back-channel logouts a previous process left pending
   if (config.BOOTSTRAP_SEARCH_STORE_SECRET)
     await bootstrapSearchStore(app.core.ctx, config.BOOTSTRAP_SEARCH_STORE_SECRET);
   // Expired tokens and codes: hourly, in batches (every instance may run it; deletes are idempotent).
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     beforeDrain: () => app.core.ctx.revocations.close(), // open streams would hold the drain to its timeout
     // Redis and Postgres only after the drain: the requests still in flight use them.
     release: async () => {
+      await app.close();
       connections?.redis.disconnect();
       connections?.subscriber.disconnect();
       await pool.end();

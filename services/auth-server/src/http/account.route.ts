@@ -9,7 +9,8 @@ import { renderAccount } from './views/account.view';
 
 /**
  * GET /account lists the apps the signed-in user authorized; POST /account/revoke revokes one: its grants
- * (and so every token issued under them) and the remembered consent.
+ * (and so every token issued under them) and the remembered consent. POST /account/sign-out-everywhere
+ * ends every browser session of the user and tells the apps of those sessions (back-channel logout).
  */
 export function accountRoute(ctx: PageContext): Router {
   const router = Router();
@@ -48,6 +49,19 @@ export function accountRoute(ctx: PageContext): Router {
       grantsRevoked: result.grantsRevoked,
     });
     res.redirect(303, '/account?revoked=1');
+  });
+
+  router.post('/account/sign-out-everywhere', form, ctx.csrf.require(), async (req, res) => {
+    const session = await ctx.sessions.current(req);
+    if (!session) return res.redirect(303, '/login?return_to=%2Faccount');
+    const sids = await ctx.sessions.endAll(req, res, session.userId);
+    const notified = await ctx.logout.sessionsEnded(session.userId, sids);
+    auditPageEvent(ctx.logger, req, 'logout.everywhere', {
+      userId: session.userId,
+      sessions: sids.length,
+      backchannelLogouts: notified,
+    });
+    res.redirect(303, '/login');
   });
   return router;
 }

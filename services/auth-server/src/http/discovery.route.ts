@@ -4,6 +4,7 @@ import { cors } from './cors';
 import { ACCESS_TOKEN_ALGS } from '../domain/tokens/jwt-codec';
 import { DEVICE_CODE_GRANT_TYPE } from '../domain/device/device-authorization';
 import { TOKEN_EXCHANGE_GRANT_TYPE } from '../domain/token-exchange/token-exchange';
+import { END_SESSION_PATH } from './end-session.route';
 
 /**
  * RFC 8414 and OIDC Discovery 1.0 metadata, and the JWKS (RFC 7517). CORS is allowed here (RFC 9700 §2.6:
@@ -21,6 +22,7 @@ export function discoveryRouter(ctx: AuthContext): Router {
     introspection_endpoint: `${issuer}/token_info`,
     revocation_endpoint: `${issuer}/revoke`,
     device_authorization_endpoint: `${issuer}/device_authorization`,
+    end_session_endpoint: `${issuer}${END_SESSION_PATH}`,
     scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
     response_types_supported: ['code', 'token', 'id_token token'],
     response_modes_supported: ['query', 'fragment'],
@@ -50,6 +52,7 @@ export function discoveryRouter(ctx: AuthContext): Router {
       'nonce',
       'at_hash',
       'azp',
+      'sid',
       'name',
       'given_name',
       'family_name',
@@ -62,6 +65,10 @@ export function discoveryRouter(ctx: AuthContext): Router {
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
     claims_parameter_supported: false,
+    // OIDC Back-Channel Logout 1.0 §2.1 (sid in ID and logout tokens); no front-channel logout.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
+    frontchannel_logout_supported: false,
   };
   router.get('/.well-known/openid-configuration', cors, (_req, res) => void res.json(metadata));
   router.get('/.well-known/oauth-authorization-server', cors, (_req, res) => void res.json(metadata));

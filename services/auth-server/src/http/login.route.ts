@@ -54,9 +54,11 @@ export function loginRoute(ctx: PageContext): Router {
   });
 
   router.post('/logout', form, ctx.csrf.require(), async (req: Request, res: Response) => {
-    const session = await ctx.sessions.current(req);
-    await ctx.sessions.end(req, res);
-    if (session) auditPageEvent(ctx.logger, req, 'logout', { userId: session.userId });
+    const ended = await ctx.sessions.end(req, res);
+    if (ended) {
+      const notified = await ctx.logout.sessionsEnded(ended.userId, [ended.sid]);
+      auditPageEvent(ctx.logger, req, 'logout', { userId: ended.userId, backchannelLogouts: notified });
+    }
     res.redirect(303, '/login');
   });
   return router;

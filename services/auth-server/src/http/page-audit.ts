@@ -6,6 +6,7 @@ export type PageAuditEvent =
   | 'login.failure'
   | 'login.throttled'
   | 'logout'
+  | 'logout.everywhere'
   | 'consent.granted'
   | 'consent.denied'
   | 'grant.revoked'

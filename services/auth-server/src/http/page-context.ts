@@ -5,6 +5,7 @@ import type { GrantRevoker } from '../domain/consent/grant-revoker';
 import type { DeviceFlow } from '../domain/device/device-flow';
 import type { LoginUserStore } from '../domain/users/check-login';
 import type { AccountGrantsRepo } from '../storage/account-grants.repo';
+import type { LogoutService } from '../domain/logout/logout-service';
 import type { ConsentsRepo } from '../storage/consents.repo';
 import type { Csrf } from './csrf';
 import type { DeviceCodeThrottle } from './device-code-throttle';
@@ -26,5 +27,7 @@ export interface PageContext {
   consents: ConsentsRepo;
   accountGrants: AccountGrantsRepo;
   grantRevoker: GrantRevoker;
+  /** RP-Initiated Logout's hint and client checks; back-channel logout of ended sessions. */
+  logout: LogoutService;
   clock: () => Date;
 }

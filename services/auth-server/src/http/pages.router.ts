@@ -7,6 +7,7 @@ import type { GrantRevoker } from '../domain/consent/grant-revoker';
 import type { DeviceFlow } from '../domain/device/device-flow';
 import type { LoginUserStore } from '../domain/users/check-login';
 import type { AccountGrantsRepo } from '../storage/account-grants.repo';
+import type { LogoutService } from '../domain/logout/logout-service';
 import type { ConsentsRepo } from '../storage/consents.repo';
 import type { SessionsRepo } from '../storage/sessions.repo';
 import { accountRoute } from './account.route';
@@ -15,6 +16,7 @@ import { consentRoute } from './consent.route';
 import { createCsrf } from './csrf';
 import { createDeviceCodeThrottle } from './device-code-throttle';
 import { deviceRoute } from './device.route';
+import { END_SESSION_PATH, endSessionRoute } from './end-session.route';
 import { createLoginThrottle } from './login-throttle';
 import { loginRoute } from './login.route';
 import type { PageContext } from './page-context';
@@ -36,12 +38,21 @@ export interface PagesDeps {
   deviceFlow: DeviceFlow;
   /** Revokes grants with their tokens and purges cached introspection answers. */
   grantRevoker: GrantRevoker;
+  logout: LogoutService;
   clock?: () => Date;
   /** Redis key prefix for the login throttle (tests keep apart with a unique one). */
   throttleKeyPrefix?: string;
 }
 
-export const PAGE_PATHS = ['/authorize', '/login', '/logout', '/consent', '/account', '/device'];
+export const PAGE_PATHS = [
+  '/authorize',
+  '/login',
+  '/logout',
+  '/consent',
+  '/account',
+  '/device',
+  END_SESSION_PATH,
+];
 
 /** The browser side: /authorize, /device, login, consent and account pages, with their headers and error page. */
 export function createPagesRouter(deps: PagesDeps): Router {
@@ -80,6 +91,7 @@ export function createPagesRouter(deps: PagesDeps): Router {
     consents: deps.consents,
     accountGrants: deps.accountGrants,
     grantRevoker: deps.grantRevoker,
+    logout: deps.logout,
     clock,
   };
 
@@ -90,6 +102,7 @@ export function createPagesRouter(deps: PagesDeps): Router {
   router.use(loginRoute(ctx));
   router.use(accountRoute(ctx));
   router.use(deviceRoute(ctx));
+  router.use(endSessionRoute(ctx));
   router.use(pageErrorHandler(deps.logger));
   return router;
 }

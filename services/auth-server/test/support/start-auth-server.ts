@@ -66,6 +66,7 @@ export async function startAuthServer(
     redis: connections?.redis,
     async stop() {
       await new Promise((resolve) => server.close(resolve));
+      await app.close();
       connections?.redis.disconnect();
       connections?.subscriber.disconnect();
       await pool.end();

@@ -51,6 +51,10 @@ export function renderAccount(view: AccountView): string {
     <form method="post" action="/logout">
       ${csrfField(view.csrfToken)}
       <button type="submit">Sign out</button>
+    </form>
+    <form method="post" action="/account/sign-out-everywhere">
+      ${csrfField(view.csrfToken)}
+      <button type="submit">Sign out everywhere</button>
     </form>`;
   return renderLayout({ title: 'Your account', body });
 }

@@ -106,6 +106,7 @@ export async function startWebServer(options: WebServerOptions = {}): Promise<We
     async stop() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await app.close();
       await pool.end();
       await redis?.quit();
     },

@@ -1,0 +1,82 @@
+import jwt from 'jsonwebtoken';
+import type { RunningAuthServer } from './start-auth-server';
+import { basic, pkce, postForm } from './oauth-helpers';
+import { authorizePath, inputValue, WebClient } from '../web/support/web-client';
+
+export const RP_CALLBACK = 'https://rp.example/cb';
+export const RP_AFTER_LOGOUT = 'https://rp.example/signed-out';
+export const PASSWORD = 'correct horse battery';
+
+/** Code-flow authorization request parameters for the RP client (PKCE, openid). */
+export function rpAuthorizeParams(clientId: string, challenge: string, extra: Record<string, string> = {}) {
+  return {
+    client_id: clientId,
+    redirect_uri: RP_CALLBACK,
+    response_type: 'code',
+    scope: 'openid email',
+    state: 'st',
+    nonce: 'n-1',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  };
+}
+
+/**
+ * Drives a browser through /authorize: login when needed (first time), consent when asked, then redeems
+ * the code at /token. Returns the token response (with its id_token) and the decoded ID token claims.
+ */
+export async function signInThroughClient(
+  server: RunningAuthServer,
+  browser: WebClient,
+  client: { clientId: string; secret: string },
+  username: string,
+) {
+  const { verifier, challenge } = pkce();
+  let response = await browser.get(authorizePath(rpAuthorizeParams(client.clientId, challenge)));
+  for (let step = 0; step < 5 && response.status === 200; step += 1) {
+    const html = await response.text();
+    if (html.includes('name="password"')) {
+      response = await browser.post('/login', {
+        csrf_token: inputValue(html, 'csrf_token'),
+        return_to: inputValue(html, 'return_to'),
+        username,
+        password: PASSWORD,
+      });
+    } else {
+      response = await browser.post('/consent', {
+        csrf_token: inputValue(html, 'csrf_token'),
+        authorize_query: inputValue(html, 'authorize_query'),
+        decision: 'allow',
+      });
+    }
+    while (response.status === 303 && response.headers.get('location')!.startsWith('/'))
+      response = await browser.get(response.headers.get('location')!);
+  }
+  if (response.status !== 303) throw new Error(`authorize ended with ${response.status}`);
+  const code = new URL(response.headers.get('location')!).searchParams.get('code');
+  if (!code) throw new Error(`no code: ${response.headers.get('location')}`);
+  const token = await postForm(
+    `${server.url}/token`,
+    { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: RP_CALLBACK },
+    { authorization: basic(client.clientId, client.secret) },
+  );
+  if (token.status !== 200) throw new Error(`token: ${JSON.stringify(token.body)}`);
+  const idToken = token.body.id_token as string;
+  return { idToken, claims: jwt.decode(idToken) as Record<string, unknown> };
+}
+
+/** /authorize with prompt=none: 'code' while the session lives, else the error it redirected. */
+export async function silentAuthorize(browser: WebClient, clientId: string): Promise<string> {
+  const { challenge } = pkce();
+  const response = await browser.get(
+    authorizePath(rpAuthorizeParams(clientId, challenge, { prompt: 'none' })),
+  );
+  if (response.status !== 303) throw new Error(`prompt=none answered ${response.status}`);
+  const location = new URL(response.headers.get('location')!);
+  return location.searchParams.get('code') ? 'code' : (location.searchParams.get('error') ?? 'none');
+}
+
+export function endSessionPath(params: Record<string, string>): string {
+  return `/session/end?${new URLSearchParams(params).toString()}`;
+}
