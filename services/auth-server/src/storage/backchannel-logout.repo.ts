@@ -26,20 +26,17 @@ export function createBackchannelLogoutRepo(pool: Pool): BackchannelLogoutRepo {
       return rowCount ?? 0;
     },
     async claimDue(limit, leaseMs) {
-      // The lease depends on the attempt number (backoff): computed here for the next few attempts and
-      // picked in SQL, so the claim stays one statement.
-      const leases = Array.from({ length: 32 }, (_, i) => leaseMs(i + 1));
       const { rows } = await pool.query<DueRow>(
         `UPDATE backchannel_logout_deliveries d
             SET attempts = d.attempts + 1,
-                next_attempt_at = now() + make_interval(secs => ($2::float8[])[least(d.attempts + 1, 32)] / 1000)
+                next_attempt_at = now() + make_interval(secs => $2::float8 / 1000)
            FROM (SELECT delivery_id FROM backchannel_logout_deliveries
                   WHERE next_attempt_at <= now() ORDER BY next_attempt_at LIMIT $1
                   FOR UPDATE SKIP LOCKED) due, clients c
           WHERE d.delivery_id = due.delivery_id AND c.client_id = d.client_id
          RETURNING d.delivery_id, d.client_id, c.backchannel_logout_uri AS uri, d.user_id, d.sid,
                    d.jti, d.attempts`,
-        [limit, leases],
+        [limit, leaseMs],
       );
       return rows.map((row) => ({
         deliveryId: row.delivery_id,
@@ -54,11 +51,13 @@ export function createBackchannelLogoutRepo(pool: Pool): BackchannelLogoutRepo {
     async remove(deliveryId) {
       await pool.query('DELETE FROM backchannel_logout_deliveries WHERE delivery_id = $1', [deliveryId]);
     },
-    async recordFailure(deliveryId, error) {
-      await pool.query('UPDATE backchannel_logout_deliveries SET last_error = $2 WHERE delivery_id = $1', [
-        deliveryId,
-        error.slice(0, 500),
-      ]);
+    async recordFailure(deliveryId, error, retryInMs) {
+      await pool.query(
+        `UPDATE backchannel_logout_deliveries
+            SET last_error = $2, next_attempt_at = now() + make_interval(secs => $3::float8 / 1000)
+          WHERE delivery_id = $1`,
+        [deliveryId, error.slice(0, 500), retryInMs],
+      );
     },
     async msUntilNextDue() {
       const { rows } = await pool.query<{ ms: number | null }>(

@@ -18,10 +18,12 @@ export interface DueDelivery {
 export interface BackchannelLogoutRepo {
   /** One row per client with a back-channel URI that has a grant in one of these sessions of the user. */
   enqueueForSessions(userId: string, sids: string[]): Promise<number>;
-  /** Claims up to `limit` due rows, counting the attempt and leasing each for `leaseMs`. */
-  claimDue(limit: number, leaseMs: (attempt: number) => number): Promise<DueDelivery[]>;
+  /** Claims up to `limit` due rows, counting the attempt and leasing each for `leaseMs` (the attempt's
+   *  longest time: a process dying mid-delivery leaves the row due again after it). */
+  claimDue(limit: number, leaseMs: number): Promise<DueDelivery[]>;
   remove(deliveryId: string): Promise<void>;
-  recordFailure(deliveryId: string, error: string): Promise<void>;
+  /** Records the failure; the row is due again in `retryInMs`. */
+  recordFailure(deliveryId: string, error: string, retryInMs: number): Promise<void>;
   /** Milliseconds until the next row is due (0 if one is due now), or null when none is pending. */
   msUntilNextDue(): Promise<number | null>;
 }

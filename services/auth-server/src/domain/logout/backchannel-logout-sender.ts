@@ -48,7 +48,7 @@ export function createBackchannelLogoutSender(
   const backoff = (attempt: number) =>
     Math.min(MAX_BACKOFF_MS, options.retryBaseMs * 2 ** Math.max(0, attempt - 1));
   // The lease outlasts the attempt, so no other instance takes the row while this one is sending it.
-  const lease = (attempt: number) => Math.max(backoff(attempt), options.timeoutMs + 1000);
+  const lease = options.timeoutMs + 5000;
 
   async function deliver(delivery: DueDelivery): Promise<void> {
     const fields = { client_id: delivery.clientId, attempt: delivery.attempts };
@@ -89,12 +89,9 @@ export function createBackchannelLogoutSender(
       logger.error('backchannel logout failed', { ...fields, error: failure });
       return;
     }
-    await repo.recordFailure(delivery.deliveryId, failure);
-    logger.warn('backchannel logout will be retried', {
-      ...fields,
-      error: failure,
-      retryInMs: lease(delivery.attempts),
-    });
+    const retryInMs = backoff(delivery.attempts);
+    await repo.recordFailure(delivery.deliveryId, failure, retryInMs);
+    logger.warn('backchannel logout will be retried', { ...fields, error: failure, retryInMs });
   }
 
   async function sweep(): Promise<void> {
