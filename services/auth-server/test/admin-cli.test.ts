@@ -255,4 +255,48 @@ describe('admin CLI and demo seed', () => {
       'urn:ietf:params:oauth:token-type:access_token',
     ]);
   });
+
+  it('registers the logout metadata (--post-logout-redirect-uri, --backchannel-logout-uri, flag)', async () => {
+    const result = await run(
+      'clients',
+      'create',
+      '--name',
+      'RP',
+      '--redirect-uri',
+      'https://rp.example/cb',
+      '--post-logout-redirect-uri',
+      'https://rp.example/bye',
+      '--post-logout-redirect-uri',
+      'https://rp.example/bye2',
+      '--backchannel-logout-uri',
+      'https://rp.example/backchannel',
+      '--backchannel-logout-session-required',
+      '--json',
+    );
+    expect(result.code).toBe(0);
+    const client = JSON.parse(result.out) as Record<string, unknown>;
+    expect(client).toMatchObject({
+      post_logout_redirect_uris: ['https://rp.example/bye', 'https://rp.example/bye2'],
+      backchannel_logout_uri: 'https://rp.example/backchannel',
+      backchannel_logout_session_required: true,
+    });
+    const stored = await server.pool.query(
+      'SELECT post_logout_redirect_uris, backchannel_logout_uri, backchannel_logout_session_required FROM clients WHERE client_id = $1',
+      [client.client_id],
+    );
+    expect(stored.rows[0]).toEqual({
+      post_logout_redirect_uris: ['https://rp.example/bye', 'https://rp.example/bye2'],
+      backchannel_logout_uri: 'https://rp.example/backchannel',
+      backchannel_logout_session_required: true,
+    });
+    const refused = await run(
+      'clients',
+      'create',
+      '--name',
+      'RP',
+      '--post-logout-redirect-uri',
+      'http://rp.example/x',
+    );
+    expect(refused.code).toBe(1);
+  });
 });

@@ -240,4 +240,23 @@ describe('back-channel logout', () => {
     await waitFor(async () => scope.isDone() && (await pending()) === 0, 8000);
     expect((await verifyLogoutToken(bodies[0]!)).sid).toBe(claims.sid);
   });
+
+  it('delivers at start what a previous process left in the outbox (main.ts calls resume())', async () => {
+    const user = await createUser(server);
+    await server.pool.query(
+      `INSERT INTO backchannel_logout_deliveries (client_id, user_id, sid, attempts, last_error)
+       VALUES ($1, $2, 'left-by-a-crash', 1, 'HTTP 503')`,
+      [client.clientId, user.userId],
+    );
+    const bodies: string[] = [];
+    const scope = nock('https://rp.example')
+      .post('/backchannel', (body: Record<string, string>) => {
+        bodies.push(body.logout_token!);
+        return true;
+      })
+      .reply(200);
+    server.logout.resume();
+    await waitFor(async () => scope.isDone() && (await pending()) === 0, 8000);
+    expect(await verifyLogoutToken(bodies[0]!)).toMatchObject({ sub: user.userId, sid: 'left-by-a-crash' });
+  });
 });

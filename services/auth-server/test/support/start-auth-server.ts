@@ -6,6 +6,7 @@ import { AUTH_SCHEMA } from './auth-schema';
 import type Redis from 'ioredis';
 import { createApp } from '../../src/app';
 import type { AuthCore } from '../../src/http/auth-core';
+import type { LogoutService } from '../../src/domain/logout/logout-service';
 import { connectRedis } from '../../src/storage/connect-redis';
 import { authConfigSchema, type AuthConfig } from '../../src/config';
 
@@ -15,6 +16,8 @@ export interface RunningAuthServer {
   pool: Pool;
   logger: Logger;
   core: AuthCore;
+  /** The logout service (back-channel sender): tests call resume() as main.ts does at start. */
+  logout: LogoutService;
   redis?: Redis;
   stop(): Promise<void>;
 }
@@ -63,6 +66,7 @@ export async function startAuthServer(
     pool,
     logger,
     core: app.core,
+    logout: app.logout,
     redis: connections?.redis,
     async stop() {
       await new Promise((resolve) => server.close(resolve));
