@@ -12,6 +12,7 @@ import {
   silentAuthorize,
 } from './support/logout-helpers';
 import { inputValue, WebClient } from './web/support/web-client';
+import { createBackchannelLogoutRepo } from '../src/storage/backchannel-logout.repo';
 
 const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
@@ -258,5 +259,7 @@ describe('back-channel logout', () => {
     server.logout.resume();
     await waitFor(async () => scope.isDone() && (await pending()) === 0, 8000);
     expect(await verifyLogoutToken(bodies[0]!)).toMatchObject({ sub: user.userId, sid: 'left-by-a-crash' });
+    // With nothing pending the sender has no timer (it would poll Postgres forever otherwise).
+    expect(await createBackchannelLogoutRepo(server.pool).msUntilNextDue()).toBeNull();
   });
 });

@@ -60,8 +60,10 @@ export function createBackchannelLogoutRepo(pool: Pool): BackchannelLogoutRepo {
       );
     },
     async msUntilNextDue() {
+      // Not greatest(0, …) alone: GREATEST ignores NULL, so an empty table would read as "due now".
       const { rows } = await pool.query<{ ms: number | null }>(
-        `SELECT greatest(0, extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS ms
+        `SELECT CASE WHEN min(next_attempt_at) IS NULL THEN NULL
+                     ELSE greatest(0, extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 END AS ms
            FROM backchannel_logout_deliveries`,
       );
       return rows[0]?.ms ?? null;
