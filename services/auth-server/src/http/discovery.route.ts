@@ -2,8 +2,7 @@ import express, { type Router } from 'express';
 import type { AuthContext } from '../domain/auth-context';
 import { cors } from './cors';
 import { ACCESS_TOKEN_ALGS } from '../domain/tokens/jwt-codec';
-import { DEVICE_CODE_GRANT_TYPE } from '../domain/device/device-authorization';
-import { TOKEN_EXCHANGE_GRANT_TYPE } from '../domain/token-exchange/token-exchange';
+import { SUPPORTED_GRANT_TYPES } from '../domain/clients/grant-types';
 import { END_SESSION_PATH } from './end-session.route';
 
 /**
@@ -26,14 +25,7 @@ export function discoveryRouter(ctx: AuthContext): Router {
     scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
     response_types_supported: ['code', 'token', 'id_token token'],
     response_modes_supported: ['query', 'fragment'],
-    grant_types_supported: [
-      'authorization_code',
-      'refresh_token',
-      'client_credentials',
-      'implicit',
-      DEVICE_CODE_GRANT_TYPE,
-      TOKEN_EXCHANGE_GRANT_TYPE,
-    ],
+    grant_types_supported: [...SUPPORTED_GRANT_TYPES],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],

@@ -6,7 +6,7 @@ import type { Client } from './client';
 import { generateSecret } from '../crypto/secret-hasher';
 import { checkRedirectUriForRegistration } from './check-redirect-uri';
 import { checkBackchannelLogoutUri } from './check-backchannel-logout-uri';
-import { DEVICE_CODE_GRANT_TYPE } from '../device/device-authorization';
+import { SUPPORTED_GRANT_TYPES } from './grant-types';
 import { TOKEN_EXCHANGE_GRANT_TYPE } from '../token-exchange/token-exchange';
 
 const ttl = z
@@ -21,18 +21,7 @@ export const clientRegistrationSchema = z
     client_type: z.enum(['confidential', 'public']),
     application_type: z.enum(['web', 'native']).default('web'),
     redirect_uris: z.array(z.string()).default([]),
-    grant_types: z
-      .array(
-        z.enum([
-          'authorization_code',
-          'refresh_token',
-          'client_credentials',
-          'implicit',
-          DEVICE_CODE_GRANT_TYPE,
-          TOKEN_EXCHANGE_GRANT_TYPE,
-        ]),
-      )
-      .default(['authorization_code']),
+    grant_types: z.array(z.enum(SUPPORTED_GRANT_TYPES)).default(['authorization_code']),
     response_types: z.array(z.enum(['code', 'token', 'id_token token'])).default(['code']),
     scopes: z.array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/)).default([]),
     token_format: z.enum(['opaque', 'jwt']).default('opaque'),
