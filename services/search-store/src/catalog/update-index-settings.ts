@@ -6,7 +6,7 @@ import { loadCatalog, resolveIndexExpression } from './index-expression';
 import { checkSettingsUpdate, flattenSettingsWithNulls } from './index-settings';
 
 /** Defaults a setting returns to when it is reset with null. */
-const SETTING_DEFAULTS: Record<string, string> = { 'index.number_of_replicas': '1' };
+const SETTING_DEFAULTS = new Map([['index.number_of_replicas', '1']]);
 
 /**
  * ES "Update index settings API": dynamic settings only, on every index the expression names (none is
@@ -28,7 +28,8 @@ export async function updateIndexSettings(pool: Pool, expression: string, input:
       const settings = { ...index.settings };
       for (const [key, value] of Object.entries(changes)) {
         if (value === null) {
-          if (SETTING_DEFAULTS[key] !== undefined) settings[key] = SETTING_DEFAULTS[key];
+          const reset = SETTING_DEFAULTS.get(key);
+          if (reset !== undefined) settings[key] = reset;
           else delete settings[key];
         } else settings[key] = value;
       }
