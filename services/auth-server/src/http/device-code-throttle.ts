@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
-import { createFailureBackoff } from '../storage/failure-backoff.store';
-import { failureSource } from './failure-source';
+import { createSourceThrottle } from './source-throttle';
 
 export interface DeviceCodeThrottleOptions {
   redis?: Redis;
@@ -29,33 +28,16 @@ export interface DeviceCodeThrottle {
  * learns nothing.
  */
 export function createDeviceCodeThrottle(options: DeviceCodeThrottleOptions): DeviceCodeThrottle {
-  const prefix = options.keyPrefix ?? 'auth:device-code-fail';
-  const common = {
+  const throttle = createSourceThrottle({
     ...(options.redis ? { redis: options.redis } : {}),
+    prefix: options.keyPrefix ?? 'auth:device-code-fail',
+    keyName: 'user',
+    maxFailuresPerKey: options.maxFailuresPerUser,
+    maxFailuresPerIp: options.maxFailuresPerIp,
     windowSeconds: options.windowSeconds,
-    maxDelaySeconds: options.windowSeconds,
-  };
-  const perUser = createFailureBackoff({
-    ...common,
-    prefix: `${prefix}:user`,
-    freeFailures: options.maxFailuresPerUser,
-  });
-  const perSource = createFailureBackoff({
-    ...common,
-    prefix: `${prefix}:ip`,
-    freeFailures: options.maxFailuresPerIp,
   });
   return {
-    async retryAfter(userId, ip) {
-      const [user, source] = await Promise.all([
-        perUser.blockedMs(userId),
-        perSource.blockedMs(failureSource(ip)),
-      ]);
-      const ms = Math.max(user, source);
-      return ms > 0 ? Math.ceil(ms / 1000) : 0;
-    },
-    async recordFailure(userId, ip) {
-      await Promise.all([perUser.recordFailure(userId), perSource.recordFailure(failureSource(ip))]);
-    },
+    retryAfter: (userId, ip) => throttle.retryAfter(userId, ip),
+    recordFailure: (userId, ip) => throttle.recordFailure(userId, ip),
   };
 }

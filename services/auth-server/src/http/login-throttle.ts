@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { createFailureBackoff } from '../storage/failure-backoff.store';
 import { failureSource } from './failure-source';
+import { createSourceThrottle } from './source-throttle';
 
 export interface LoginThrottleOptions {
   /** Shared counters across instances; without it, counters live in this process only. */
@@ -33,43 +33,21 @@ export interface LoginThrottle {
  * IPv6 address counted by its /64.
  */
 export function createLoginThrottle(options: LoginThrottleOptions): LoginThrottle {
-  const prefix = options.keyPrefix ?? 'auth:login-fail';
-  const common = {
+  const throttle = createSourceThrottle({
     ...(options.redis ? { redis: options.redis } : {}),
+    prefix: options.keyPrefix ?? 'auth:login-fail',
+    keyName: 'account',
+    maxFailuresPerKey: options.maxFailuresPerAccount,
+    maxFailuresPerIp: options.maxFailuresPerIp,
     windowSeconds: options.windowSeconds,
-    maxDelaySeconds: options.windowSeconds,
-  };
-  const perAccount = createFailureBackoff({
-    ...common,
-    prefix: `${prefix}:account`,
-    freeFailures: options.maxFailuresPerAccount,
-  });
-  const perSource = createFailureBackoff({
-    ...common,
-    prefix: `${prefix}:ip`,
-    freeFailures: options.maxFailuresPerIp,
   });
   // JSON keeps the two parts apart whatever characters the username holds.
   const accountKey = (username: string, ip: string) =>
     JSON.stringify([username.trim().toLowerCase(), failureSource(ip)]);
 
   return {
-    async retryAfter(username, ip) {
-      const [account, source] = await Promise.all([
-        perAccount.blockedMs(accountKey(username, ip)),
-        perSource.blockedMs(failureSource(ip)),
-      ]);
-      const ms = Math.max(account, source);
-      return ms > 0 ? Math.ceil(ms / 1000) : 0;
-    },
-    async recordFailure(username, ip) {
-      await Promise.all([
-        perAccount.recordFailure(accountKey(username, ip)),
-        perSource.recordFailure(failureSource(ip)),
-      ]);
-    },
-    async recordSuccess(username, ip) {
-      await perAccount.clear(accountKey(username, ip));
-    },
+    retryAfter: (username, ip) => throttle.retryAfter(accountKey(username, ip), ip),
+    recordFailure: (username, ip) => throttle.recordFailure(accountKey(username, ip), ip),
+    recordSuccess: (username, ip) => throttle.clear(accountKey(username, ip)),
   };
 }
