@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { SessionsRepo } from '../storage/sessions.repo';
+import type { SessionsRepo } from '../domain/sessions/session';
 import { pageCookieName, pageCookieOptions, readCookie } from './session-cookie';
 import { isSameMac, keyedHash, type PageKeys } from './session-keys';
 

@@ -1,20 +1,6 @@
 import type { Pool } from 'pg';
-import type { AuthorizedAppStore } from '../domain/consent/revoke-authorized-app';
-import type { ConsentsRepo } from './consents.repo';
-
-export interface AuthorizedApp {
-  clientId: string;
-  clientName: string;
-  /** Union of the scopes in the remembered consent and the active grants. */
-  scopes: string[];
-  /** The earliest consent or grant still in force. */
-  authorizedAt: Date;
-}
-
-export interface AccountGrantsRepo extends AuthorizedAppStore {
-  /** Apps the user authorized: a remembered consent or an unrevoked grant, one row per client. */
-  listAuthorizedApps(userId: string): Promise<AuthorizedApp[]>;
-}
+import type { AccountGrantsRepo } from '../domain/consent/authorized-app';
+import type { ConsentsRepo } from '../domain/consent/consents-repo';
 
 interface AppRow {
   client_id: string;

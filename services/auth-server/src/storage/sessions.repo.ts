@@ -1,35 +1,5 @@
 import type { Pool } from 'pg';
-
-export interface StoredSession {
-  /** OIDC Back-Channel Logout §2.1 session id: random, not the cookie value nor derived from it. */
-  sid: string;
-  userId: string;
-  username: string;
-  authTime: Date;
-  expiresAt: Date;
-}
-
-/**
- * Browser sessions in Postgres so any instance can serve any request. Only a keyed hash of the session
- * id is stored: a leaked table does not let anyone sign in (see http/session-manager.ts).
- */
-export interface SessionsRepo {
-  saveSession(session: {
-    sessionHash: Buffer;
-    sid: string;
-    userId: string;
-    authTime: Date;
-    expiresAt: Date;
-  }): Promise<void>;
-  /** The live session of an enabled user, or null when unknown, expired or the user is disabled. */
-  findSession(sessionHash: Buffer, now: Date): Promise<StoredSession | null>;
-  /** Deletes the session; returns whose it was (null: none). */
-  deleteSession(sessionHash: Buffer): Promise<{ userId: string; sid: string } | null>;
-  /** Deletes every session of the user ("sign out everywhere"); returns their sids. */
-  deleteUserSessions(userId: string): Promise<string[]>;
-  /** Removes up to `limit` expired rows (index sessions_expiry); returns how many. */
-  deleteExpiredSessions(now: Date, limit: number): Promise<number>;
-}
+import type { SessionsRepo } from '../domain/sessions/session';
 
 interface SessionRow {
   sid: string;
