@@ -34,6 +34,27 @@ export interface IndexRow {
   aliasFilter?: unknown;
 }
 
+/**
+ * A reader over one index's mapped fields, with no statistics yet (docCount 0): what the fast path
+ * needs from the catalog row alone (search/fast-match/open-mapping-readers.ts) and what
+ * openIndexReaders fills with field ids and statistics.
+ */
+export function mappingReader(index: IndexRow): IndexReader {
+  const fields = new Map<string, ReaderField>();
+  for (const field of listIndexedFields(index.mappings))
+    fields.set(field.path, { ...field, docCount: 0, sumTotalTermFreq: 0 });
+  const reader: IndexReader = {
+    indexId: index.index_id,
+    name: index.name,
+    uuid: index.uuid,
+    mappings: index.mappings,
+    settings: index.settings,
+    fields,
+  };
+  if (index.aliasFilter) reader.filter = parseQuery(index.aliasFilter);
+  return reader;
+}
+
 /** Loads field ids and statistics for the indices a search runs on (one round trip). */
 export async function openIndexReaders(db: Pool | PoolClient, indices: IndexRow[]): Promise<IndexReader[]> {
   if (indices.length === 0) return [];
@@ -42,26 +63,15 @@ export async function openIndexReaders(db: Pool | PoolClient, indices: IndexRow[
     indices.map((i) => i.index_id),
   );
   return indices.map((index) => {
-    const fields = new Map<string, ReaderField>();
-    for (const field of listIndexedFields(index.mappings))
-      fields.set(field.path, { ...field, docCount: 0, sumTotalTermFreq: 0 });
+    const reader = mappingReader(index);
     for (const row of rows) {
       if (row.index_id !== index.index_id) continue;
-      const field = fields.get(row.path);
+      const field = reader.fields.get(row.path);
       if (!field) continue;
       field.fieldId = row.field_id;
       field.docCount = Number(row.doc_count ?? 0);
       field.sumTotalTermFreq = Number(row.sttf ?? 0);
     }
-    const reader: IndexReader = {
-      indexId: index.index_id,
-      name: index.name,
-      uuid: index.uuid,
-      mappings: index.mappings,
-      settings: index.settings,
-      fields,
-    };
-    if (index.aliasFilter) reader.filter = parseQuery(index.aliasFilter);
     return reader;
   });
 }
