@@ -31,6 +31,7 @@ describe('purgeExpired', () => {
       tokens: 1,
       codes: 0,
       devices: 0,
+      pushed: 0,
       grants: 1,
     });
     const { rows } = await server.pool.query('SELECT client_id, expires_at FROM tokens ORDER BY client_id');

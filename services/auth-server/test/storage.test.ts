@@ -28,6 +28,7 @@ describe('storage on real Postgres and Redis', () => {
       clientId,
       secretHash: hash(),
       name: 'c',
+      requirePushedAuthorizationRequests: false,
       clientType: 'confidential',
       applicationType: 'web',
       redirectUris: [],

@@ -5,7 +5,13 @@ export interface CliArgs {
   flags: Set<string>;
 }
 
-const FLAGS = new Set(['json', 'help', 'password-stdin', 'backchannel-logout-session-required']);
+const FLAGS = new Set([
+  'json',
+  'help',
+  'password-stdin',
+  'backchannel-logout-session-required',
+  'require-pushed-authorization-requests',
+]);
 
 export function parseCliArgs(argv: string[]): CliArgs {
   const args: CliArgs = { positionals: [], options: new Map(), flags: new Set() };

@@ -6,6 +6,7 @@ export const USAGE = `usage: npm run admin -- <command> [options] [--json]
                  [--grant-type G]... [--response-type R]... [--scope S]... [--token-format opaque|jwt]
                  [--jwt-alg HS256|RS256|ES256] [--access-ttl SECONDS|none] [--refresh-ttl SECONDS] [--refresh-idle-ttl SECONDS]
                  [--post-logout-redirect-uri U]... [--backchannel-logout-uri U] [--backchannel-logout-session-required]
+                 [--require-pushed-authorization-requests]
   clients list | clients get ID | clients delete ID
   resource-servers create --id ID --audience AUD [--scope S]... | resource-servers list | resource-servers delete ID
   users create --username U [--password-stdin | --password-file PATH] [--claims JSON] | users get ID
@@ -49,6 +50,9 @@ export function buildRequest(args: CliArgs): Request {
           post_logout_redirect_uris: many(args, 'post-logout-redirect-uri'),
           backchannel_logout_uri: one(args, 'backchannel-logout-uri'),
           backchannel_logout_session_required: args.flags.has('backchannel-logout-session-required')
+            ? true
+            : undefined,
+          require_pushed_authorization_requests: args.flags.has('require-pushed-authorization-requests')
             ? true
             : undefined,
         }),

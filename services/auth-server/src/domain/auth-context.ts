@@ -14,6 +14,7 @@ import type { AuthorizationCodesRepo } from './grants/authorization-code';
 import type { RefreshReplaysRepo } from './grants/refresh-replays-repo';
 import type { TokensRepo } from './tokens/token-record';
 import type { DeviceAuthorizationsRepo } from './device/device-authorization';
+import type { PushedRequestsRepo } from './authorize/pushed-request';
 
 /** The repositories of the protocol core: domain-owned interfaces, implemented in storage/. */
 export interface Repos {
@@ -25,6 +26,7 @@ export interface Repos {
   tokens: TokensRepo;
   refreshReplays: RefreshReplaysRepo;
   deviceAuthorizations: DeviceAuthorizationsRepo;
+  pushedRequests: PushedRequestsRepo;
 }
 
 /** Everything the protocol core needs, built once in createApp and passed down (no globals). */

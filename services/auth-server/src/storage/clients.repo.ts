@@ -1,7 +1,7 @@
 import type { Queryable } from './db';
 import type { Client, ClientsRepo } from '../domain/clients/client';
 
-const COLUMNS = `client_id, secret_hash, name, client_type, application_type, redirect_uris, grant_types,
+const COLUMNS = `client_id, require_pushed_authorization_requests, secret_hash, name, client_type, application_type, redirect_uris, grant_types,
   response_types, scopes, token_format, jwt_alg, access_token_ttl_seconds, refresh_token_ttl_seconds,
   refresh_idle_ttl_seconds, post_logout_redirect_uris, backchannel_logout_uri,
   backchannel_logout_session_required, created_at`;
@@ -25,6 +25,7 @@ function toClient(row: Record<string, unknown>): Client {
     postLogoutRedirectUris: row.post_logout_redirect_uris as string[],
     backchannelLogoutUri: row.backchannel_logout_uri as string | null,
     backchannelLogoutSessionRequired: row.backchannel_logout_session_required as boolean,
+    requirePushedAuthorizationRequests: row.require_pushed_authorization_requests as boolean,
     createdAt: row.created_at as Date,
   };
 }
@@ -33,11 +34,11 @@ export function createClientsRepo(db: Queryable): ClientsRepo {
   return {
     async save(client: Omit<Client, 'createdAt'>): Promise<Client> {
       const { rows } = await db.query(
-        `INSERT INTO clients (client_id, secret_hash, name, client_type, application_type, redirect_uris,
+        `INSERT INTO clients (client_id, require_pushed_authorization_requests, secret_hash, name, client_type, application_type, redirect_uris,
            grant_types, response_types, scopes, token_format, jwt_alg, access_token_ttl_seconds,
            refresh_token_ttl_seconds, refresh_idle_ttl_seconds, post_logout_redirect_uris,
            backchannel_logout_uri, backchannel_logout_session_required)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) RETURNING ${COLUMNS}`,
+         VALUES ($1,$18,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) RETURNING ${COLUMNS}`,
         [
           client.clientId,
           client.secretHash,
@@ -56,6 +57,7 @@ export function createClientsRepo(db: Queryable): ClientsRepo {
           client.postLogoutRedirectUris,
           client.backchannelLogoutUri,
           client.backchannelLogoutSessionRequired,
+          client.requirePushedAuthorizationRequests,
         ],
       );
       return toClient(rows[0]);

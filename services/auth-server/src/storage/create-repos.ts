@@ -5,6 +5,7 @@ import { createDeviceAuthorizationsRepo } from './device-authorizations.repo';
 import type { Queryable } from './db';
 import { createGrantsRepo } from './grants.repo';
 import { createRefreshReplaysRepo } from './refresh-replays.repo';
+import { createPushedRequestsRepo } from './pushed-authorization-requests.repo';
 import { createResourceServersRepo } from './resource-servers.repo';
 import { createTokensRepo } from './tokens.repo';
 import { createUsersRepo } from './users.repo';
@@ -20,5 +21,6 @@ export function createRepos(db: Queryable): Repos {
     tokens: createTokensRepo(db),
     refreshReplays: createRefreshReplaysRepo(db),
     deviceAuthorizations: createDeviceAuthorizationsRepo(db),
+    pushedRequests: createPushedRequestsRepo(db),
   };
 }

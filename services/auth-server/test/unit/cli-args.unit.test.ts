@@ -27,6 +27,15 @@ describe('admin CLI argument parsing', () => {
       },
     });
   });
+  it('sends require_pushed_authorization_requests only when its flag is given (RFC 9126 §6)', () => {
+    const body = (argv: string[]) => (buildRequest(parseCliArgs(argv)).body ?? {}) as Record<string, unknown>;
+    expect(
+      body(['clients', 'create', '--name', 'A', '--require-pushed-authorization-requests']),
+    ).toMatchObject({ require_pushed_authorization_requests: true });
+    expect(body(['clients', 'create', '--name', 'A'])).not.toHaveProperty(
+      'require_pushed_authorization_requests',
+    );
+  });
   it('builds get/delete paths and revocations', () => {
     expect(buildRequest(parseCliArgs(['clients', 'delete', 'c 1']))).toEqual({
       method: 'DELETE',

@@ -22,6 +22,8 @@ export interface Client {
   backchannelLogoutUri: string | null;
   /** Back-Channel Logout §2.2: the client needs `sid` in its logout tokens. */
   backchannelLogoutSessionRequired: boolean;
+  /** RFC 9126 §6: /authorize takes its requests only pushed (`request_uri` from POST /par). */
+  requirePushedAuthorizationRequests: boolean;
   createdAt: Date;
 }
 

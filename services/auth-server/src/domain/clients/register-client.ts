@@ -33,6 +33,7 @@ export const clientRegistrationSchema = z
     post_logout_redirect_uris: z.array(z.string()).max(20).default([]),
     backchannel_logout_uri: z.string().max(2000).nullable().default(null),
     backchannel_logout_session_required: z.boolean().default(false),
+    require_pushed_authorization_requests: z.boolean().default(false),
   })
   .strict();
 export type ClientRegistration = z.input<typeof clientRegistrationSchema>;
@@ -92,6 +93,7 @@ export async function registerClient(
     postLogoutRedirectUris: body.post_logout_redirect_uris,
     backchannelLogoutUri: body.backchannel_logout_uri,
     backchannelLogoutSessionRequired: body.backchannel_logout_session_required,
+    requirePushedAuthorizationRequests: body.require_pushed_authorization_requests,
   });
   return { client, clientSecret };
 }
@@ -115,6 +117,7 @@ export function presentClient(client: Client) {
     post_logout_redirect_uris: client.postLogoutRedirectUris,
     backchannel_logout_uri: client.backchannelLogoutUri,
     backchannel_logout_session_required: client.backchannelLogoutSessionRequired,
+    require_pushed_authorization_requests: client.requirePushedAuthorizationRequests,
     created_at: client.createdAt.toISOString(),
   };
 }

@@ -1,7 +1,7 @@
 import type { AuthContext } from '../auth-context';
 
 /**
- * Deletes tokens, codes and device authorizations that expired more than `graceSeconds` ago, in batches, then the grants left
+ * Deletes tokens, codes, device authorizations and pushed authorization requests that expired more than `graceSeconds` ago, in batches, then the grants left
  * with neither (a client_credentials call makes one each), so the tables do not grow without bound
  * (API-NOTES B3 #1). An expired token is inactive either way; deleting it changes
  * no answer.
@@ -9,7 +9,7 @@ import type { AuthContext } from '../auth-context';
 export async function purgeExpired(
   ctx: AuthContext,
   graceSeconds = 86_400,
-): Promise<{ tokens: number; codes: number; devices: number; grants: number }> {
+): Promise<{ tokens: number; codes: number; devices: number; pushed: number; grants: number }> {
   const before = new Date(Date.now() - graceSeconds * 1000);
   let tokens = 0;
   for (;;) {
@@ -19,8 +19,9 @@ export async function purgeExpired(
   }
   const codes = await ctx.repos.codes.deleteExpired(before);
   const devices = await ctx.repos.deviceAuthorizations.deleteExpired(before);
+  const pushed = await ctx.repos.pushedRequests.deleteExpired(before);
   const grants = await ctx.repos.grants.deleteOrphans(before);
   // Sealed refresh replays outlive their window only until here (they are tiny and few).
   await ctx.repos.refreshReplays.deleteExpired();
-  return { tokens, codes, devices, grants };
+  return { tokens, codes, devices, pushed, grants };
 }
