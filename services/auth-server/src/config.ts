@@ -31,6 +31,8 @@ export const authConfigSchema = z.object({
   /** Admin API credential (Bearer). */
   ADMIN_TOKEN: envSecret,
   AUTH_CODE_TTL_SECONDS: envInt(180, 300).default(300),
+  /** RFC 9126 §2.2 expires_in: how long a pushed request waits for its first /authorize (short, §7.3). */
+  PAR_TTL_SECONDS: envInt(10, 600).default(60),
   /** RFC 8628 §3.2 expires_in: how long a device's user code can be entered and its device code polled. */
   DEVICE_CODE_TTL_SECONDS: envInt(60, 1800).default(600),
   /** RFC 8628 §3.2 interval: the least time between two polls of a device (§3.5: +5 s at each slow_down). */

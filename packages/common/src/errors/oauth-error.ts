@@ -5,6 +5,8 @@
  */
 export const OAUTH_ERROR_STATUS = {
   invalid_request: 400,
+  // OIDC Core §3.1.2.6: a request_uri (RFC 9126's pushed request) that is unknown, expired or used.
+  invalid_request_uri: 400,
   invalid_client: 401,
   invalid_grant: 400,
   unauthorized_client: 400,

@@ -11,6 +11,7 @@ import {
   introspectionRouter,
   type IntrospectionHandler,
 } from './introspection.route';
+import { pushedAuthorizationRequestRouter } from './pushed-authorization-request.route';
 import { createFailureLimiter } from './rate-limit';
 import { createResourceServerAuth } from './resource-server-auth';
 import { revocationStreamRouter } from './revocation-stream.route';
@@ -75,6 +76,7 @@ export function createAuthCore(deps: {
   router.use(discoveryRouter(ctx));
   router.use(tokenRouter(ctx, clientAuth));
   router.use(deviceAuthorizationRouter(ctx, clientAuth));
+  router.use(pushedAuthorizationRequestRouter(ctx, clientAuth));
   router.use(revokeRouter(ctx, clientAuth));
   router.use(userinfoRouter(ctx));
   router.use(adminRouter(ctx));

@@ -4,6 +4,7 @@ import { cors } from './cors';
 import { ACCESS_TOKEN_ALGS } from '../domain/tokens/jwt-codec';
 import { SUPPORTED_GRANT_TYPES } from '../domain/clients/grant-types';
 import { END_SESSION_PATH } from './end-session.route';
+import { PAR_PATH } from './pushed-authorization-request.route';
 
 /**
  * RFC 8414 and OIDC Discovery 1.0 metadata, and the JWKS (RFC 7517). CORS is allowed here (RFC 9700 §2.6:
@@ -22,6 +23,9 @@ export function discoveryRouter(ctx: AuthContext): Router {
     revocation_endpoint: `${issuer}/revoke`,
     device_authorization_endpoint: `${issuer}/device_authorization`,
     end_session_endpoint: `${issuer}${END_SESSION_PATH}`,
+    // RFC 9126 §5: PAR is required per client (its metadata), not server-wide.
+    pushed_authorization_request_endpoint: `${issuer}${PAR_PATH}`,
+    require_pushed_authorization_requests: false,
     scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
     response_types_supported: ['code', 'token', 'id_token token'],
     response_modes_supported: ['query', 'fragment'],

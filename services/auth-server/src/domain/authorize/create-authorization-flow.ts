@@ -3,7 +3,13 @@ import type { AuthContext } from '../auth-context';
 import { generateSecret } from '../crypto/secret-hasher';
 import { issueTokens } from '../tokens/issue-tokens';
 import { resolveAudience } from '../tokens/resolve-audience';
-import type { AuthenticatedUser, AuthorizationFlow, AuthorizationRequest } from './authorization-flow';
+import {
+  AuthorizeError,
+  type AuthenticatedUser,
+  type AuthorizationFlow,
+  type AuthorizationRequest,
+} from './authorization-flow';
+import { loadPushedRequest } from './load-pushed-request';
 import { parseAuthorizationRequest } from './parse-authorization-request';
 
 type Back = Pick<AuthorizationRequest, 'redirectUri' | 'responseMode' | 'state'>;
@@ -24,11 +30,22 @@ export function createAuthorizationFlow(ctx: AuthContext): AuthorizationFlow {
   };
 
   return {
-    parse: (params) => parseAuthorizationRequest(ctx, params),
+    async parse(params) {
+      if (params.request_uri === undefined) return parseAuthorizationRequest(ctx, params);
+      const pushed = await loadPushedRequest(ctx, params);
+      const request = await parseAuthorizationRequest(ctx, pushed.params, { pushed: true });
+      return { ...request, pushedRequestHash: pushed.requestHash };
+    },
 
     async approve(request: AuthorizationRequest, user: AuthenticatedUser, approvedScopes: string[]) {
       const client = await ctx.repos.clients.findById(request.clientId);
       if (!client) throw new OAuthError('invalid_request', 'client no longer exists');
+      // RFC 9126 §4: a pushed request is used once; a reload before this point loads it again.
+      if (request.pushedRequestHash && !(await ctx.repos.pushedRequests.consume(request.pushedRequestHash)))
+        throw new AuthorizeError(
+          new OAuthError('invalid_request_uri', 'request_uri is expired or already used'),
+          false,
+        );
       const scopes = request.scopes.filter((s) => approvedScopes.includes(s));
       const audience = resolveAudience(request.resources, scopes, await ctx.repos.resourceServers.list());
       const grant = await ctx.repos.grants.save({

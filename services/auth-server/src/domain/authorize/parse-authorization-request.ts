@@ -16,6 +16,8 @@ const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 export async function parseAuthorizationRequest(
   ctx: AuthContext,
   raw: Record<string, unknown>,
+  /** The parameters were (or are being) pushed to POST /par (RFC 9126). */
+  options: { pushed?: boolean } = {},
 ): Promise<AuthorizationRequest> {
   // Keyed by the request's parameter names: no prototype, so `p.client_id` and the like are own reads
   // and `__proto__=x` is a parameter (ignored as unknown), not a prototype.
@@ -53,6 +55,9 @@ export async function parseAuthorizationRequest(
   const fail = (code: ConstructorParameters<typeof OAuthError>[0], description: string) =>
     new AuthorizeError(new OAuthError(code, description), true, back);
 
+  // RFC 9126 §6: such a client's requests come only through POST /par (request_uri is loaded before this).
+  if (client.requirePushedAuthorizationRequests && !options.pushed)
+    throw fail('invalid_request', 'this client must push its authorization requests (RFC 9126)');
   if (p.request || p.request_uri) throw fail('invalid_request', 'request objects are not supported');
   if (!normalized) throw fail('invalid_request', 'response_type is required');
   if (normalized !== 'code' && !implicit)
