@@ -21,6 +21,8 @@ export const ES_ERROR_STATUS = {
   media_type_header_exception: 400,
   no_shard_available_action_exception: 503,
   number_format_exception: 400,
+  // ElasticsearchParseException (e.g. an unknown key in an _mget body).
+  parse_exception: 400,
   parsing_exception: 400,
   resource_already_exists_exception: 400,
   resource_not_found_exception: 404,
