@@ -9,6 +9,7 @@ import { documentsRouter } from './documents.route';
 import { indicesRouter } from './indices.route';
 import { infoRouter } from './info.route';
 import { mappingRouter } from './mapping.route';
+import { mgetRouter } from './mget.route';
 import { reindexRouter } from './reindex.route';
 import { settingsRouter } from './settings.route';
 import type { StoreDeps } from './store-deps';
@@ -24,6 +25,7 @@ export function documentStoreRouter(deps: StoreDeps): Router {
   router.use(aliasesRouter(deps));
   router.use(bulkRouter(deps));
   router.use(documentsRouter(deps));
+  router.use(mgetRouter(deps));
   router.use(cloneRouter(deps));
   router.use(reindexRouter(deps));
   router.use(indicesRouter(deps));

@@ -55,6 +55,16 @@ export const ROUTE_PARAMS = {
   ],
   get: [...GET_COMMON, 'stored_fields', 'force_synthetic_source'],
   getSource: [...GET_COMMON, 'stored_fields'],
+  // mget.json
+  mget: [
+    'preference',
+    'realtime',
+    'refresh',
+    'routing',
+    ...SOURCE,
+    'stored_fields',
+    'force_synthetic_source',
+  ],
   createIndex: ['master_timeout', 'timeout', 'wait_for_active_shards'],
   getIndex: [...WILDCARDS, 'flat_settings', 'include_defaults', 'local', 'master_timeout', 'features'],
   deleteIndex: [...WILDCARDS, 'master_timeout', 'timeout'],

@@ -46,6 +46,19 @@ export async function findDocumentWithText(
   return rows[0] ? { ...toDocument(rows[0]), sourceText: rows[0].source_text } : undefined;
 }
 
+/** Many documents of one index with their source texts, in one round trip (`_mget`); absent ids are left out. */
+export async function findDocumentsWithText(
+  db: Queryable,
+  indexId: string,
+  ids: string[],
+): Promise<(StoredDocument & { sourceText: string })[]> {
+  const { rows } = await db.query<DocumentRow & { source_text: string }>(
+    `SELECT ${COLUMNS}, source::text AS source_text FROM documents WHERE index_id = $1 AND id = ANY($2::text[])`,
+    [indexId, ids],
+  );
+  return rows.map((row) => ({ ...toDocument(row), sourceText: row.source_text }));
+}
+
 export async function findDocument(
   db: Queryable,
   indexId: string,

@@ -21,7 +21,8 @@ export async function getDocument(
   return { index, doc: await findDocumentWithText(db, index.indexId, id) };
 }
 
-async function findSingleIndex(db: Queryable, name: string): Promise<IndexRecord> {
+/** The one index a name (index or alias) stands for; ES refuses an alias to several for single-index ops. */
+export async function findSingleIndex(db: Queryable, name: string): Promise<IndexRecord> {
   if (!/[,*]/.test(name)) {
     // The common case, a concrete index name: one indexed lookup instead of the whole catalog.
     const [index] = await findIndicesByName(db, [name]);

@@ -45,6 +45,8 @@ describe('route scopes', () => {
     ['POST', '/:index/_count', 'search.read', 'indices:data/read/search'],
     ['GET', '/:index/_doc/:id', 'search.read', 'indices:data/read/get'],
     ['GET', '/:index/_source/:id', 'search.read', 'indices:data/read/get'],
+    ['POST', '/_mget', 'search.read', 'indices:data/read/mget'],
+    ['GET', '/:index/_mget', 'search.read', 'indices:data/read/mget'],
     ['GET', '/:index/_mapping', 'search.read', 'indices:admin/mappings/get'],
     ['GET', '/_mapping', 'search.read', 'indices:admin/mappings/get'],
     ['GET', '/:index/_settings', 'search.read', 'indices:monitor/settings/get'],

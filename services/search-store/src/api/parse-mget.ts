@@ -1,0 +1,145 @@
+import { EsError } from '@acme/common';
+import { sourceParams } from './source-params';
+
+/** What one `_mget` item asks for: `source` undefined means no `_source` in its answer. */
+export interface MgetRequestItem {
+  index: string;
+  id: string;
+  source: { includes: string[]; excludes: string[] } | undefined;
+}
+
+type SourceChoice = MgetRequestItem['source'];
+
+const ITEM_KEYS = new Set([
+  '_index',
+  '_id',
+  '_source',
+  'routing',
+  '_routing',
+  'stored_fields',
+  'version',
+  'version_type',
+]);
+
+/**
+ * The `_mget` body as Elasticsearch 8's MultiGetRequest reads it: `docs` (objects) or `ids` (the path's
+ * index for each); the path index and the `_source*` query parameters are the items' defaults. An
+ * unknown key is a parse_exception; then, as ES's validate(), every missing index or id is listed in one
+ * action_request_validation_exception, and an empty list is "no documents to get".
+ */
+export function parseMget(
+  body: unknown,
+  pathIndex: string | undefined,
+  query: Record<string, unknown>,
+): MgetRequestItem[] {
+  const defaults = sourceParams(query);
+  const defaultSource: SourceChoice = defaults.fetch
+    ? { includes: defaults.includes, excludes: defaults.excludes }
+    : undefined;
+  const parsed: { index: string | undefined; id: string | undefined; source: SourceChoice }[] = [];
+  if (body !== undefined && body !== null) {
+    if (typeof body !== 'object' || Array.isArray(body)) {
+      throw new EsError('parse_exception', 'failed to parse multi get request, expected an object');
+    }
+    for (const [key, value] of Object.entries(body)) {
+      if (key === 'docs') {
+        if (!Array.isArray(value)) throw unknownKey(key, value);
+        for (const doc of value) parsed.push(parseDoc(doc, pathIndex, defaultSource));
+      } else if (key === 'ids') {
+        if (!Array.isArray(value)) throw unknownKey(key, value);
+        for (const id of value) {
+          parsed.push({ index: pathIndex, id: idText(id, 'ids'), source: defaultSource });
+        }
+      } else {
+        throw unknownKey(key, value);
+      }
+    }
+  }
+  const problems: string[] = [];
+  if (parsed.length === 0) problems.push('no documents to get');
+  parsed.forEach((item, i) => {
+    if (item.index === undefined) problems.push(`index is missing for doc ${i}`);
+    if (item.id === undefined) problems.push(`id is missing for doc ${i}`);
+  });
+  if (problems.length > 0) {
+    throw new EsError(
+      'action_request_validation_exception',
+      `Validation Failed: ${problems.map((p, i) => `${i + 1}: ${p};`).join('')}`,
+    );
+  }
+  return parsed as MgetRequestItem[];
+}
+
+function parseDoc(
+  doc: unknown,
+  pathIndex: string | undefined,
+  defaultSource: SourceChoice,
+): { index: string | undefined; id: string | undefined; source: SourceChoice } {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new EsError('parse_exception', 'docs array element should include an object');
+  }
+  let index = pathIndex;
+  let id: string | undefined;
+  let source = defaultSource;
+  for (const [key, value] of Object.entries(doc)) {
+    if (!ITEM_KEYS.has(key)) {
+      throw new EsError('parse_exception', `failed to parse multi get request. unknown field [${key}]`);
+    }
+    if (key === '_index') {
+      if (typeof value !== 'string') throw badValue(key);
+      index = value;
+    } else if (key === '_id') {
+      id = idText(value, key);
+    } else if (key === '_source') {
+      source = sourceChoice(value);
+    }
+    // routing, stored_fields, version, version_type: accepted; one shard and no stored fields here
+    // (DESIGN.md, coverage), so they change nothing.
+  }
+  return { index, id, source };
+}
+
+/** `_source`: a boolean, a pattern or list of patterns, or `{includes, excludes}` (ES FetchSourceContext). */
+function sourceChoice(value: unknown): SourceChoice {
+  if (value === true) return { includes: [], excludes: [] };
+  if (value === false) return undefined;
+  if (typeof value === 'string' || Array.isArray(value)) return { includes: patterns(value), excludes: [] };
+  if (value !== null && typeof value === 'object') {
+    const out = { includes: [] as string[], excludes: [] as string[] };
+    for (const [key, list] of Object.entries(value)) {
+      if (key === 'includes' || key === 'include') out.includes = patterns(list);
+      else if (key === 'excludes' || key === 'exclude') out.excludes = patterns(list);
+      else throw new EsError('parse_exception', `Unknown key for a START_OBJECT in [${key}].`);
+    }
+    return out;
+  }
+  throw badValue('_source');
+}
+
+function patterns(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((p) => {
+    if (typeof p !== 'string') throw badValue('_source');
+    return p;
+  });
+}
+
+/** ES reads an id with `parser.text()`: strings and numbers. */
+function idText(value: unknown, key: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  throw badValue(key);
+}
+
+function badValue(key: string): EsError {
+  return new EsError('parse_exception', `failed to parse multi get request. unexpected value for [${key}]`);
+}
+
+function unknownKey(key: string, value: unknown): EsError {
+  const token = Array.isArray(value)
+    ? 'START_ARRAY'
+    : value !== null && typeof value === 'object'
+      ? 'START_OBJECT'
+      : 'VALUE';
+  return new EsError('parse_exception', `unknown key [${key}] for a ${token}, expected [docs] or [ids]`);
+}
