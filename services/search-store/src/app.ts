@@ -14,6 +14,7 @@ import { analyzeRouter } from './api/analyze.route';
 import { documentStoreRouter } from './api/document-store.router';
 import { searchFrontRoute } from './api/lean-search';
 import { searchRouter } from './api/search.route';
+import { msearchRouter } from './api/msearch.route';
 import { createSearchRunner } from './search/searcher';
 import type { SearchConfig } from './config';
 import { formatResponse } from './http/format-response';
@@ -93,6 +94,7 @@ export function createApp(deps: SearchDeps): FrontHandler {
   app.use(deps.authenticate);
   app.use(readJsonBody(deps.config.MAX_REQUEST_BYTES));
   app.use(searchRouter(searchDeps));
+  app.use(msearchRouter(searchDeps, deps.config.MAX_REQUEST_BYTES));
   app.use(analyzeRouter({ pool: deps.pool }));
   app.use(documentStoreRouter(deps));
   app.use(noHandler());

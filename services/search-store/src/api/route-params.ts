@@ -106,6 +106,19 @@ export const ROUTE_PARAMS = {
     'force_synthetic_source',
   ],
   count: [...WILDCARDS, ...QUERY_STRING, 'min_score', 'preference', 'routing', 'terminate_after'],
+  // msearch.json
+  msearch: [
+    ...WILDCARDS,
+    'ccs_minimize_roundtrips',
+    'include_named_queries_score',
+    'max_concurrent_searches',
+    'max_concurrent_shard_requests',
+    'pre_filter_shard_size',
+    'rest_total_hits_as_int',
+    'routing',
+    'search_type',
+    'typed_keys',
+  ],
   // bulk.json
   bulk: [
     ...WRITE_COMMON,

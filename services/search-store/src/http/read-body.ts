@@ -49,7 +49,7 @@ async function readInto(req: Request, locals: JsonBodyLocals, maxBytes: number):
   const hasBody =
     Number(req.headers['content-length'] ?? '0') > 0 || req.headers['transfer-encoding'] !== undefined;
   const kind = hasBody ? parseMediaType(req.headers['content-type']) : undefined;
-  if (kind === 'ndjson' || /\/_bulk$/.test(req.path)) return;
+  if (kind === 'ndjson' || /\/_(bulk|msearch)$/.test(req.path)) return;
   checkDeclaredLength(req, maxBytes);
   let text = await readText(req, maxBytes);
   req.body = undefined;

@@ -47,6 +47,8 @@ describe('route scopes', () => {
     ['GET', '/:index/_source/:id', 'search.read', 'indices:data/read/get'],
     ['POST', '/_mget', 'search.read', 'indices:data/read/mget'],
     ['GET', '/:index/_mget', 'search.read', 'indices:data/read/mget'],
+    ['POST', '/_msearch', 'search.read', 'indices:data/read/msearch'],
+    ['GET', '/:index/_msearch', 'search.read', 'indices:data/read/msearch'],
     ['GET', '/:index/_mapping', 'search.read', 'indices:admin/mappings/get'],
     ['GET', '/_mapping', 'search.read', 'indices:admin/mappings/get'],
     ['GET', '/:index/_settings', 'search.read', 'indices:monitor/settings/get'],
