@@ -4,6 +4,7 @@ import { aliasesRouter } from './aliases.route';
 import { bulkRouter } from './bulk/bulk.route';
 import { catRouter } from './cat/cat.route';
 import { cloneRouter } from './clone.route';
+import { clusterHealthRouter } from './cluster-health.route';
 import { clusterSettingsRouter } from './cluster-settings.route';
 import { documentsRouter } from './documents.route';
 import { indicesRouter } from './indices.route';
@@ -18,6 +19,7 @@ import type { StoreDeps } from './store-deps';
 export function documentStoreRouter(deps: StoreDeps): Router {
   const { router } = scopedRouter();
   router.use(infoRouter(deps));
+  router.use(clusterHealthRouter(deps));
   router.use(clusterSettingsRouter(deps));
   router.use(mappingRouter(deps));
   router.use(settingsRouter(deps));

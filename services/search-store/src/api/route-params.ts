@@ -169,4 +169,18 @@ export const ROUTE_PARAMS = {
   analyze: ['index'],
   getClusterSettings: [...MASTER, 'flat_settings', 'include_defaults'],
   putClusterSettings: [...MASTER, 'flat_settings'],
+  // cluster.health.json
+  clusterHealth: [
+    ...MASTER,
+    'expand_wildcards',
+    'level',
+    'local',
+    'wait_for_active_shards',
+    'wait_for_nodes',
+    'wait_for_events',
+    'wait_for_no_relocating_shards',
+    'wait_for_no_initializing_shards',
+    'wait_for_status',
+    'return_200_for_cluster_health_timeout',
+  ],
 } as const satisfies Record<string, readonly string[]>;

@@ -57,6 +57,8 @@ describe('route scopes', () => {
     ['GET', '/:index', 'search.read', 'indices:admin/get'],
     ['GET', '/_cat/indices', 'search.read', 'indices:monitor/stats'],
     ['GET', '/_cat/nodes', 'search.read', 'cluster:monitor/nodes/stats'],
+    ['GET', '/_cluster/health', 'search.read', 'cluster:monitor/health'],
+    ['GET', '/_cluster/health/:index', 'search.read', 'cluster:monitor/health'],
     ['POST', '/:index/_analyze', 'search.read', 'indices:admin/analyze'],
     // search.write
     ['POST', '/:index/_doc', 'search.write', 'indices:data/write/index'],
