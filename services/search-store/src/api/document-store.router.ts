@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { scopedRouter } from '../http/scoped-router';
 import { aliasesRouter } from './aliases.route';
 import { bulkRouter } from './bulk/bulk.route';
+import { catClusterRouter } from './cat/cat-cluster.route';
 import { catRouter } from './cat/cat.route';
 import { cloneRouter } from './clone.route';
 import { clusterHealthRouter } from './cluster-health.route';
@@ -24,6 +25,7 @@ export function documentStoreRouter(deps: StoreDeps): Router {
   router.use(mappingRouter(deps));
   router.use(settingsRouter(deps));
   router.use(catRouter(deps));
+  router.use(catClusterRouter(deps));
   router.use(aliasesRouter(deps));
   router.use(bulkRouter(deps));
   router.use(documentsRouter(deps));

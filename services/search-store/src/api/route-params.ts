@@ -148,6 +148,10 @@ export const ROUTE_PARAMS = {
   // cat.indices.json, cat.nodes.json
   catIndices: [...CAT_COMMON, 'health', 'expand_wildcards', 'include_unloaded_segments'],
   catNodes: [...CAT_COMMON, 'full_id', 'include_unloaded_segments'],
+  // cat.health.json, cat.count.json, cat.aliases.json
+  catHealth: [...CAT_COMMON],
+  catCount: [...CAT_COMMON],
+  catAliases: [...CAT_COMMON, 'expand_wildcards'],
   // indices.clone.json
   clone: [...MASTER, 'wait_for_active_shards'],
   // reindex.json

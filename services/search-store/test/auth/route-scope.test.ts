@@ -59,6 +59,9 @@ describe('route scopes', () => {
     ['GET', '/_cat/nodes', 'search.read', 'cluster:monitor/nodes/stats'],
     ['GET', '/_cluster/health', 'search.read', 'cluster:monitor/health'],
     ['GET', '/_cluster/health/:index', 'search.read', 'cluster:monitor/health'],
+    ['GET', '/_cat/health', 'search.read', 'cluster:monitor/health'],
+    ['GET', '/_cat/count/:index', 'search.read', 'indices:data/read/search'],
+    ['GET', '/_cat/aliases/:name', 'search.read', 'indices:admin/aliases/get'],
     ['POST', '/:index/_analyze', 'search.read', 'indices:admin/analyze'],
     // search.write
     ['POST', '/:index/_doc', 'search.write', 'indices:data/write/index'],
