@@ -14,6 +14,7 @@ import { mappingRouter } from './mapping.route';
 import { mgetRouter } from './mget.route';
 import { reindexRouter } from './reindex.route';
 import { settingsRouter } from './settings.route';
+import { statsRouter } from './stats.route';
 import type { StoreDeps } from './store-deps';
 
 /** Every document-store endpoint; the search engine's routes (search, count, analyze) mount beside it. */
@@ -26,6 +27,7 @@ export function documentStoreRouter(deps: StoreDeps): Router {
   router.use(settingsRouter(deps));
   router.use(catRouter(deps));
   router.use(catClusterRouter(deps));
+  router.use(statsRouter(deps));
   router.use(aliasesRouter(deps));
   router.use(bulkRouter(deps));
   router.use(documentsRouter(deps));

@@ -148,6 +148,18 @@ export const ROUTE_PARAMS = {
   // cat.indices.json, cat.nodes.json
   catIndices: [...CAT_COMMON, 'health', 'expand_wildcards', 'include_unloaded_segments'],
   catNodes: [...CAT_COMMON, 'full_id', 'include_unloaded_segments'],
+  // indices.stats.json
+  stats: [
+    ...WILDCARDS,
+    'completion_fields',
+    'fielddata_fields',
+    'fields',
+    'forbid_closed_indices',
+    'groups',
+    'include_segment_file_sizes',
+    'include_unloaded_segments',
+    'level',
+  ],
   // cat.health.json, cat.count.json, cat.aliases.json
   catHealth: [...CAT_COMMON],
   catCount: [...CAT_COMMON],

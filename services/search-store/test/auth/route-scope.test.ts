@@ -62,6 +62,8 @@ describe('route scopes', () => {
     ['GET', '/_cat/health', 'search.read', 'cluster:monitor/health'],
     ['GET', '/_cat/count/:index', 'search.read', 'indices:data/read/search'],
     ['GET', '/_cat/aliases/:name', 'search.read', 'indices:admin/aliases/get'],
+    ['GET', '/_stats', 'search.read', 'indices:monitor/stats'],
+    ['GET', '/:index/_stats/:metric', 'search.read', 'indices:monitor/stats'],
     ['POST', '/:index/_analyze', 'search.read', 'indices:admin/analyze'],
     // search.write
     ['POST', '/:index/_doc', 'search.write', 'indices:data/write/index'],
