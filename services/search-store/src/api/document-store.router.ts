@@ -10,6 +10,7 @@ import { clusterSettingsRouter } from './cluster-settings.route';
 import { documentsRouter } from './documents.route';
 import { indicesRouter } from './indices.route';
 import { infoRouter } from './info.route';
+import { maintenanceRouter } from './maintenance.route';
 import { mappingRouter } from './mapping.route';
 import { mgetRouter } from './mget.route';
 import { reindexRouter } from './reindex.route';
@@ -28,6 +29,7 @@ export function documentStoreRouter(deps: StoreDeps): Router {
   router.use(catRouter(deps));
   router.use(catClusterRouter(deps));
   router.use(statsRouter(deps));
+  router.use(maintenanceRouter(deps));
   router.use(aliasesRouter(deps));
   router.use(bulkRouter(deps));
   router.use(documentsRouter(deps));

@@ -160,6 +160,9 @@ export const ROUTE_PARAMS = {
     'include_unloaded_segments',
     'level',
   ],
+  // indices.flush.json, indices.forcemerge.json
+  flush: [...WILDCARDS, 'force', 'wait_if_ongoing'],
+  forceMerge: [...WILDCARDS, 'flush', 'max_num_segments', 'only_expunge_deletes', 'wait_for_completion'],
   // cat.health.json, cat.count.json, cat.aliases.json
   catHealth: [...CAT_COMMON],
   catCount: [...CAT_COMMON],

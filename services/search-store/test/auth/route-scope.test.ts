@@ -75,6 +75,10 @@ describe('route scopes', () => {
     ['PUT', '/:index/_bulk', 'search.write', 'indices:data/write/bulk'],
     ['GET', '/_refresh', 'search.write', 'indices:admin/refresh'],
     ['POST', '/:index/_refresh', 'search.write', 'indices:admin/refresh'],
+    ['GET', '/_flush', 'search.write', 'indices:admin/flush'],
+    ['POST', '/:index/_flush', 'search.write', 'indices:admin/flush'],
+    ['POST', '/_forcemerge', 'search.write', 'indices:admin/forcemerge'],
+    ['POST', '/:index/_forcemerge', 'search.write', 'indices:admin/forcemerge'],
     // search.admin
     ['PUT', '/:index', 'search.admin', 'indices:admin/create'],
     ['DELETE', '/:index', 'search.admin', 'indices:admin/delete'],
