@@ -24,7 +24,7 @@ export function parseTimeParam(value: unknown, name: string, fallbackMs: number)
   const unit = match ? UNIT_MS.get(match[2] ?? '') : undefined;
   if (!match || unit === undefined) {
     throw new EsError(
-      'parsing_exception', // ES: parse_exception, absent from the shared status table (DESIGN.md)
+      'parse_exception',
       `failed to parse setting [${name}] with value [${text}] as a time value: unit is missing or unrecognized`,
     );
   }

@@ -178,6 +178,7 @@ describe('GET /_cluster/health', () => {
     expect(timeout.status).toBe(400);
     expect(timeout.json).toMatchObject({
       error: {
+        type: 'parse_exception',
         reason:
           'failed to parse setting [timeout] with value [30] as a time value: unit is missing or unrecognized',
       },
