@@ -30,7 +30,8 @@ describe('_flush and _forcemerge', () => {
   });
 
   it('changes nothing: the document is still there and searchable', async () => {
-    await call(server.url, 'POST', '/m-1/_forcemerge?max_num_segments=1');
+    expect((await call(server.url, 'POST', '/m-1/_forcemerge?max_num_segments=1')).status).toBe(200);
+    expect((await call(server.url, 'POST', '/m-1/_flush')).status).toBe(200);
     const count = await call(server.url, 'GET', '/m-1/_count?q=t:kept');
     expect(count.json).toMatchObject({ count: 1 });
   });
