@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -298,5 +299,36 @@ describe('admin CLI and demo seed', () => {
       'http://rp.example/x',
     );
     expect(refused.code).toBe(1);
+  });
+
+  it('registers a private_key_jwt client with --auth-method and --jwks (no secret), whose keys are stored', async () => {
+    const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'k1' }] };
+    const result = await run(
+      'clients',
+      'create',
+      '--name',
+      'Service',
+      '--grant-type',
+      'client_credentials',
+      '--auth-method',
+      'private_key_jwt',
+      '--jwks',
+      JSON.stringify(jwks),
+      '--json',
+    );
+    expect(result.code).toBe(0);
+    const client = JSON.parse(result.out) as Record<string, unknown>;
+    expect(client).toMatchObject({ token_endpoint_auth_method: 'private_key_jwt', jwks });
+    expect(client.client_secret).toBeUndefined();
+    const stored = await server.pool.query(
+      'SELECT token_endpoint_auth_method, jwks, secret_hash FROM clients WHERE client_id = $1',
+      [client.client_id],
+    );
+    expect(stored.rows[0]).toEqual({
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks,
+      secret_hash: null,
+    });
   });
 });

@@ -43,6 +43,8 @@ describe('storage on real Postgres and Redis', () => {
       postLogoutRedirectUris: [],
       backchannelLogoutUri: null,
       backchannelLogoutSessionRequired: false,
+      tokenEndpointAuthMethod: 'client_secret_basic',
+      jwks: null,
     });
     const user = await repos.users.create({ username: `u${randomUUID()}`, passwordHash: 'x', claims: {} });
     const grant = await repos.grants.save({

@@ -7,6 +7,7 @@ export const USAGE = `usage: npm run admin -- <command> [options] [--json]
                  [--jwt-alg HS256|RS256|ES256] [--access-ttl SECONDS|none] [--refresh-ttl SECONDS] [--refresh-idle-ttl SECONDS]
                  [--post-logout-redirect-uri U]... [--backchannel-logout-uri U] [--backchannel-logout-session-required]
                  [--require-pushed-authorization-requests]
+                 [--auth-method client_secret_basic|private_key_jwt|none] [--jwks JSON]
   clients list | clients get ID | clients delete ID
   resource-servers create --id ID --audience AUD [--scope S]... | resource-servers list | resource-servers delete ID
   users create --username U [--password-stdin | --password-file PATH] [--claims JSON] | users get ID
@@ -30,7 +31,8 @@ export function buildRequest(args: CliArgs): Request {
   const [noun, verb, target] = args.positionals;
   const key = `${noun ?? ''} ${verb ?? ''}`.trim();
   switch (key) {
-    case 'clients create':
+    case 'clients create': {
+      const jwks = one(args, 'jwks');
       return {
         method: 'POST',
         path: '/clients',
@@ -55,8 +57,11 @@ export function buildRequest(args: CliArgs): Request {
           require_pushed_authorization_requests: args.flags.has('require-pushed-authorization-requests')
             ? true
             : undefined,
+          token_endpoint_auth_method: one(args, 'auth-method'),
+          jwks: jwks ? JSON.parse(jwks) : undefined,
         }),
       };
+    }
     case 'clients list':
       return { method: 'GET', path: '/clients' };
     case 'resource-servers create':

@@ -1,3 +1,5 @@
+import type { ClientJwks } from './client-jwks';
+
 /** A registered OAuth client (RFC 6749 §2) and the storage the domain needs for it. */
 export interface Client {
   clientId: string;
@@ -24,6 +26,10 @@ export interface Client {
   backchannelLogoutSessionRequired: boolean;
   /** RFC 9126 §6: /authorize takes its requests only pushed (`request_uri` from POST /par). */
   requirePushedAuthorizationRequests: boolean;
+  /** RFC 7591 §2: how it authenticates at /token (either secret method for `client_secret_basic`). */
+  tokenEndpointAuthMethod: 'client_secret_basic' | 'private_key_jwt' | 'none';
+  /** RFC 7591 §2 `jwks`: its public keys for private_key_jwt (RFC 7523); null otherwise. */
+  jwks: ClientJwks | null;
   createdAt: Date;
 }
 

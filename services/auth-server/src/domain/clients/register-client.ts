@@ -7,6 +7,7 @@ import { generateSecret } from '../crypto/secret-hasher';
 import { checkRedirectUriForRegistration } from './check-redirect-uri';
 import { checkBackchannelLogoutUri } from './check-backchannel-logout-uri';
 import { SUPPORTED_GRANT_TYPES } from './grant-types';
+import { checkClientJwks, clientJwksSchema } from './client-jwks';
 import { TOKEN_EXCHANGE_GRANT_TYPE } from '../token-exchange/token-exchange';
 
 const ttl = z
@@ -34,6 +35,11 @@ export const clientRegistrationSchema = z
     backchannel_logout_uri: z.string().max(2000).nullable().default(null),
     backchannel_logout_session_required: z.boolean().default(false),
     require_pushed_authorization_requests: z.boolean().default(false),
+    /** RFC 7591 §2; default: client_secret_basic (confidential), none (public). */
+    token_endpoint_auth_method: z
+      .enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'])
+      .optional(),
+    jwks: clientJwksSchema.optional(),
   })
   .strict();
 export type ClientRegistration = z.input<typeof clientRegistrationSchema>;
@@ -72,7 +78,10 @@ export async function registerClient(
   const implicit = body.response_types.some((t) => t !== 'code');
   if (implicit && !body.grant_types.includes('implicit'))
     throw new OAuthError('invalid_client_metadata', 'token response types need the implicit grant type');
-  const clientSecret = body.client_type === 'confidential' ? (options.secret ?? generateSecret()) : undefined;
+  const authMethod = tokenEndpointAuthMethod(body);
+  if (body.jwks) checkClientJwks(body.jwks);
+  const clientSecret =
+    authMethod === 'client_secret_basic' ? (options.secret ?? generateSecret()) : undefined;
   const client = await ctx.repos.clients.save({
     clientId: options.clientId ?? `c_${randomBytes(12).toString('base64url')}`,
     secretHash: clientSecret ? ctx.hasher.hash(clientSecret) : null,
@@ -94,6 +103,8 @@ export async function registerClient(
     backchannelLogoutUri: body.backchannel_logout_uri,
     backchannelLogoutSessionRequired: body.backchannel_logout_session_required,
     requirePushedAuthorizationRequests: body.require_pushed_authorization_requests,
+    tokenEndpointAuthMethod: authMethod,
+    jwks: body.jwks ?? null,
   });
   return { client, clientSecret };
 }
@@ -118,6 +129,30 @@ export function presentClient(client: Client) {
     backchannel_logout_uri: client.backchannelLogoutUri,
     backchannel_logout_session_required: client.backchannelLogoutSessionRequired,
     require_pushed_authorization_requests: client.requirePushedAuthorizationRequests,
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+    ...(client.jwks ? { jwks: client.jwks } : {}),
     created_at: client.createdAt.toISOString(),
   };
+}
+
+/**
+ * The stored method: both secret methods are one (a secret client may use either, RFC 6749 §2.3.1);
+ * private_key_jwt (RFC 7523) is for confidential clients with `jwks` and gets no secret.
+ */
+function tokenEndpointAuthMethod(
+  body: z.output<typeof clientRegistrationSchema>,
+): Client['tokenEndpointAuthMethod'] {
+  const method =
+    body.token_endpoint_auth_method ?? (body.client_type === 'public' ? 'none' : 'client_secret_basic');
+  if ((method === 'none') !== (body.client_type === 'public'))
+    throw new OAuthError(
+      'invalid_client_metadata',
+      'token_endpoint_auth_method none is for public clients only',
+    );
+  if ((method === 'private_key_jwt') !== (body.jwks !== undefined))
+    throw new OAuthError(
+      'invalid_client_metadata',
+      'jwks goes with token_endpoint_auth_method private_key_jwt',
+    );
+  return method === 'client_secret_post' ? 'client_secret_basic' : method;
 }
