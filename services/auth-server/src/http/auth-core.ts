@@ -12,6 +12,7 @@ import {
   type IntrospectionHandler,
 } from './introspection.route';
 import { pushedAuthorizationRequestRouter } from './pushed-authorization-request.route';
+import { createAssertionJtiStore } from '../storage/assertion-jti.store';
 import { createFailureLimiter } from './rate-limit';
 import { createResourceServerAuth } from './resource-server-auth';
 import { revocationStreamRouter } from './revocation-stream.route';
@@ -69,7 +70,8 @@ export function createAuthCore(deps: {
   });
   const rsAuth = createResourceServerAuth(ctx);
   const introspection = createIntrospectionHandlers(ctx, introspectionLimiter, rsAuth);
-  const clientAuth = { ctx, limiter: tokenLimiter, relays: rsAuth };
+  const jtis = createAssertionJtiStore({ redis, prefix: `${prefix}:jti` });
+  const clientAuth = { ctx, limiter: tokenLimiter, relays: rsAuth, jtis };
   // /token_info first: it is the hot path (issue 4).
   router.use(introspectionRouter(introspection));
   router.use(revocationStreamRouter(ctx, introspectionLimiter, rsAuth));

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { OAuthError, parseForwardedFor, RELAY_AUTHORIZATION_HEADER } from '@acme/common';
 import type { AuthContext } from '../domain/auth-context';
+import type { AssertionJtiStore } from '../domain/clients/assertion-jti-store';
 import { authenticateClient } from '../domain/clients/authenticate-client';
 import type { Client } from '../domain/clients/client';
 import { parseBasicAuth } from './parse-params';
@@ -12,6 +13,8 @@ export interface ClientAuth {
   limiter: FailureLimiter;
   /** Resource servers that may name the end user's address when they relay credentials. */
   relays: ResourceServerAuth;
+  /** Used private_key_jwt assertion ids (RFC 7523 §3 item 7). */
+  jtis: AssertionJtiStore;
 }
 
 /**
@@ -31,11 +34,17 @@ export async function authenticateRequestClient(
       throw new OAuthError('invalid_client', 'malformed Basic credentials', {
         'WWW-Authenticate': 'Basic realm="auth-server", charset="UTF-8"',
       });
-    return await authenticateClient(auth.ctx, {
-      basic,
-      clientId: params.client_id,
-      clientSecret: params.client_secret,
-    });
+    return await authenticateClient(
+      auth.ctx,
+      {
+        basic,
+        clientId: params.client_id,
+        clientSecret: params.client_secret,
+        clientAssertionType: params.client_assertion_type,
+        clientAssertion: params.client_assertion,
+      },
+      auth.jtis,
+    );
   } catch (error) {
     if (error instanceof OAuthError && error.code === 'invalid_client')
       await auth.limiter.fail(await failingAddress(auth, req));

@@ -3,6 +3,10 @@ import type { AuthContext } from '../domain/auth-context';
 import { cors } from './cors';
 import { ACCESS_TOKEN_ALGS } from '../domain/tokens/jwt-codec';
 import { SUPPORTED_GRANT_TYPES } from '../domain/clients/grant-types';
+import { CLIENT_ASSERTION_ALGS } from '../domain/clients/client-jwks';
+
+// RFC 8414 §2: private_key_jwt (RFC 7523) wherever a secret works; its algorithms are fixed.
+const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
 import { END_SESSION_PATH } from './end-session.route';
 import { PAR_PATH } from './pushed-authorization-request.route';
 
@@ -32,11 +36,13 @@ export function discoveryRouter(ctx: AuthContext): Router {
     grant_types_supported: [...SUPPORTED_GRANT_TYPES],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    token_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGS,
     introspection_endpoint_auth_methods_supported: ['client_secret_basic'],
     // RFC 9701 §7: JWT introspection responses (Accept: application/token-introspection+jwt), RS256.
     introspection_signing_alg_values_supported: ['RS256'],
-    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGS,
     code_challenge_methods_supported: ['S256'],
     claims_supported: [
       'sub',

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { AuthContext } from '../auth-context';
+import type { AssertionJtiStore } from './assertion-jti-store';
+import type { Client } from './client';
+import { algsForKey, publicKeyOf } from './client-jwks';
+
+/** RFC 7523 §2.2: the only client_assertion_type we take. */
+export const JWT_BEARER_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+/** The longest lifetime (exp − now) an assertion may claim: a longer one would be a reusable credential. */
+export const MAX_ASSERTION_LIFETIME_SECONDS = 300;
+/** Allowed clock difference between the client and us. */
+const CLOCK_TOLERANCE_SECONDS = 30;
+const MAX_ASSERTION_LENGTH = 8192;
+
+/** Why an assertion was refused: audited, never sent (the answer is always `invalid_client`). */
+export type AssertionFailure =
+  | 'malformed'
+  | 'unknown_client'
+  | 'not_private_key_jwt'
+  | 'unknown_kid'
+  | 'bad_signature_or_claims'
+  | 'iss_sub_mismatch'
+  | 'missing_jti'
+  | 'lifetime_too_long'
+  | 'replayed_jti';
+
+/**
+ * RFC 7523 §3 client authentication (`private_key_jwt`, OIDC Core §9). `iss` = `sub` = the client_id;
+ * the key is the client's registered key named by the header's `kid` (or its only key), verified with
+ * an explicit algorithm list for that key's type (RFC 8725 §3.1: `none`, HS256 with a public key as
+ * secret and algorithm switches are refused); `exp` required and at most 5 minutes ahead; `jti`
+ * required and single use until the assertion expires. `aud` must contain our issuer identifier
+ * (RFC 7523bis) or the token endpoint URL (RFC 7523 §3 item 3, which openid-client 5 also sends).
+ * Returns the client or the failure's reason.
+ */
+export async function verifyClientAssertion(
+  ctx: AuthContext,
+  jtis: AssertionJtiStore,
+  assertion: string,
+): Promise<{ client: Client } | { failure: AssertionFailure; clientId?: string }> {
+  if (assertion.length > MAX_ASSERTION_LENGTH) return { failure: 'malformed' };
+  const decoded = jwt.decode(assertion, { complete: true });
+  if (!decoded || typeof decoded.payload !== 'object') return { failure: 'malformed' };
+  const { payload, header } = decoded;
+  const clientId = payload.iss;
+  if (typeof clientId !== 'string' || clientId.length > 200) return { failure: 'malformed' };
+  const client = await ctx.repos.clients.findById(clientId);
+  if (!client) return { failure: 'unknown_client', clientId };
+  if (client.tokenEndpointAuthMethod !== 'private_key_jwt' || !client.jwks)
+    return { failure: 'not_private_key_jwt', clientId };
+  const keys = client.jwks.keys;
+  const jwk =
+    header.kid === undefined
+      ? keys.length === 1
+        ? keys[0]
+        : undefined
+      : keys.find((k) => k.kid === header.kid);
+  if (!jwk) return { failure: 'unknown_kid', clientId };
+  const issuer = ctx.config.ISSUER;
+  let claims: jwt.JwtPayload;
+  try {
+    claims = jwt.verify(assertion, publicKeyOf(jwk), {
+      algorithms: algsForKey(jwk),
+      issuer: clientId,
+      subject: clientId,
+      audience: [issuer, `${issuer}/token`],
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      complete: false,
+    }) as jwt.JwtPayload;
+  } catch {
+    return { failure: 'bad_signature_or_claims', clientId };
+  }
+  if (claims.sub !== clientId) return { failure: 'iss_sub_mismatch', clientId };
+  const now = Math.floor(Date.now() / 1000);
+  if (typeof claims.exp !== 'number') return { failure: 'bad_signature_or_claims', clientId };
+  if (claims.exp - now > MAX_ASSERTION_LIFETIME_SECONDS + CLOCK_TOLERANCE_SECONDS)
+    return { failure: 'lifetime_too_long', clientId };
+  if (typeof claims.jti !== 'string' || claims.jti.length === 0 || claims.jti.length > 200)
+    return { failure: 'missing_jti', clientId };
+  // Claimed last, so a refused assertion does not use up its jti; kept until it could no longer verify.
+  const key = createHash('sha256').update(`${clientId}\0${claims.jti}`).digest('base64url');
+  const ttl = Math.max(1, claims.exp - now + CLOCK_TOLERANCE_SECONDS);
+  if (!(await jtis.claim(key, ttl))) return { failure: 'replayed_jti', clientId };
+  return { client };
+}
