@@ -1,4 +1,4 @@
-import { createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { testRedisUrl } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
@@ -313,6 +313,40 @@ describe('private_key_jwt without Redis and failure back-off', () => {
       client_assertion: assertion,
     };
     expect((await postForm(`${server.url}/token`, form)).status).toBe(200);
+    expect((await postForm(`${server.url}/token`, form)).status).toBe(401);
+  });
+
+  it('keeps a used jti in Redis until the assertion expires, where every instance sees it', async () => {
+    server = await startAuthServer({ REDIS_URL: testRedisUrl() });
+    const signer = ecSigner('k');
+    const { clientId } = await createClient(server, {
+      token_endpoint_auth_method: 'private_key_jwt',
+      jwks: { keys: [signer.publicJwk] },
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const jti = randomUUID();
+    const form = {
+      grant_type: 'client_credentials',
+      client_assertion_type: ASSERTION_TYPE,
+      client_assertion: jwt.sign(
+        { iss: clientId, sub: clientId, aud: server.config.ISSUER, jti, exp: now + 60 },
+        signer.privateKey,
+        { algorithm: 'ES256', keyid: 'k' },
+      ),
+    };
+    expect((await postForm(`${server.url}/token`, form)).status).toBe(200);
+    const hash = createHash('sha256').update(`${clientId}\0${jti}`).digest('base64url');
+    const keys: string[] = [];
+    let cursor = '0';
+    for (let i = 0; i < 1000 && (i === 0 || cursor !== '0'); i += 1) {
+      const [next, found] = await server.redis!.scan(cursor, 'MATCH', `*:jti:${hash}`, 'COUNT', 10_000);
+      cursor = next;
+      keys.push(...found);
+    }
+    expect(keys).toHaveLength(1);
+    const ttl = await server.redis!.ttl(keys[0]!);
+    expect(ttl).toBeGreaterThan(60);
+    expect(ttl).toBeLessThanOrEqual(90);
     expect((await postForm(`${server.url}/token`, form)).status).toBe(401);
   });
 
