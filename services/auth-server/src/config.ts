@@ -68,6 +68,12 @@ export const authConfigSchema = z.object({
   BACKCHANNEL_LOGOUT_MAX_ATTEMPTS: envInt(1, 20).default(6),
   /** Wait after a failed delivery, doubled per further failure (capped at 5 min). */
   BACKCHANNEL_LOGOUT_RETRY_BASE_MS: envInt(10, 600_000).default(5000),
+  /** private_key_jwt clients' jwks_uri (RFC 7591 §2): each fetch is abandoned after this long. */
+  CLIENT_JWKS_FETCH_TIMEOUT_MS: envInt(100, 30_000).default(3000),
+  /** How long a fetched client JWK set is used before it is fetched again. */
+  CLIENT_JWKS_CACHE_SECONDS: envInt(0, 86_400).default(300),
+  /** An assertion naming a kid not in the cached set fetches again, at most once per this many seconds. */
+  CLIENT_JWKS_REFETCH_SECONDS: envInt(0, 3600).default(10),
   /** Set: search-store's resource server is registered (or its secret rotated) from it at start. */
   BOOTSTRAP_SEARCH_STORE_SECRET: bootstrapSecretSchema.optional(),
 });

@@ -45,6 +45,7 @@ describe('storage on real Postgres and Redis', () => {
       backchannelLogoutSessionRequired: false,
       tokenEndpointAuthMethod: 'client_secret_basic',
       jwks: null,
+      jwksUri: null,
     });
     const user = await repos.users.create({ username: `u${randomUUID()}`, passwordHash: 'x', claims: {} });
     const grant = await repos.grants.save({

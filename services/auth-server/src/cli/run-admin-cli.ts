@@ -7,7 +7,7 @@ export const USAGE = `usage: npm run admin -- <command> [options] [--json]
                  [--jwt-alg HS256|RS256|ES256] [--access-ttl SECONDS|none] [--refresh-ttl SECONDS] [--refresh-idle-ttl SECONDS]
                  [--post-logout-redirect-uri U]... [--backchannel-logout-uri U] [--backchannel-logout-session-required]
                  [--require-pushed-authorization-requests]
-                 [--auth-method client_secret_basic|private_key_jwt|none] [--jwks JSON]
+                 [--auth-method client_secret_basic|private_key_jwt|none] [--jwks JSON | --jwks-uri U]
   clients list | clients get ID | clients delete ID
   resource-servers create --id ID --audience AUD [--scope S]... | resource-servers list | resource-servers delete ID
   users create --username U [--password-stdin | --password-file PATH] [--claims JSON] | users get ID
@@ -59,6 +59,7 @@ export function buildRequest(args: CliArgs): Request {
             : undefined,
           token_endpoint_auth_method: one(args, 'auth-method'),
           jwks: jwks ? JSON.parse(jwks) : undefined,
+          jwks_uri: one(args, 'jwks-uri'),
         }),
       };
     }

@@ -12,6 +12,7 @@ import {
   type IntrospectionHandler,
 } from './introspection.route';
 import { pushedAuthorizationRequestRouter } from './pushed-authorization-request.route';
+import { createClientJwksFetcher } from '../domain/clients/client-jwks-fetcher';
 import { createAssertionJtiStore } from '../storage/assertion-jti.store';
 import { createFailureLimiter } from './rate-limit';
 import { createResourceServerAuth } from './resource-server-auth';
@@ -70,8 +71,16 @@ export function createAuthCore(deps: {
   });
   const rsAuth = createResourceServerAuth(ctx);
   const introspection = createIntrospectionHandlers(ctx, introspectionLimiter, rsAuth);
-  const jtis = createAssertionJtiStore({ redis, prefix: `${prefix}:jti` });
-  const clientAuth = { ctx, limiter: tokenLimiter, relays: rsAuth, jtis };
+  const assertions = {
+    jtis: createAssertionJtiStore({ redis, prefix: `${prefix}:jti` }),
+    remoteJwks: createClientJwksFetcher({
+      timeoutMs: config.CLIENT_JWKS_FETCH_TIMEOUT_MS,
+      cacheSeconds: config.CLIENT_JWKS_CACHE_SECONDS,
+      refetchSeconds: config.CLIENT_JWKS_REFETCH_SECONDS,
+      logger: ctx.logger,
+    }),
+  };
+  const clientAuth = { ctx, limiter: tokenLimiter, relays: rsAuth, assertions };
   // /token_info first: it is the hot path (issue 4).
   router.use(introspectionRouter(introspection));
   router.use(revocationStreamRouter(ctx, introspectionLimiter, rsAuth));

@@ -1,9 +1,9 @@
 import type { Request } from 'express';
 import { OAuthError, parseForwardedFor, RELAY_AUTHORIZATION_HEADER } from '@acme/common';
 import type { AuthContext } from '../domain/auth-context';
-import type { AssertionJtiStore } from '../domain/clients/assertion-jti-store';
 import { authenticateClient } from '../domain/clients/authenticate-client';
 import type { Client } from '../domain/clients/client';
+import type { ClientAssertionDeps } from '../domain/clients/verify-client-assertion';
 import { parseBasicAuth } from './parse-params';
 import type { FailureLimiter } from './rate-limit';
 import type { ResourceServerAuth } from './resource-server-auth';
@@ -13,8 +13,8 @@ export interface ClientAuth {
   limiter: FailureLimiter;
   /** Resource servers that may name the end user's address when they relay credentials. */
   relays: ResourceServerAuth;
-  /** Used private_key_jwt assertion ids (RFC 7523 §3 item 7). */
-  jtis: AssertionJtiStore;
+  /** private_key_jwt: used assertion ids (RFC 7523 §3 item 7) and the jwks_uri fetcher. */
+  assertions: ClientAssertionDeps;
 }
 
 /**
@@ -43,7 +43,7 @@ export async function authenticateRequestClient(
         clientAssertionType: params.client_assertion_type,
         clientAssertion: params.client_assertion,
       },
-      auth.jtis,
+      auth.assertions,
     );
   } catch (error) {
     if (error instanceof OAuthError && error.code === 'invalid_client')

@@ -1,8 +1,11 @@
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
-import type { AssertionJtiStore } from './assertion-jti-store';
 import type { Client } from './client';
-import { JWT_BEARER_ASSERTION_TYPE, verifyClientAssertion } from './verify-client-assertion';
+import {
+  JWT_BEARER_ASSERTION_TYPE,
+  verifyClientAssertion,
+  type ClientAssertionDeps,
+} from './verify-client-assertion';
 
 export interface PresentedCredentials {
   /** From Authorization: Basic, already form-url-decoded (RFC 6749 §2.3.1). */
@@ -27,7 +30,7 @@ export const INVALID_CLIENT = new OAuthError('invalid_client', 'client authentic
 export async function authenticateClient(
   ctx: AuthContext,
   presented: PresentedCredentials,
-  jtis: AssertionJtiStore,
+  assertions: ClientAssertionDeps,
 ): Promise<Client> {
   const assertion = presented.clientAssertion !== undefined || presented.clientAssertionType !== undefined;
   if (
@@ -37,7 +40,7 @@ export async function authenticateClient(
       (presented.basic && presented.clientId && presented.clientId !== presented.basic.id))
   )
     throw new OAuthError('invalid_request', 'use exactly one client authentication method');
-  if (assertion) return authenticateByAssertion(ctx, presented, jtis);
+  if (assertion) return authenticateByAssertion(ctx, presented, assertions);
   const clientId = presented.basic?.id ?? presented.clientId;
   const secret = presented.basic?.secret ?? presented.clientSecret;
   if (!clientId) throw INVALID_CLIENT.with({ description: 'client authentication required' });
@@ -55,13 +58,13 @@ export async function authenticateClient(
 async function authenticateByAssertion(
   ctx: AuthContext,
   presented: PresentedCredentials,
-  jtis: AssertionJtiStore,
+  assertions: ClientAssertionDeps,
 ): Promise<Client> {
   if (presented.clientAssertionType !== JWT_BEARER_ASSERTION_TYPE || !presented.clientAssertion)
     throw INVALID_CLIENT.with({
       description: 'unsupported client_assertion_type or missing client_assertion',
     });
-  const result = await verifyClientAssertion(ctx, jtis, presented.clientAssertion);
+  const result = await verifyClientAssertion(ctx, assertions, presented.clientAssertion);
   // RFC 7521 §4.2: a client_id sent alongside must name the assertion's client.
   if ('client' in result && (!presented.clientId || presented.clientId === result.client.clientId))
     return result.client;

@@ -30,6 +30,8 @@ export interface Client {
   tokenEndpointAuthMethod: 'client_secret_basic' | 'private_key_jwt' | 'none';
   /** RFC 7591 §2 `jwks`: its public keys for private_key_jwt (RFC 7523); null otherwise. */
   jwks: ClientJwks | null;
+  /** RFC 7591 §2 `jwks_uri`: where its public keys are fetched instead (never both). */
+  jwksUri: string | null;
   createdAt: Date;
 }
 

@@ -40,6 +40,7 @@ export const clientRegistrationSchema = z
       .enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'])
       .optional(),
     jwks: clientJwksSchema.optional(),
+    jwks_uri: z.string().max(2000).optional(),
   })
   .strict();
 export type ClientRegistration = z.input<typeof clientRegistrationSchema>;
@@ -80,6 +81,7 @@ export async function registerClient(
     throw new OAuthError('invalid_client_metadata', 'token response types need the implicit grant type');
   const authMethod = tokenEndpointAuthMethod(body);
   if (body.jwks) checkClientJwks(body.jwks);
+  if (body.jwks_uri !== undefined) checkJwksUri(body.jwks_uri);
   const clientSecret =
     authMethod === 'client_secret_basic' ? (options.secret ?? generateSecret()) : undefined;
   const client = await ctx.repos.clients.save({
@@ -105,6 +107,7 @@ export async function registerClient(
     requirePushedAuthorizationRequests: body.require_pushed_authorization_requests,
     tokenEndpointAuthMethod: authMethod,
     jwks: body.jwks ?? null,
+    jwksUri: body.jwks_uri ?? null,
   });
   return { client, clientSecret };
 }
@@ -131,6 +134,7 @@ export function presentClient(client: Client) {
     require_pushed_authorization_requests: client.requirePushedAuthorizationRequests,
     token_endpoint_auth_method: client.tokenEndpointAuthMethod,
     ...(client.jwks ? { jwks: client.jwks } : {}),
+    ...(client.jwksUri ? { jwks_uri: client.jwksUri } : {}),
     created_at: client.createdAt.toISOString(),
   };
 }
@@ -149,10 +153,32 @@ function tokenEndpointAuthMethod(
       'invalid_client_metadata',
       'token_endpoint_auth_method none is for public clients only',
     );
-  if ((method === 'private_key_jwt') !== (body.jwks !== undefined))
+  const keys = (body.jwks !== undefined ? 1 : 0) + (body.jwks_uri !== undefined ? 1 : 0);
+  if ((method === 'private_key_jwt') !== (keys === 1) || keys > 1)
     throw new OAuthError(
       'invalid_client_metadata',
-      'jwks goes with token_endpoint_auth_method private_key_jwt',
+      'token_endpoint_auth_method private_key_jwt takes exactly one of jwks and jwks_uri (RFC 7591 §2)',
     );
   return method === 'client_secret_post' ? 'client_secret_basic' : method;
+}
+
+/** jwks_uri: https, or http on a loopback address (a service on the same machine, development, tests). */
+function checkJwksUri(uri: string): void {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw new OAuthError('invalid_client_metadata', `jwks_uri is not an absolute URL: ${uri}`);
+  }
+  const loopback = ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+  if (
+    url.hash ||
+    url.username ||
+    url.password ||
+    !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback))
+  )
+    throw new OAuthError(
+      'invalid_client_metadata',
+      `jwks_uri must use https (or http on a loopback address), without credentials or fragment: ${uri}`,
+    );
 }

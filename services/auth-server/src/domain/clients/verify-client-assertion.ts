@@ -3,7 +3,8 @@ import jwt from 'jsonwebtoken';
 import type { AuthContext } from '../auth-context';
 import type { AssertionJtiStore } from './assertion-jti-store';
 import type { Client } from './client';
-import { algsForKey, publicKeyOf } from './client-jwks';
+import type { ClientJwksFetcher } from './client-jwks-fetcher';
+import { algsForKey, publicKeyOf, type ClientJwk } from './client-jwks';
 
 /** RFC 7523 §2.2: the only client_assertion_type we take. */
 export const JWT_BEARER_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -13,11 +14,18 @@ export const MAX_ASSERTION_LIFETIME_SECONDS = 300;
 const CLOCK_TOLERANCE_SECONDS = 30;
 const MAX_ASSERTION_LENGTH = 8192;
 
+/** What verifying needs besides the context: the used-jti store and the jwks_uri fetcher. */
+export interface ClientAssertionDeps {
+  jtis: AssertionJtiStore;
+  remoteJwks: ClientJwksFetcher;
+}
+
 /** Why an assertion was refused: audited, never sent (the answer is always `invalid_client`). */
 export type AssertionFailure =
   | 'malformed'
   | 'unknown_client'
   | 'not_private_key_jwt'
+  | 'jwks_unavailable'
   | 'unknown_kid'
   | 'bad_signature_or_claims'
   | 'iss_sub_mismatch'
@@ -36,7 +44,7 @@ export type AssertionFailure =
  */
 export async function verifyClientAssertion(
   ctx: AuthContext,
-  jtis: AssertionJtiStore,
+  deps: ClientAssertionDeps,
   assertion: string,
 ): Promise<{ client: Client } | { failure: AssertionFailure; clientId?: string }> {
   if (assertion.length > MAX_ASSERTION_LENGTH) return { failure: 'malformed' };
@@ -47,15 +55,26 @@ export async function verifyClientAssertion(
   if (typeof clientId !== 'string' || clientId.length > 200) return { failure: 'malformed' };
   const client = await ctx.repos.clients.findById(clientId);
   if (!client) return { failure: 'unknown_client', clientId };
-  if (client.tokenEndpointAuthMethod !== 'private_key_jwt' || !client.jwks)
+  if (client.tokenEndpointAuthMethod !== 'private_key_jwt' || !(client.jwks || client.jwksUri))
     return { failure: 'not_private_key_jwt', clientId };
-  const keys = client.jwks.keys;
-  const jwk =
+  const pick = (keys: ClientJwk[]) =>
     header.kid === undefined
       ? keys.length === 1
         ? keys[0]
         : undefined
       : keys.find((k) => k.kid === header.kid);
+  let jwk: ClientJwk | undefined;
+  if (client.jwks) jwk = pick(client.jwks.keys);
+  else if (client.jwksUri) {
+    // A kid not in the cached set may be a rotated-in key: fetch again (at most once per interval).
+    const cached = await deps.remoteJwks.get(client.jwksUri);
+    jwk = cached && pick(cached.keys);
+    if (!jwk) {
+      const fetched = await deps.remoteJwks.get(client.jwksUri, { refresh: true });
+      if (!fetched && !cached) return { failure: 'jwks_unavailable', clientId };
+      jwk = fetched && pick(fetched.keys);
+    }
+  }
   if (!jwk) return { failure: 'unknown_kid', clientId };
   const issuer = ctx.config.ISSUER;
   let claims: jwt.JwtPayload;
@@ -81,6 +100,6 @@ export async function verifyClientAssertion(
   // Claimed last, so a refused assertion does not use up its jti; kept until it could no longer verify.
   const key = createHash('sha256').update(`${clientId}\0${claims.jti}`).digest('base64url');
   const ttl = Math.max(1, claims.exp - now + CLOCK_TOLERANCE_SECONDS);
-  if (!(await jtis.claim(key, ttl))) return { failure: 'replayed_jti', clientId };
+  if (!(await deps.jtis.claim(key, ttl))) return { failure: 'replayed_jti', clientId };
   return { client };
 }

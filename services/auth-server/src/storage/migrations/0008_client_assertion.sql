@@ -5,8 +5,9 @@ ALTER TABLE clients
   ADD COLUMN token_endpoint_auth_method text NOT NULL DEFAULT 'client_secret_basic'
     CHECK (token_endpoint_auth_method IN ('client_secret_basic', 'private_key_jwt', 'none')),
   ADD COLUMN jwks jsonb,                                   -- RFC 7591 §2, public keys only
-  ADD CONSTRAINT clients_private_key_jwt_has_jwks
-    CHECK (token_endpoint_auth_method <> 'private_key_jwt' OR jwks IS NOT NULL);
+  ADD COLUMN jwks_uri text,                                -- RFC 7591 §2, never with jwks
+  ADD CONSTRAINT clients_private_key_jwt_has_keys
+    CHECK (token_endpoint_auth_method <> 'private_key_jwt' OR (jwks IS NULL) <> (jwks_uri IS NULL));
 UPDATE clients SET token_endpoint_auth_method = 'none' WHERE client_type = 'public';
 -- 0002's "a confidential client has a secret" (its first unnamed check): a private_key_jwt one has keys instead.
 ALTER TABLE clients
@@ -19,6 +20,7 @@ DELETE FROM clients WHERE token_endpoint_auth_method = 'private_key_jwt';
 ALTER TABLE clients
   DROP CONSTRAINT clients_secret_or_keys,
   ADD CONSTRAINT clients_check CHECK (client_type = 'public' OR secret_hash IS NOT NULL),
-  DROP CONSTRAINT clients_private_key_jwt_has_jwks,
+  DROP CONSTRAINT clients_private_key_jwt_has_keys,
+  DROP COLUMN jwks_uri,
   DROP COLUMN jwks,
   DROP COLUMN token_endpoint_auth_method;
