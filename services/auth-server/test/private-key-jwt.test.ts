@@ -137,6 +137,30 @@ describe('private_key_jwt client authentication (RFC 7523)', () => {
     expectInvalidClient(forged);
   });
 
+  it('authenticates at /par (RFC 9126 §2) through the same function, and keeps no assertion', async () => {
+    const form = {
+      redirect_uri: 'https://app.example/cb',
+      response_type: 'code',
+      scope: 'openid',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      client_assertion_type: ASSERTION_TYPE,
+    };
+    const pushed = await postForm(`${server.url}/par`, { ...form, client_assertion: sign(claims()) });
+    expect(pushed.status).toBe(201);
+    const { rows } = await server.pool.query<{ params: Json }>(
+      'SELECT params FROM pushed_authorization_requests WHERE client_id = $1',
+      [clientId],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.params).not.toHaveProperty('client_assertion');
+    const forged = await postForm(`${server.url}/par`, {
+      ...form,
+      client_assertion: sign(claims(), rsaSigner('rsa-1')),
+    });
+    expectInvalidClient(forged);
+  });
+
   it('refuses a signature by another key under a registered kid', async () => {
     expectInvalidClient(await tokenWith(sign(claims(), rsaSigner('rsa-1'))));
   });
