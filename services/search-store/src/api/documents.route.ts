@@ -2,9 +2,8 @@ import { type Router, type Request, type Response } from 'express';
 import { EsError } from '@acme/common';
 import type { JsonBodyLocals } from '../http/read-body';
 import { bodyObject } from '../http/read-body';
-import { RawJson } from '../http/raw-json';
 import { getDocument } from '../write/get-document';
-import { filterSource } from '../source/filter-source';
+import { renderFoundDocument, sourceView } from './render-document';
 import { sourceParams } from './source-params';
 import type { StoreDeps } from './store-deps';
 import { executeWrites } from '../write/execute-writes';
@@ -142,16 +141,8 @@ export function documentsRouter(deps: StoreDeps): Router {
         res.status(404).json({ _index: index.name, _id: req.params.id, found: false });
         return;
       }
-      const body: Record<string, unknown> = {
-        _index: index.name,
-        _id: doc.id,
-        _version: doc.version,
-        _seq_no: doc.seqNo,
-        _primary_term: doc.primaryTerm,
-        found: true,
-      };
       const source = sourceParams(req.query);
-      if (source.fetch) body._source = sourceView(doc, source.includes, source.excludes);
+      const body = renderFoundDocument(index.name, doc, source.fetch ? source : undefined);
       res.json(body);
     },
   );
@@ -180,16 +171,6 @@ export function documentsRouter(deps: StoreDeps): Router {
   );
 
   return router;
-}
-
-/** The stored text as-is when unfiltered (ES returns `_source` byte for byte), else the filtered object. */
-function sourceView(
-  doc: { source: Record<string, unknown>; sourceText: string },
-  includes: string[],
-  excludes: string[],
-): unknown {
-  if (includes.length === 0 && excludes.length === 0) return new RawJson(doc.sourceText);
-  return filterSource(doc.source, includes, excludes);
 }
 
 /** A single write answers the item body, or the item's error in the envelope. */

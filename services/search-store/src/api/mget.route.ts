@@ -1,10 +1,9 @@
 import { type Router, type Request, type Response } from 'express';
-import { filterSource } from '../source/filter-source';
-import { RawJson } from '../http/raw-json';
 import { checkParams } from '../http/check-params';
 import { scopedRouter } from '../http/scoped-router';
 import { multiGet } from '../write/multi-get';
 import { parseMget, type MgetRequestItem } from './parse-mget';
+import { renderFoundDocument } from './render-document';
 import { ROUTE_PARAMS } from './route-params';
 import type { StoreDeps } from './store-deps';
 
@@ -31,20 +30,5 @@ function renderItem(item: MgetRequestItem, result: Awaited<ReturnType<typeof mul
   if (!result.ok) return { _index: item.index, _id: item.id, error: result.error.toBody().error };
   const { index, doc } = result;
   if (!doc) return { _index: index.name, _id: item.id, found: false };
-  const body: Record<string, unknown> = {
-    _index: index.name,
-    _id: doc.id,
-    _version: doc.version,
-    _seq_no: doc.seqNo,
-    _primary_term: doc.primaryTerm,
-    found: true,
-  };
-  if (item.source) {
-    const { includes, excludes } = item.source;
-    body._source =
-      includes.length === 0 && excludes.length === 0
-        ? new RawJson(doc.sourceText)
-        : filterSource(doc.source, includes, excludes);
-  }
-  return body;
+  return renderFoundDocument(index.name, doc, item.source);
 }
