@@ -1,4 +1,5 @@
 import { type Router, type NextFunction, type Request, type Response } from 'express';
+import { broadcastShards } from '../catalog/index-settings';
 import { EsError } from '@acme/common';
 import { bodyObject } from '../http/read-body';
 import { isTruthyParam, parseBooleanParam } from '../http/query-params';
@@ -78,8 +79,7 @@ export function indicesRouter(deps: StoreDeps): Router {
   const refresh = async (req: Request, res: Response) => {
     const indices = await refreshIndices(deps.pool, (req.params.index as string | undefined) ?? '_all');
     // The Refresh API's shape: each index's primary and replicas, the primaries successful.
-    const shards = indices.reduce((n, i) => n + 1 + Number(i.settings['index.number_of_replicas'] ?? '1'), 0);
-    res.json({ _shards: { total: shards, successful: indices.length, failed: 0 } });
+    res.json({ _shards: broadcastShards(indices) });
   };
   const refreshParams = checkParams(ROUTE_PARAMS.refresh);
   route('POST', '/_refresh', 'search.write', 'indices:admin/refresh', refreshParams, refresh);

@@ -1,4 +1,5 @@
 import { type Router, type Request, type Response } from 'express';
+import { broadcastShards } from '../catalog/index-settings';
 import { EsError } from '@acme/common';
 import { maintainIndices } from '../catalog/maintain-indices';
 import { checkParams } from '../http/check-params';
@@ -10,8 +11,7 @@ import type { StoreDeps } from './store-deps';
 /** The broadcast `_shards` of flush and force merge: every copy of each index, the primaries successful. */
 async function acknowledge(deps: StoreDeps, req: Request, res: Response): Promise<void> {
   const indices = await maintainIndices(deps.pool, (req.params.index as string | undefined) ?? '_all');
-  const total = indices.reduce((n, i) => n + 1 + Number(i.settings['index.number_of_replicas'] ?? '1'), 0);
-  res.json({ _shards: { total, successful: indices.length, failed: 0 } });
+  res.json({ _shards: broadcastShards(indices) });
 }
 
 /** POST|GET /[<index>/]_flush and POST /[<index>/]_forcemerge: valid no-ops (catalog/maintain-indices.ts). */

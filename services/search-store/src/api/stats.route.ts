@@ -1,6 +1,7 @@
 import { type Router, type Request, type Response } from 'express';
+import { broadcastShards, indexHealthOf } from '../catalog/index-settings';
 import { EsError } from '@acme/common';
-import { getIndexStats, type IndexStats } from '../catalog/index-stats';
+import { getIndexStats } from '../catalog/index-stats';
 import { checkParams, unrecognizedMessage } from '../http/check-params';
 import { stringParam } from '../http/query-params';
 import { scopedRouter } from '../http/scoped-router';
@@ -71,10 +72,6 @@ function section(totals: Totals, metrics: Set<string>) {
   };
 }
 
-function replicasOf(stats: IndexStats): number {
-  return Number(stats.index.settings['index.number_of_replicas'] ?? '1');
-}
-
 /** GET /_stats[/<metric>] and /<index>/_stats[/<metric>] (ES "Index stats API"). */
 export function statsRouter(deps: StoreDeps): Router {
   const { router, route } = scopedRouter();
@@ -98,12 +95,12 @@ export function statsRouter(deps: StoreDeps): Router {
     const indices = Object.fromEntries(
       all.map((s) => {
         const own = section({ docs: s.docsCount, size: s.storeSize, shards: 1 }, metrics);
-        const health = replicasOf(s) > 0 ? 'yellow' : 'green';
+        const health = indexHealthOf(s.index.settings);
         return [s.index.name, { uuid: s.index.uuid, health, status: 'open', primaries: own, total: own }];
       }),
     );
     res.json({
-      _shards: { total: all.reduce((n, s) => n + 1 + replicasOf(s), 0), successful: all.length, failed: 0 },
+      _shards: broadcastShards(all.map((s) => s.index)),
       _all: { primaries: section(sum, metrics), total: section(sum, metrics) },
       // level=shards shows the indices as level=indices does (no per-shard sections).
       ...(level === 'cluster' ? {} : { indices }),

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { indexHealthOf, replicasOf } from './index-settings';
 import { EsError } from '@acme/common';
 import type { IndexRecord } from '../storage/indices.repo';
 import type { Queryable } from '../storage/queryable';
@@ -56,8 +57,7 @@ export function parseHealthStatus(text: string): HealthStatus {
 }
 
 function indexHealth(index: IndexRecord): IndexHealth {
-  const replicas = Number(index.settings['index.number_of_replicas'] ?? '1');
-  return { name: index.name, status: replicas > 0 ? 'yellow' : 'green', replicas };
+  return { name: index.name, status: indexHealthOf(index.settings), replicas: replicasOf(index.settings) };
 }
 
 function snapshot(catalog: Catalog, expression: string | undefined): ClusterHealth & { missing: boolean } {

@@ -193,13 +193,33 @@ export function nestSettings(flat: Record<string, string>): Record<string, unkno
   return out;
 }
 
+/** `index.number_of_replicas` (ES's default 1 when unset). */
+export function replicasOf(settings: Record<string, unknown>): number {
+  return Number(settings['index.number_of_replicas'] ?? '1');
+}
+
+/** One node: replicas stay unassigned, so an index with replicas is yellow, one without green. */
+export function indexHealthOf(settings: Record<string, unknown>): 'green' | 'yellow' {
+  return replicasOf(settings) > 0 ? 'yellow' : 'green';
+}
+
 /** `_shards.total` of a write: the primary plus its replicas (one node: only the primary succeeds). */
 export function shardsOf(settings: Record<string, string>): {
   total: number;
   successful: number;
   failed: number;
 } {
-  return { total: 1 + Number(settings['index.number_of_replicas'] ?? '1'), successful: 1, failed: 0 };
+  return { total: 1 + replicasOf(settings), successful: 1, failed: 0 };
+}
+
+/** `_shards` of a broadcast (refresh, flush, force merge): every copy of each index, the primaries successful. */
+export function broadcastShards(indices: { settings: Record<string, unknown> }[]): {
+  total: number;
+  successful: number;
+  failed: number;
+} {
+  const total = indices.reduce((n, index) => n + 1 + replicasOf(index.settings), 0);
+  return { total, successful: indices.length, failed: 0 };
 }
 
 /** Index-level (not `index.`) settings flattened from a `{settings:{…}}` or bare body. */

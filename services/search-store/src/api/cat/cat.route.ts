@@ -1,4 +1,5 @@
 import { statfs } from 'node:fs/promises';
+import { indexHealthOf, replicasOf } from '../../catalog/index-settings';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { type Router, type Request, type Response } from 'express';
 import { ES_VERSION } from '../../catalog/cluster-info';
@@ -60,10 +61,9 @@ export function catRouter(deps: StoreDeps): Router {
   const catIndices = async (req: Request, res: Response) => {
     const stats = await getIndexStats(deps.pool, (req.params.index as string | undefined) ?? '_all');
     const rows: CatRow[] = stats.map(({ index, docsCount, storeSize: size }) => {
-      const replicas = Number(index.settings['index.number_of_replicas'] ?? '1');
+      const replicas = replicasOf(index.settings);
       return {
-        // One node: replicas stay unassigned, so an index with replicas is yellow.
-        health: replicas > 0 ? 'yellow' : 'green',
+        health: indexHealthOf(index.settings),
         status: 'open',
         index: index.name,
         uuid: index.uuid,
