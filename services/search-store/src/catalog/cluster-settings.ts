@@ -12,6 +12,8 @@ const CLUSTER_SETTINGS: Record<string, 'boolean' | 'string'> = copyDictionary({
   'cluster.routing.allocation.enable': 'string',
   'cluster.max_shards_per_node': 'string',
   'search.max_buckets': 'string',
+  // Read by search/contexts/search-contexts.ts when a scroll opens.
+  'search.max_open_scroll_context': 'string',
   'indices.recovery.max_bytes_per_sec': 'string',
 });
 

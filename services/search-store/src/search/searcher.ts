@@ -6,6 +6,8 @@ import type { PostingsCache } from './fast-match/postings-cache';
 import { inSnapshot } from './in-snapshot';
 import type { SearchOptions } from './search-options';
 import type { SearchTarget } from './search-target';
+import type { SearchContexts } from './contexts/search-contexts';
+import { needsContext, searchInContext } from './contexts/search-in-context';
 
 export interface SearcherDeps {
   pool: Pool;
@@ -15,6 +17,8 @@ export interface SearcherDeps {
   options?: SearchOptions;
   /** The fast path's postings cache; absent → every search reads its postings. */
   postingsCache?: PostingsCache;
+  /** Scroll and point-in-time contexts (search/contexts/); without them such searches are refused. */
+  contexts?: SearchContexts;
 }
 
 /** Runs a search or a count; `gone` fires when its client left (api/client-gone.ts). */
@@ -32,6 +36,9 @@ export type SearchRunner = (
  */
 export function createSearchRunner(deps: SearcherDeps): SearchRunner {
   return async (target, body, params, gone) => {
+    if (needsContext(body, params)) {
+      return searchInContext(deps.contexts, target, body, params, deps.options, gone);
+    }
     const started = Date.now();
     const request = parseSearchRequest(body, params);
     const fast =

@@ -16,7 +16,7 @@ export interface SortPlan {
   expressions: string[];
   orderBy: string[];
   /** How to print each sort value in hits[i].sort. */
-  kinds: ('score' | 'doc' | 'num' | 'kw' | 'bool')[];
+  kinds: ('score' | 'doc' | 'shard' | 'num' | 'kw' | 'bool')[];
   keys: SortKey[];
 }
 
@@ -39,6 +39,12 @@ export function planSort(
       plan.expressions.push(`q.doc_key AS k${i}`);
       plan.orderBy.push(`q.index_id ${dir}, k${i} ${dir}`);
       plan.kinds.push('doc');
+      return;
+    }
+    if (key.kind === 'shard_doc') {
+      plan.expressions.push(`${shardDocOf(readers, params)} AS k${i}`);
+      plan.orderBy.push(`k${i} ${dir}`);
+      plan.kinds.push('shard');
       return;
     }
     const runtimeKey = runtimeKeys.get(i);
@@ -77,6 +83,17 @@ export function planSort(
   return plan;
 }
 
+/**
+ * `_shard_doc` as ES encodes it, shard index << 32 | doc: here the index's rank by id among the
+ * searched indices, then the document key (unique while doc keys stay below 2^32 per index).
+ */
+function shardDocOf(readers: IndexReader[], params: SqlParams): string {
+  const ranked = [...readers].sort((a, b) => Number(a.indexId) - Number(b.indexId));
+  const cases = ranked.map((r, rank) => `WHEN ${params.add(r.indexId)}::bigint THEN ${rank}`);
+  const rank = cases.length === 0 ? '0' : `CASE q.index_id ${cases.join(' ')} ELSE 0 END`;
+  return `((${rank})::bigint * 4294967296 + q.doc_key)`;
+}
+
 /** search_after: the rows strictly after the given sort values, in the sort order (nulls last). */
 export function searchAfterCondition(plan: SortPlan, after: unknown[], params: SqlParams): string {
   if (after.length !== plan.keys.length) {
@@ -88,13 +105,15 @@ export function searchAfterCondition(plan: SortPlan, after: unknown[], params: S
   const column = (i: number): string =>
     plan.kinds[i] === 'doc' ? 'q.doc_key' : plan.kinds[i] === 'score' ? 'q.s' : `k${i}`;
   const cast = (i: number): string =>
-    plan.kinds[i] === 'kw'
-      ? 'text'
-      : plan.kinds[i] === 'score'
-        ? 'float4'
-        : plan.kinds[i] === 'doc'
-          ? 'bigint'
-          : 'float8';
+    plan.kinds[i] === 'shard'
+      ? 'bigint'
+      : plan.kinds[i] === 'kw'
+        ? 'text'
+        : plan.kinds[i] === 'score'
+          ? 'float4'
+          : plan.kinds[i] === 'doc'
+            ? 'bigint'
+            : 'float8';
   const ors: string[] = [];
   for (let i = 0; i < after.length; i++) {
     const eqs: string[] = [];

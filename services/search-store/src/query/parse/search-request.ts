@@ -30,6 +30,8 @@ export interface SearchRequest {
 export type SortKey =
   | { kind: 'score'; order: 'asc' | 'desc' }
   | { kind: 'doc'; order: 'asc' | 'desc' }
+  /** ES `_shard_doc`, a point in time's tiebreaker: the index's place in the search, then the document. */
+  | { kind: 'shard_doc'; order: 'asc' | 'desc' }
   | {
       kind: 'field';
       field: string;
@@ -80,6 +82,8 @@ const BODY_KEYS = new Set([
   'profile',
   'stats',
   'ext',
+  // Read by search/contexts/point-in-time-search.ts before the rest of the body.
+  'pit',
 ]);
 
 /** Known Elasticsearch search features that would change the answer: refused rather than ignored. */
@@ -89,7 +93,6 @@ const UNSUPPORTED_KEYS = new Set([
   'suggest',
   'script_fields',
   'slice',
-  'pit',
   'indices_boost',
   'terminate_after',
   'knn',
@@ -194,6 +197,7 @@ function sortKeyFor(name: string, options: Json): SortKey {
   }
   if (name === '_score') return { kind: 'score', order: order ?? 'desc' };
   if (name === '_doc') return { kind: 'doc', order: order ?? 'asc' };
+  if (name === '_shard_doc') return { kind: 'shard_doc', order: order ?? 'asc' };
   const mode = options.mode === 'min' || options.mode === 'max' ? options.mode : undefined;
   return {
     kind: 'field',
@@ -313,6 +317,9 @@ export function parseSearchRequest(
         : tth === false || tth === 'false'
           ? false
           : integer(tth, 'track_total_hits');
+  if (b.pit === undefined && sort.some((key) => key.kind === 'shard_doc')) {
+    throw validation('[_shard_doc] sort field cannot be used without [point in time]');
+  }
   const searchAfter = b.search_after;
   if (searchAfter !== undefined && !Array.isArray(searchAfter)) throw unknownKey(b, 'search_after');
   if (searchAfter !== undefined && from > 0) {
