@@ -24,6 +24,9 @@ import type { IndexWriter } from './index/index-writer';
 import { PostingsCache } from './search/fast-match/postings-cache';
 import type { SearchOptions } from './search/search-options';
 import type { ScriptRunner } from './script/script-runner';
+import { SearchContexts } from './search/contexts/search-contexts';
+import { scrollRouter } from './api/scroll.route';
+import { pitRouter } from './api/pit.route';
 
 export interface SearchDeps {
   config: SearchConfig;
@@ -46,6 +49,11 @@ export interface SearchDeps {
   revocationStream?: { readonly connected: boolean };
   /** True while the process drains before exit: /ready answers 503 (main.ts, graceful-shutdown). */
   draining?: () => boolean;
+  /**
+   * Scroll and point-in-time contexts (search/contexts/): main.ts makes them to close them on
+   * shutdown; absent, the app makes its own (holder connections open only when a context does).
+   */
+  searchContexts?: SearchContexts;
 }
 
 /**
@@ -81,6 +89,9 @@ export function createApp(deps: SearchDeps): FrontHandler {
     fastPool: deps.fastPool,
     options: deps.searchOptions,
     postingsCache: new PostingsCache(deps.config.SEARCH_POSTINGS_CACHE_MB * 2 ** 20),
+    contexts:
+      deps.searchContexts ??
+      new SearchContexts(deps.pool, { maxHolders: deps.config.SEARCH_CONTEXT_HOLDERS }),
   };
   app.use(prelude.middleware);
   app.use(
@@ -93,6 +104,9 @@ export function createApp(deps: SearchDeps): FrontHandler {
   app.use(formatting);
   app.use(deps.authenticate);
   app.use(readJsonBody(deps.config.MAX_REQUEST_BYTES));
+  // Before the routes whose `/:index` would take `_pit` or `_search` (DELETE /_pit is not an index delete).
+  app.use(pitRouter(searchDeps));
+  app.use(scrollRouter(searchDeps));
   app.use(searchRouter(searchDeps));
   app.use(msearchRouter(searchDeps, deps.config.MAX_REQUEST_BYTES));
   app.use(analyzeRouter({ pool: deps.pool }));

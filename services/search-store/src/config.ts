@@ -43,6 +43,11 @@ export const searchConfigSchema = z.object({
    * instance; each is dropped when another transaction changed its index. 0 turns them off.
    */
   SEARCH_TERM_CACHE_MB: envInt(0, 65_536).default(64),
+  /**
+   * Most connections per instance that hold the snapshots of open scroll and PIT contexts
+   * (search/contexts/snapshot-holders.ts); each holds many contexts, a new one every 30 s at most.
+   */
+  SEARCH_CONTEXT_HOLDERS: envInt(1, 1000).default(8),
   /** The cluster name reported by GET /. */
   CLUSTER_NAME: z.string().default('search-store'),
   NODE_NAME: z.string().default('node-1'),

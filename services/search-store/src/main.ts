@@ -15,6 +15,7 @@ import { createScriptRunner } from './script/script-runner';
 import { searchConfigSchema } from './config';
 import { createIndexWriter } from './index/index-writer';
 import { createFastSearchPool } from './storage/fast-search-pool';
+import { SearchContexts } from './search/contexts/search-contexts';
 
 /** The only reader of process.env. */
 async function main(): Promise<void> {
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
   }
   const { introspection, revocations } = createIntrospectionWithPush(config, logger);
   const shutdown = createGracefulShutdown({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
+  const searchContexts = new SearchContexts(pool, { maxHolders: config.SEARCH_CONTEXT_HOLDERS });
   const app = createApp({
     config,
     pool,
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
     authenticate: authenticateRequest({ config, logger, introspection }),
     revocationStream: revocations,
     draining: () => shutdown.draining,
+    searchContexts,
   });
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info('search-store listening', { port: config.PORT });
@@ -64,6 +67,8 @@ async function main(): Promise<void> {
     // After the drain: requests still in flight read Postgres, and a revocation pushed meanwhile still counts.
     release: async () => {
       revocations?.close();
+      // This instance's scroll and PIT contexts end with it, as a node's do in ES.
+      await searchContexts.close();
       await Promise.all([pool.end(), fastPool.end()]);
     },
   });

@@ -106,6 +106,19 @@ export const ROUTE_PARAMS = {
     'force_synthetic_source',
   ],
   count: [...WILDCARDS, ...QUERY_STRING, 'min_score', 'preference', 'routing', 'terminate_after'],
+  // scroll.json, clear_scroll.json, open_point_in_time.json, close_point_in_time.json
+  scroll: ['scroll', 'scroll_id', 'rest_total_hits_as_int'],
+  clearScroll: [],
+  openPointInTime: [
+    'keep_alive',
+    'ignore_unavailable',
+    'expand_wildcards',
+    'preference',
+    'routing',
+    'allow_partial_search_results',
+    'max_concurrent_shard_requests',
+  ],
+  closePointInTime: [],
   // msearch.json
   msearch: [
     ...WILDCARDS,

@@ -65,6 +65,12 @@ describe('route scopes', () => {
     ['GET', '/_stats', 'search.read', 'indices:monitor/stats'],
     ['GET', '/:index/_stats/:metric', 'search.read', 'indices:monitor/stats'],
     ['POST', '/:index/_analyze', 'search.read', 'indices:admin/analyze'],
+    ['GET', '/_search/scroll', 'search.read', 'indices:data/read/scroll'],
+    ['POST', '/_search/scroll/:scroll_id', 'search.read', 'indices:data/read/scroll'],
+    ['DELETE', '/_search/scroll', 'search.read', 'indices:data/read/scroll/clear'],
+    ['DELETE', '/_search/scroll/:scroll_id', 'search.read', 'indices:data/read/scroll/clear'],
+    ['POST', '/:index/_pit', 'search.read', 'indices:data/read/open_point_in_time'],
+    ['DELETE', '/_pit', 'search.read', 'indices:data/read/close_point_in_time'],
     // search.write
     ['POST', '/:index/_doc', 'search.write', 'indices:data/write/index'],
     ['PUT', '/:index/_doc/:id', 'search.write', 'indices:data/write/index'],
