@@ -6,10 +6,12 @@
 //                     index, loaded by COPY; QUERIES 1–3-word queries ranked by ts_rank, LIMIT 10, OR and AND
 //   (c) search-store: services/search-store/dist in a child process; _bulk through HTTP in BULK-document
 //                     bulks; the same queries as match (OR) and match operator:and, size 10; a terms
-//                     aggregation on category with an avg of words over every document
+//                     aggregation on category with an avg of words over every document; a full scroll
+//                     (`_doc` order, SCROLL_SIZE hits a page) over every document
 // Prints docs/s, p50/p99 per query kind, size on disk, search-store's peak RSS and the ratios to the
 // targets of issue 6, and appends a dated section to bench/RESULTS.md (NO_RECORD=1 to skip).
-// Knobs: DOCS (default 100000), QUERIES (200), BULK (5000), AGG_RUNS (20), PARAGRAPHS (3 per document).
+// Knobs: DOCS (default 100000), QUERIES (200), BULK (5000), AGG_RUNS (20), PARAGRAPHS (3 per document),
+// SCROLL_SIZE (1000).
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -33,6 +35,7 @@ const BULK = Number(process.env.BULK ?? 5000);
 /** Paragraphs per document: 3 gives the ~1.3 kB documents issue 6's reference figures were measured on. */
 const PARAGRAPHS = Number(process.env.PARAGRAPHS ?? 3);
 const AGG_RUNS = Number(process.env.AGG_RUNS ?? 20);
+const SCROLL_SIZE = Number(process.env.SCROLL_SIZE ?? 1000);
 const WARMUP_QUERIES = 20;
 const INDEX = 'bench';
 
@@ -310,11 +313,27 @@ async function measureSearchStore(databaseUrl, port, documents, queries) {
     const or = await runQueries('(c) match OR', queries, match('or'));
     const and = await runQueries('(c) match AND', queries, match('and'));
     const aggs = await runQueries('(c) terms+avg agg', Array(AGG_RUNS).fill(''), agg, 2);
+    const scroll = await timed(async () => {
+      let page = await request(base, 'POST', `/${INDEX}/_search?scroll=1m`, {
+        size: SCROLL_SIZE,
+        sort: ['_doc'],
+      });
+      let read = page.hits.hits.length;
+      while (page.hits.hits.length > 0) {
+        page = await request(base, 'POST', '/_search/scroll', { scroll: '1m', scroll_id: page._scroll_id });
+        read += page.hits.hits.length;
+      }
+      await request(base, 'DELETE', '/_search/scroll', { scroll_id: page._scroll_id });
+      return read;
+    });
+    if (scroll.value !== documents.length) throw new Error(`the scroll read ${scroll.value} documents`);
+    const scrollDocsPerSec = documents.length / (scroll.ms / 1000);
+    log(`(c) scroll: ${Math.round(scrollDocsPerSec)} docs/s`);
     const pool = new pg.Client({ connectionString: databaseUrl });
     await pool.connect();
     const bytes = await tableBytes(pool, null);
     await pool.end();
-    return { docsPerSec, or, and, agg: aggs, bytes, rss: memory.peak() };
+    return { docsPerSec, or, and, agg: aggs, scrollDocsPerSec, bytes, rss: memory.peak() };
   } finally {
     memory.stop();
     for (const pool of pools.values()) await pool.close();
@@ -368,6 +387,8 @@ function report({ started, loadBefore, documents, paragraphs, queries, peer, sto
     `| OR (ts_rank / match) | ${f1(peer.or.p50)} ms | ${f1(peer.or.p99)} ms | ${f1(store.or.p50)} ms | ${f1(store.or.p99)} ms | ${f1(store.or.meanHits)} |`,
     `| AND (ts_rank / match and) | ${f1(peer.and.p50)} ms | ${f1(peer.and.p99)} ms | ${f1(store.and.p50)} ms | ${f1(store.and.p99)} ms | ${f1(store.and.meanHits)} |`,
     `| terms(category)+avg(words), ${AGG_RUNS} runs | ${f1(peer.agg.p50)} ms (GROUP BY) | ${f1(peer.agg.p99)} ms | ${f1(store.agg.p50)} ms | ${f1(store.agg.p99)} ms | |`,
+    '',
+    `Full scroll over every document (\`_doc\` order, ${SCROLL_SIZE} a page, one snapshot): ${f0(store.scrollDocsPerSec)} docs/s.`,
     '',
     '| target | value | |',
     '|---|---|---|',
