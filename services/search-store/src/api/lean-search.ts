@@ -10,6 +10,7 @@ import { requireScope } from '../auth/route-scope';
 import type { SearchRunner } from '../search/searcher';
 import { SEARCH_ACCESS } from './search.route';
 import { clientGoneSignal } from './client-gone';
+import { contextUserOf } from '../auth/context-user';
 
 /** Larger bodies (a search is rarely more than a few kB) take the express route. */
 const LEAN_BODY_LIMIT = 1024 * 1024;
@@ -46,14 +47,14 @@ export function searchFrontRoute(app: Express, deps: LeanSearchDeps): AnyFrontRo
       const opaqueId = req.headers['x-opaque-id'];
       if (typeof opaqueId === 'string') res.setHeader('X-Opaque-Id', opaqueId);
       const gone = clientGoneSignal(res);
-      await authenticate(req, res, match);
+      const user = await authenticate(req, res, match);
       const text = await readBody(req, match.length, deps.maxBytes);
       let body: unknown;
       if (text.trim() !== '') {
         parseJsonText(text); // malformed JSON: readJsonBody's errors
         body = parseJsonWithLocations(text);
       }
-      const result = await deps.run({ index: match.index, ignoreUnavailable: false }, body, {}, gone);
+      const result = await deps.run({ index: match.index, ignoreUnavailable: false }, body, {}, gone, user);
       const answer = stringifyWithRaw(result);
       res.writeHead(200, {
         'Content-Type': 'application/json; charset=UTF-8',
@@ -68,7 +69,12 @@ export function searchFrontRoute(app: Express, deps: LeanSearchDeps): AnyFrontRo
    * prototype made for them, so req.path, req.get and req.ip (trust proxy included) are express's
    * getters, as on the express route; node's request keeps its prototype (the cost this path avoids).
    */
-  async function authenticate(req: FrontRequest, res: ServerResponse, match: LeanMatch): Promise<void> {
+  /** Answers the caller, the owner of a PIT the search reads (auth/context-user.ts). */
+  async function authenticate(
+    req: FrontRequest,
+    res: ServerResponse,
+    match: LeanMatch,
+  ): Promise<string | undefined> {
     const view: Request = Object.assign(Object.create(app.request) as Request, {
       method: req.method,
       url: req.url,
@@ -84,6 +90,7 @@ export function searchFrontRoute(app: Express, deps: LeanSearchDeps): AnyFrontRo
         Promise.resolve(step(view, res as Response, next)).catch(reject);
       });
     }
+    return contextUserOf(view.principal);
   }
 }
 

@@ -5,6 +5,7 @@ import { checkParams } from '../http/check-params';
 import { scopedRouter } from '../http/scoped-router';
 import { multiSearch } from '../search/multi-search';
 import { createSearchRunner, type SearcherDeps } from '../search/searcher';
+import { contextUserOf } from '../auth/context-user';
 import { clientGoneSignal } from './client-gone';
 import { maxConcurrentSearches, parseMsearch } from './parse-msearch';
 import { ROUTE_PARAMS } from './route-params';
@@ -28,7 +29,10 @@ export function msearchRouter(deps: SearcherDeps, maxBytes: number): Router {
       req.params.index as string | undefined,
       params,
     );
-    const responses = await multiSearch(run, items, concurrency, clientGoneSignal(res));
+    // Each search runs as the caller (the owner of a PIT it reads).
+    const user = contextUserOf(req.principal);
+    const runAs: typeof run = (target, body, itemParams, gone) => run(target, body, itemParams, gone, user);
+    const responses = await multiSearch(runAs, items, concurrency, clientGoneSignal(res));
     res.json({ took: Date.now() - started, responses });
   };
   const checked = checkParams(ROUTE_PARAMS.msearch);

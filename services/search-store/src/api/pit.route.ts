@@ -3,6 +3,7 @@ import { checkParams } from '../http/check-params';
 import { scopedRouter } from '../http/scoped-router';
 import { closePointInTime, openPointInTime } from '../search/contexts/point-in-time-search';
 import type { SearchContexts } from '../search/contexts/search-contexts';
+import { contextUserOf } from '../auth/context-user';
 import { ROUTE_PARAMS } from './route-params';
 import { queryParams, searchBodyOf } from './search-body';
 
@@ -18,10 +19,14 @@ export function pitRouter(deps: { contexts: SearchContexts }): Router {
       index: req.params.index as string,
       ignoreUnavailable: params.ignore_unavailable === 'true',
     };
-    res.json(await openPointInTime(deps.contexts, target, params));
+    res.json(await openPointInTime(deps.contexts, target, params, contextUserOf(req.principal)));
   };
   const close = async (req: Request, res: Response): Promise<void> => {
-    const closed = await closePointInTime(deps.contexts, searchBodyOf(req, res));
+    const closed = await closePointInTime(
+      deps.contexts,
+      searchBodyOf(req, res),
+      contextUserOf(req.principal),
+    );
     res.status(closed.status).json(closed.body);
   };
   route(

@@ -4,6 +4,7 @@ import { scopedRouter } from '../http/scoped-router';
 import type { SearchContexts } from '../search/contexts/search-contexts';
 import { clearScroll, continueScroll } from '../search/contexts/scroll-search';
 import type { SearchOptions } from '../search/search-options';
+import { contextUserOf } from '../auth/context-user';
 import { clientGoneSignal } from './client-gone';
 import { ROUTE_PARAMS } from './route-params';
 import { queryParams, searchBodyOf } from './search-body';
@@ -20,13 +21,23 @@ export function scrollRouter(deps: { contexts: SearchContexts; options?: SearchO
     const pathId = req.params.scroll_id as string | undefined;
     if (pathId !== undefined) params.scroll_id = pathId;
     const gone = clientGoneSignal(res);
-    res.json(await continueScroll(deps.contexts, searchBodyOf(req, res), params, deps.options, gone));
+    res.json(
+      await continueScroll(
+        deps.contexts,
+        searchBodyOf(req, res),
+        params,
+        deps.options,
+        gone,
+        contextUserOf(req.principal),
+      ),
+    );
   };
   const clear = async (req: Request, res: Response): Promise<void> => {
     const cleared = await clearScroll(
       deps.contexts,
       searchBodyOf(req, res),
       req.params.scroll_id as string | undefined,
+      contextUserOf(req.principal),
     );
     res.status(cleared.status).json(cleared.body);
   };

@@ -7,6 +7,7 @@ import { ROUTE_PARAMS } from './route-params';
 import { scopedRouter } from '../http/scoped-router';
 import type { RouteAccess } from '../auth/route-scope';
 import { clientGoneSignal } from './client-gone';
+import { contextUserOf } from '../auth/context-user';
 
 const targetOf = (req: Request): SearchTarget => ({
   index: req.params.index as string | undefined,
@@ -24,7 +25,8 @@ export function searchRouter(deps: SearcherDeps): Router {
   const runCount = createCountRunner(deps);
   const search = async (req: Request, res: Response): Promise<void> => {
     const gone = clientGoneSignal(res);
-    res.json(await runSearch(targetOf(req), searchBodyOf(req, res), queryParams(req), gone));
+    const user = contextUserOf(req.principal);
+    res.json(await runSearch(targetOf(req), searchBodyOf(req, res), queryParams(req), gone, user));
   };
   const count = async (req: Request, res: Response): Promise<void> => {
     const gone = clientGoneSignal(res);

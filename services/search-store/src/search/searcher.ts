@@ -21,12 +21,16 @@ export interface SearcherDeps {
   contexts?: SearchContexts;
 }
 
-/** Runs a search or a count; `gone` fires when its client left (api/client-gone.ts). */
+/**
+ * Runs a search or a count; `gone` fires when its client left (api/client-gone.ts); `user` owns the
+ * scroll or PIT context the search opens or reads (auth/context-user.ts).
+ */
 export type SearchRunner = (
   target: SearchTarget,
   body: unknown,
   params: Record<string, string | undefined>,
   gone?: AbortSignal,
+  user?: string,
 ) => Promise<unknown>;
 
 /**
@@ -35,9 +39,9 @@ export type SearchRunner = (
  * covers the request, else the SQL plans in one snapshot.
  */
 export function createSearchRunner(deps: SearcherDeps): SearchRunner {
-  return async (target, body, params, gone) => {
+  return async (target, body, params, gone, user) => {
     if (needsContext(body, params)) {
-      return searchInContext(deps.contexts, target, body, params, deps.options, gone);
+      return searchInContext(deps.contexts, target, body, params, deps.options, gone, user);
     }
     const started = Date.now();
     const request = parseSearchRequest(body, params);

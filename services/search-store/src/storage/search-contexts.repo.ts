@@ -10,6 +10,8 @@ export interface SearchContextRow {
   snapshot: string;
   owner: string;
   holder: string;
+  /** The user that opened it (auth/context-user.ts); null when no one was authenticated. */
+  owner_user: string | null;
   /** The index expression and ignore_unavailable as opened. */
   target: { index: string | null; ignoreUnavailable: boolean };
   /** A scroll's request: the body and the URL parameters. */
@@ -20,18 +22,19 @@ export interface SearchContextRow {
   keep_alive_ms: string | number;
 }
 
-const COLUMNS = 'id, kind, snapshot, owner, holder, target, request, position, keep_alive_ms';
+const COLUMNS = 'id, kind, snapshot, owner, holder, owner_user, target, request, position, keep_alive_ms';
 
 export async function insertSearchContext(db: Queryable, row: SearchContextRow): Promise<void> {
   await db.query(
     `INSERT INTO search_contexts (${COLUMNS}, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + $9::bigint * interval '1 millisecond')`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + $10::bigint * interval '1 millisecond')`,
     [
       row.id,
       row.kind,
       row.snapshot,
       row.owner,
       row.holder,
+      row.owner_user,
       JSON.stringify(row.target),
       row.request === null ? null : JSON.stringify(row.request),
       row.position === null ? null : JSON.stringify(row.position),
@@ -40,15 +43,17 @@ export async function insertSearchContext(db: Queryable, row: SearchContextRow):
   );
 }
 
-/** The live (unexpired) context of that id and kind, or undefined. */
+/** The live (unexpired) context of that id and kind opened by `user`, or undefined. */
 export async function findLiveSearchContext(
   db: Queryable,
   id: string,
   kind: SearchContextKind,
+  user: string | null,
 ): Promise<SearchContextRow | undefined> {
   const { rows } = await db.query<SearchContextRow>(
-    `SELECT ${COLUMNS} FROM search_contexts WHERE id = $1 AND kind = $2 AND expires_at > now()`,
-    [id, kind],
+    `SELECT ${COLUMNS} FROM search_contexts
+     WHERE id = $1 AND kind = $2 AND expires_at > now() AND owner_user IS NOT DISTINCT FROM $3`,
+    [id, kind, user],
   );
   return rows[0];
 }
@@ -75,24 +80,31 @@ export async function touchSearchContext(
   return (rowCount ?? 0) > 0;
 }
 
-/** Frees the live contexts among `ids` of that kind; the number freed. */
+/** Frees the live contexts among `ids` of that kind that `user` opened; the number freed. */
 export async function deleteSearchContexts(
   db: Queryable,
   ids: readonly string[],
   kind: SearchContextKind,
+  user: string | null,
 ): Promise<number> {
   const { rowCount } = await db.query(
-    'DELETE FROM search_contexts WHERE id = ANY($1::uuid[]) AND kind = $2 AND expires_at > now()',
-    [ids, kind],
+    `DELETE FROM search_contexts
+     WHERE id = ANY($1::uuid[]) AND kind = $2 AND expires_at > now() AND owner_user IS NOT DISTINCT FROM $3`,
+    [ids, kind, user],
   );
   return rowCount ?? 0;
 }
 
-/** Frees every live context of that kind (clear scroll `_all`); the number freed. */
-export async function deleteAllSearchContexts(db: Queryable, kind: SearchContextKind): Promise<number> {
-  const { rowCount } = await db.query('DELETE FROM search_contexts WHERE kind = $1 AND expires_at > now()', [
-    kind,
-  ]);
+/** Frees every live context of that kind `user` opened (clear scroll `_all`); the number freed. */
+export async function deleteAllSearchContexts(
+  db: Queryable,
+  kind: SearchContextKind,
+  user: string | null,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    'DELETE FROM search_contexts WHERE kind = $1 AND expires_at > now() AND owner_user IS NOT DISTINCT FROM $2',
+    [kind, user],
+  );
   return rowCount ?? 0;
 }
 

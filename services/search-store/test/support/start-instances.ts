@@ -6,7 +6,7 @@ import { createApp } from '../../src/app';
 import { searchConfigSchema } from '../../src/config';
 import { createIndexWriter } from '../../src/index/index-writer';
 import { SearchContexts, type SearchContextsOptions } from '../../src/search/contexts/search-contexts';
-import { fullAccessPrincipal } from './full-access-principal';
+import type { RequestHandler } from 'express';
 import { SEARCH_SCHEMA } from './search-schema';
 
 export interface Instance {
@@ -16,6 +16,23 @@ export interface Instance {
   /** Stops serving and ends its holders: its contexts are gone, as a node's that stops. */
   stop(): Promise<void>;
 }
+
+/**
+ * Every scope, as the user the `x-test-user` header names (default `test-suite`): contexts belong to
+ * the user that opened them.
+ */
+const headerPrincipal: RequestHandler = (req, _res, next) => {
+  const user = req.headers['x-test-user'];
+  const subject = typeof user === 'string' ? user : 'test-suite';
+  req.principal = {
+    subject,
+    clientId: 'test-suite',
+    scopes: ['search.read', 'search.write', 'search.admin'],
+    audience: ['search-store'],
+    source: 'introspection',
+  };
+  next();
+};
 
 /**
  * `count` search-store instances on ONE fresh database, each its own app, pool and contexts, as
@@ -42,7 +59,7 @@ export async function startInstances(
       pool,
       logger: createLogger({ service: 'search-store', silent: true }),
       indexWriter: createIndexWriter({ termCacheBytes: 2 ** 20 }),
-      authenticate: fullAccessPrincipal,
+      authenticate: headerPrincipal,
       searchContexts: contexts,
     });
     const server = app.listen(0, '127.0.0.1');

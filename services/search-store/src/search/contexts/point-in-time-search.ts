@@ -17,10 +17,11 @@ export async function openPointInTime(
   contexts: SearchContexts,
   target: SearchTarget,
   params: Record<string, string | undefined>,
+  user: string | undefined,
 ): Promise<Json> {
   if (params.keep_alive === undefined) throw validationFailed(['[keep_alive] is not specified']);
   const keepAliveMs = keepAliveOf(params.keep_alive, 'keep_alive');
-  const row = await contexts.open('pit', target, keepAliveMs, null);
+  const row = await contexts.open('pit', target, keepAliveMs, null, user);
   const shards = await contexts.read(row, async (_client, readers) => readers.length);
   return {
     id: encodeContextId('pit', row.id),
@@ -32,10 +33,11 @@ export async function openPointInTime(
 export async function closePointInTime(
   contexts: SearchContexts,
   body: unknown,
+  user: string | undefined,
 ): Promise<{ status: number; body: { succeeded: true; num_freed: number } }> {
   const id = isObject(body) ? body.id : undefined;
   if (typeof id !== 'string' || id === '') throw validationFailed(['id is empty']);
-  const freed = await contexts.free('pit', [parsePitId(id)]);
+  const freed = await contexts.free('pit', [parsePitId(id)], user);
   return { status: freed === 0 ? 404 : 200, body: { succeeded: true, num_freed: freed } };
 }
 
@@ -62,7 +64,8 @@ export async function searchPointInTime(
   body: Json,
   params: Record<string, string | undefined>,
   options: SearchOptions | undefined,
-  gone?: AbortSignal,
+  gone: AbortSignal | undefined,
+  user: string | undefined,
 ): Promise<unknown> {
   const started = Date.now();
   const pit = body.pit;
@@ -86,7 +89,7 @@ export async function searchPointInTime(
   const id = parsePitId(pit.id);
   const keepAliveMs = pit.keep_alive === undefined ? undefined : keepAliveOf(pit.keep_alive, 'keep_alive');
   const request = withTiebreaker(parseSearchRequest(body, params));
-  const row = await contexts.find(id, 'pit');
+  const row = await contexts.find(id, 'pit', user);
   const response = await contexts.read(
     row,
     (client, readers) => executeSearch(client, readers, request, options, started),

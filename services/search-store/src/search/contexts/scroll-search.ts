@@ -120,14 +120,21 @@ export async function openScroll(
   body: unknown,
   params: Record<string, string | undefined>,
   options: SearchOptions | undefined,
-  gone?: AbortSignal,
+  gone: AbortSignal | undefined,
+  user: string | undefined,
 ): Promise<unknown> {
   const keepAliveMs = keepAliveOf(params.scroll, 'scroll');
   checkScrollRequest(body, params, parseSearchRequest(body, params));
   const stored = { ...params };
   delete stored.scroll;
   delete stored.rest_total_hits_as_int;
-  const row = await contexts.open('scroll', target, keepAliveMs, { body: body ?? null, params: stored });
+  const row = await contexts.open(
+    'scroll',
+    target,
+    keepAliveMs,
+    { body: body ?? null, params: stored },
+    user,
+  );
   return nextPage(contexts, row, undefined, params, options, gone);
 }
 
@@ -158,13 +165,14 @@ export async function continueScroll(
   body: unknown,
   params: Record<string, string | undefined>,
   options: SearchOptions | undefined,
-  gone?: AbortSignal,
+  gone: AbortSignal | undefined,
+  user: string | undefined,
 ): Promise<unknown> {
   const { scrollId, scroll } = scrollArguments(body, params);
   if (scrollId === undefined || scrollId === '') throw validationFailed(['scrollId is missing']);
   const id = parseScrollId(scrollId);
   const keepAliveMs = scroll === undefined ? undefined : keepAliveOf(scroll, 'scroll');
-  const row = await contexts.find(id, 'scroll');
+  const row = await contexts.find(id, 'scroll', user);
   return nextPage(contexts, row, keepAliveMs, params, options, gone);
 }
 
@@ -176,6 +184,7 @@ export async function clearScroll(
   contexts: SearchContexts,
   body: unknown,
   pathIds: string | undefined,
+  user: string | undefined,
 ): Promise<{ status: number; body: { succeeded: true; num_freed: number } }> {
   const b = isObject(body) ? body : {};
   const fromBody = b.scroll_id;
@@ -190,7 +199,7 @@ export async function clearScroll(
   if (wire.length === 0) throw validationFailed(['no scroll ids specified']);
   if (wire.length > 10_000) throw validationFailed(['too many scroll ids']);
   const freed = wire.includes('_all')
-    ? await contexts.free('scroll', 'all')
-    : await contexts.free('scroll', wire.map(parseScrollId));
+    ? await contexts.free('scroll', 'all', user)
+    : await contexts.free('scroll', wire.map(parseScrollId), user);
   return { status: freed === 0 ? 404 : 200, body: { succeeded: true, num_freed: freed } };
 }

@@ -82,6 +82,7 @@ export class SearchContexts {
     target: SearchTarget,
     keepAliveMs: number,
     request: SearchContextRow['request'],
+    user: string | undefined,
   ): Promise<SearchContextRow> {
     checkKeepAlive(keepAliveMs);
     // The indices must exist now (404 as a search's); the snapshot then keeps them.
@@ -95,6 +96,7 @@ export class SearchContexts {
         snapshot: exported.snapshot,
         owner: this.owner,
         holder: exported.holder,
+        owner_user: user ?? null,
         target: { index: target.index ?? null, ignoreUnavailable: target.ignoreUnavailable },
         request,
         position: null,
@@ -116,9 +118,9 @@ export class SearchContexts {
     }
   }
 
-  /** The live context of that id, or ES's search_context_missing_exception. */
-  async find(id: string, kind: SearchContextKind): Promise<SearchContextRow> {
-    const row = await findLiveSearchContext(this.pool, id, kind);
+  /** The live context of that id `user` opened, or ES's search_context_missing_exception. */
+  async find(id: string, kind: SearchContextKind, user: string | undefined): Promise<SearchContextRow> {
+    const row = await findLiveSearchContext(this.pool, id, kind, user ?? null);
     if (!row) throw contextMissing(id);
     return row;
   }
@@ -181,11 +183,15 @@ export class SearchContexts {
     }
   }
 
-  /** Frees contexts by id (`all`: every one of that kind); the number freed. */
-  async free(kind: SearchContextKind, ids: readonly string[] | 'all'): Promise<number> {
+  /** Frees the contexts `user` opened by id (`all`: every one of that kind); the number freed. */
+  async free(
+    kind: SearchContextKind,
+    ids: readonly string[] | 'all',
+    user: string | undefined,
+  ): Promise<number> {
     return ids === 'all'
-      ? deleteAllSearchContexts(this.pool, kind)
-      : deleteSearchContexts(this.pool, ids, kind);
+      ? deleteAllSearchContexts(this.pool, kind, user ?? null)
+      : deleteSearchContexts(this.pool, ids, kind, user ?? null);
   }
 
   /** Frees expired contexts and ends the holders none of this instance's live contexts need. */

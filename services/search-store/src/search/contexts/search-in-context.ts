@@ -17,12 +17,13 @@ export async function searchInContext(
   body: unknown,
   params: Record<string, string | undefined>,
   options: SearchOptions | undefined,
-  gone?: AbortSignal,
+  gone: AbortSignal | undefined,
+  user: string | undefined,
 ): Promise<unknown> {
   // A searcher built without contexts refuses rather than ignores them.
   if (!contexts) throw new EsError('illegal_argument_exception', '[scroll] and [pit] are not available here');
   if (wantsPointInTime(body)) {
-    return searchPointInTime(contexts, target, body as Record<string, unknown>, params, options, gone);
+    return searchPointInTime(contexts, target, body as Record<string, unknown>, params, options, gone, user);
   }
-  return openScroll(contexts, target, body, params, options, gone);
+  return openScroll(contexts, target, body, params, options, gone, user);
 }

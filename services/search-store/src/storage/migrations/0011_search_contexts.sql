@@ -11,6 +11,8 @@ CREATE TABLE search_contexts (
   snapshot text NOT NULL,
   owner uuid NOT NULL,
   holder uuid NOT NULL,
+  -- The user that opened it (auth/context-user.ts): only that user may use or free it.
+  owner_user text,
   target jsonb NOT NULL,
   request jsonb,
   position jsonb,
