@@ -331,6 +331,43 @@ describe('scroll', () => {
     ).toBe(0);
   });
 
+  it('keeps many contexts in one holder connection outside the pools', async () => {
+    // From none: earlier tests' contexts (a PIT) and holders (older than the 30 s rotation) gone.
+    await a.pool.query('DELETE FROM search_contexts');
+    await Promise.all([a.contexts.sweep(), b.contexts.sweep()]);
+    expect([a.contexts.holderConnections, b.contexts.holderConnections]).toEqual([0, 0]);
+    const scrollIds: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const page = (await post(i % 2 ? a : b, '/books/_search?scroll=1m', { size: 1 })).json as Page;
+      scrollIds.push(page._scroll_id);
+    }
+    expect([a.contexts.holderConnections, b.contexts.holderConnections]).toEqual([1, 1]);
+    for (const scrollId of scrollIds) {
+      expect((await post(a, '/_search/scroll', { scroll_id: scrollId })).status).toBe(200);
+    }
+    await call(a.url, 'DELETE', '/_search/scroll/_all');
+    await Promise.all([a.contexts.sweep(), b.contexts.sweep()]);
+    expect([a.contexts.holderConnections, b.contexts.holderConnections]).toEqual([0, 0]);
+  });
+
+  it('ends the snapshots of an instance that stops sweeping (Postgres idle-in-transaction timeout)', async () => {
+    const { instances } = await startInstances(2, { sweepMs: 600_000, idleTimeoutMs: 1000 });
+    const [hung, other] = instances as [Instance, Instance];
+    try {
+      await call(hung.url, 'PUT', '/h/_doc/1?refresh=true', { a: 1 });
+      const first = (await post(hung, '/h/_search?scroll=1m', { size: 1 })).json as Page;
+      expect((await post(other, '/_search/scroll', { scroll_id: first._scroll_id })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 1800));
+      const after = await post(other, '/_search/scroll', { scroll_id: first._scroll_id });
+      expect(after.status).toBe(404);
+      expect(after.json).toMatchObject({
+        error: { root_cause: [{ type: 'search_context_missing_exception' }] },
+      });
+    } finally {
+      for (const instance of instances) await instance.stop();
+    }
+  });
+
   it('loses the contexts of an instance that stops, as ES loses a dead node’s', async () => {
     const { instances } = await startInstances(2);
     const [owner, other] = instances as [Instance, Instance];
