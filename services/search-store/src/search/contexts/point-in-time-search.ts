@@ -22,7 +22,12 @@ export async function openPointInTime(
   if (params.keep_alive === undefined) throw validationFailed(['[keep_alive] is not specified']);
   const keepAliveMs = keepAliveOf(params.keep_alive, 'keep_alive');
   const row = await contexts.open('pit', target, keepAliveMs, null, user);
-  const shards = await contexts.read(row, async (_client, readers) => readers.length);
+  const shards = await contexts
+    .read(row, async (_client, readers) => readers.length)
+    .catch(async (error: unknown) => {
+      await contexts.free('pit', [row.id], user).catch(() => undefined);
+      throw error;
+    });
   return {
     id: encodeContextId('pit', row.id),
     _shards: { total: shards, successful: shards, skipped: 0, failed: 0 },

@@ -135,7 +135,13 @@ export async function openScroll(
     { body: body ?? null, params: stored },
     user,
   );
-  return nextPage(contexts, row, undefined, params, options, gone);
+  try {
+    return await nextPage(contexts, row, undefined, params, options, gone);
+  } catch (error) {
+    // A first page that fails leaves no context behind (ES frees it with the failed search).
+    await contexts.free('scroll', [row.id], user).catch(() => undefined);
+    throw error;
+  }
 }
 
 /** The `scroll_id` and `scroll` of a scroll request: the body's win over the URL's (ES RestSearchScrollAction). */

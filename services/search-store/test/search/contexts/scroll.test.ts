@@ -368,6 +368,33 @@ describe('scroll', () => {
     }
   });
 
+  it('bounds a scroll batch by index.max_result_window, not from + size', async () => {
+    await call(a.url, 'PUT', '/small', { settings: { 'index.max_result_window': 3 } });
+    for (const id of ['1', '2', '3', '4', '5'])
+      await call(a.url, 'PUT', `/small/_doc/${id}?refresh=true`, { n: Number(id) });
+    const tooBig = await post(a, '/small/_search?scroll=1m', { size: 4 });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.json).toMatchObject({
+      error: {
+        type: 'search_phase_execution_exception',
+        root_cause: [
+          {
+            type: 'illegal_argument_exception',
+            reason:
+              'Batch size is too large, size must be less than or equal to: [3] but was [4]. Scroll batch sizes cost as much memory as result windows so they are controlled by the [index.max_result_window] index level setting.',
+          },
+        ],
+      },
+    });
+    expect(
+      (await a.pool.query("SELECT count(*)::int AS n FROM search_contexts WHERE kind = 'scroll'")).rows[0].n,
+    ).toBe(0);
+    // Pages past the window are fine: a scroll has no from.
+    const first = (await post(a, '/small/_search?scroll=1m', { size: 3, sort: ['n'] })).json as Page;
+    const second = (await post(b, '/_search/scroll', { scroll_id: first._scroll_id })).json as Page;
+    expect([...ids(first), ...ids(second)]).toEqual(['1', '2', '3', '4', '5']);
+  });
+
   it('loses the contexts of an instance that stops, as ES loses a dead node’s', async () => {
     const { instances } = await startInstances(2);
     const [owner, other] = instances as [Instance, Instance];
