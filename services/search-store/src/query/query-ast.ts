@@ -60,6 +60,30 @@ export type Query =
   | { kind: 'ids'; values: string[]; boost: number }
   | { kind: 'prefix'; field: string; value: string; caseInsensitive: boolean; boost: number }
   | { kind: 'wildcard'; field: string; value: string; caseInsensitive: boolean; boost: number }
+  | {
+      /** Lucene's FuzzyQuery; `fuzziness` as ES writes it: "AUTO", "AUTO:low,high", "0", "1" or "2". */
+      kind: 'fuzzy';
+      field: string;
+      value: string;
+      fuzziness: string;
+      prefixLength: number;
+      maxExpansions: number;
+      transpositions: boolean;
+      boost: number;
+      /** ES `rewrite` (default top_terms_blended_freqs_${max_expansions}); absent = the default. */
+      rewrite?: string;
+    }
+  | {
+      /** Lucene's RegexpQuery; `flags` is Lucene's RegExp syntax bitmask (ALL = 0xff, NONE = 0). */
+      kind: 'regexp';
+      field: string;
+      value: string;
+      flags: number;
+      caseInsensitive: boolean;
+      maxDeterminizedStates: number;
+      boost: number;
+      rewrite?: string;
+    }
   | { kind: 'constant_score'; filter: Query; boost: number }
   | { kind: 'dis_max'; queries: Query[]; tieBreaker: number; boost: number };
 

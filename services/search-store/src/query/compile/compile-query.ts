@@ -114,6 +114,12 @@ export async function compileQuery(
         docsWithTerms(idx(), params.add(field.fieldId), (term) => `${term} ${op} ${params.add(pattern)}`),
       );
     }
+    case 'fuzzy':
+    case 'regexp':
+      throw new ShardQueryError({
+        type: 'query_shard_exception',
+        reason: `[${query.kind}] query is not supported by search-store`,
+      });
   }
 }
 
