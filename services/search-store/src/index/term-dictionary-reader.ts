@@ -52,3 +52,34 @@ export async function findTermsLike(
 export function joinTerm(alias: string, indexId: string, fieldId: string, term: string): string {
   return `JOIN terms ${alias} ON ${alias}.index_id = ${indexId} AND ${alias}.field_id = ${fieldId} AND ${alias}.term = ${term}`;
 }
+
+/**
+ * One page of the field's term texts in byte order (the dictionary's primary key order), after
+ * `after` and starting with `prefix` (a btree range under the "C" collation), optionally only those
+ * of `minLength`..`maxLength` code points: how fuzzy and regexp queries walk the dictionary (Lucene's
+ * TermsEnum.intersect), a page at a time so each statement stays short. Reads the dictionary table
+ * itself, not the `terms` view, whose per-term join of the last block a walk does not need.
+ */
+export async function scanTermTexts(
+  db: Queryable,
+  indexId: string,
+  fieldId: number,
+  page: { prefix: string; after: string | null; minLength: number; maxLength: number; limit: number },
+): Promise<string[]> {
+  const { rows } = await db.query<{ term: string }>(
+    `SELECT term FROM term_dictionary
+     WHERE index_id = $1 AND field_id = $2 AND term LIKE $3 AND ($4::text IS NULL OR term > $4)
+       AND char_length(term) BETWEEN $5 AND $6
+     ORDER BY term LIMIT $7`,
+    [
+      indexId,
+      fieldId,
+      `${page.prefix.replace(/[\\%_]/g, '\\$&')}%`,
+      page.after,
+      page.minLength,
+      page.maxLength,
+      page.limit,
+    ],
+  );
+  return rows.map((r) => r.term);
+}

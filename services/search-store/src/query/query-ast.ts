@@ -11,6 +11,7 @@ export type Query =
       analyzer?: string;
       zeroTermsQuery: 'none' | 'all';
       boost: number;
+      fuzzy?: MatchFuzziness;
     }
   | { kind: 'match_phrase'; field: string; query: string; slop: number; analyzer?: string; boost: number }
   | {
@@ -33,6 +34,7 @@ export type Query =
       slop: number;
       analyzer?: string;
       boost: number;
+      fuzzy?: MatchFuzziness;
     }
   | {
       kind: 'bool';
@@ -88,3 +90,12 @@ export type Query =
   | { kind: 'dis_max'; queries: Query[]; tieBreaker: number; boost: number };
 
 export type QueryKind = Query['kind'];
+
+/** match / multi_match `fuzziness` with its companions (ES MatchQueryParser's FuzzyQuery per token). */
+export interface MatchFuzziness {
+  fuzziness: string;
+  prefixLength: number;
+  maxExpansions: number;
+  transpositions: boolean;
+  rewrite?: string;
+}

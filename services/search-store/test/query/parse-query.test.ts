@@ -96,14 +96,23 @@ describe('query DSL parser', () => {
     );
   });
 
-  it('refuses fuzziness instead of silently matching exactly, but accepts fuzziness 0', () => {
+  it('reads match fuzziness as ES does: AUTO kept, 0 the plain match, bad values refused', () => {
     expect(
-      errorOf(() => parse('{"query":{"match":{"a":{"query":"x","fuzziness":"AUTO"}}}}')).error,
+      parse('{"query":{"match":{"a":{"query":"x","fuzziness":"auto","prefix_length":1}}}}'),
     ).toMatchObject({
-      type: 'parsing_exception',
-      reason: '[match] fuzziness [AUTO] is not supported by search-store',
+      kind: 'match',
+      fuzzy: { fuzziness: 'AUTO', prefixLength: 1, maxExpansions: 50, transpositions: true },
     });
-    expect(parse('{"query":{"match":{"a":{"query":"x","fuzziness":0}}}}')).toMatchObject({ kind: 'match' });
+    expect(parse('{"query":{"match":{"a":{"query":"x","fuzziness":0}}}}')).not.toHaveProperty('fuzzy');
+    expect(errorOf(() => parse('{"query":{"match":{"a":{"query":"x","fuzziness":3}}}}')).error).toMatchObject(
+      {
+        type: 'illegal_argument_exception',
+        reason: 'Valid edit distances are [0, 1, 2] but was [3]',
+      },
+    );
+    expect(
+      errorOf(() => parse('{"query":{"multi_match":{"query":"x","type":"phrase","fuzziness":1}}}')).error,
+    ).toMatchObject({ type: 'parsing_exception', reason: 'Fuzziness not allowed for type [phrase]' });
   });
 
   it('rejects two queries in one object', () => {

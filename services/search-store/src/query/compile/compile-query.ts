@@ -8,6 +8,8 @@ import { compilePhrasePrefix } from './compile-phrase-prefix';
 import { analyzerFor, compileTermClauses } from './compile-term-clauses';
 import { compileRange, compileTerms } from './compile-term-level';
 import { compileRuntimeLeaf, runtimeLeafField } from './compile-runtime-leaf';
+import { checkFuzzyField, compileFuzzy, compileFuzzyClauses } from './compile-fuzzy';
+import { compileRegexpQuery } from './compile-regexp';
 import { matchFieldPattern } from '../index-reader';
 import { minimumShouldMatch } from '../minimum-should-match';
 import type { Query } from '../query-ast';
@@ -115,11 +117,9 @@ export async function compileQuery(
       );
     }
     case 'fuzzy':
+      return compileFuzzy(ctx, query, b, scoring);
     case 'regexp':
-      throw new ShardQueryError({
-        type: 'query_shard_exception',
-        reason: `[${query.kind}] query is not supported by search-store`,
-      });
+      return compileRegexpQuery(ctx, query, b, scoring);
   }
 }
 
@@ -168,6 +168,11 @@ async function compileMatch(
     return compileQuery(ctx, { kind: 'ids', values: [String(query.query)], boost: 1 }, boost, scoring);
   const field = ctx.reader.fields.get(query.field);
   if (!field) return NOTHING;
+  if (query.fuzzy && field.type !== 'text') {
+    checkFuzzyField(field);
+    const value = keywordNormalizer(field, ctx.reader.settings)(String(query.query));
+    return compileFuzzyClauses(ctx, field, [value], 1, query.fuzzy, boost, scoring);
+  }
   if (field.type !== 'text') {
     return compileTerms(ctx, query.field, [query.query], boost, scoring, false, true);
   }
@@ -182,6 +187,7 @@ async function compileMatch(
     query.operator === 'and'
       ? terms.length
       : Math.max(1, minimumShouldMatch(terms.length, query.minimumShouldMatch));
+  if (query.fuzzy) return compileFuzzyClauses(ctx, field, terms, required, query.fuzzy, boost, scoring);
   return compileTermClauses(ctx, field, terms, required, boost, scoring);
 }
 
@@ -231,6 +237,7 @@ async function compileMultiMatch(
         analyzer: query.analyzer,
         zeroTermsQuery: 'none',
         boost: 1,
+        ...(query.fuzzy ? { fuzzy: query.fuzzy } : {}),
       };
       parts.push(
         await compileQuery(ctx, match, fieldBoost, scoring).catch((error: unknown) => {

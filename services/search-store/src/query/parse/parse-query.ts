@@ -2,6 +2,8 @@ import { EsError } from '@acme/common';
 import { locationOf } from './json-locations';
 import type { Query } from '../query-ast';
 import { ES_QUERY_NAMES, suggestQueryName } from './suggest-query-name';
+import { matchFuzziness, parseFuzzy } from './parse-fuzzy';
+import { parseRegexpQuery } from './parse-regexp';
 
 /**
  * The query DSL → typed AST, with Elasticsearch's errors: an unknown query is `parsing_exception`
@@ -142,15 +144,6 @@ function checkKeys(spec: Json, allowed: readonly string[], name: string): void {
   for (const key of Object.keys(spec)) {
     if (!allowed.includes(key)) throw parsingError(`[${name}] query does not support [${key}]`, spec, key);
   }
-  // Fuzzy matching is not implemented: refuse it rather than silently answer exact matches.
-  const fuzziness = spec.fuzziness;
-  if (fuzziness !== undefined && fuzziness !== 0 && fuzziness !== '0') {
-    throw parsingError(
-      `[${name}] fuzziness [${String(fuzziness)}] is not supported by search-store`,
-      spec,
-      'fuzziness',
-    );
-  }
 }
 
 function boostOf(spec: Json, name: string): number {
@@ -184,6 +177,7 @@ const MATCH_KEYS = [
   'prefix_length',
   'max_expansions',
   'fuzzy_transpositions',
+  'fuzzy_rewrite',
 ];
 
 const parseMatch: Parser = (value, parent, name) => {
@@ -209,6 +203,7 @@ const parseMatch: Parser = (value, parent, name) => {
     analyzer: spec.analyzer === undefined ? undefined : asString(spec.analyzer, name, 'analyzer', spec),
     zeroTermsQuery: spec.zero_terms_query === 'all' ? 'all' : 'none',
     boost: boostOf(spec, name),
+    ...matchFuzziness(spec, name),
   };
 };
 
@@ -275,6 +270,10 @@ const parseMultiMatch: Parser = (value, parent, name) => {
       '_name',
       'lenient',
       'fuzziness',
+      'prefix_length',
+      'max_expansions',
+      'fuzzy_transpositions',
+      'fuzzy_rewrite',
     ],
     name,
   );
@@ -290,7 +289,10 @@ const parseMultiMatch: Parser = (value, parent, name) => {
   if (type !== 'best_fields' && type !== 'most_fields' && type !== 'phrase' && type !== 'phrase_prefix') {
     throw parsingError(`[${name}] query does not support type ${type}`, spec, 'type');
   }
+  if (spec.fuzziness !== undefined && type !== 'best_fields' && type !== 'most_fields')
+    throw parsingError(`Fuzziness not allowed for type [${type}]`, spec, 'fuzziness');
   return {
+    ...matchFuzziness(spec, name),
     kind: 'multi_match',
     query: asString(spec.query, name, 'query', spec),
     fields,
@@ -525,4 +527,6 @@ const PARSERS: Record<string, Parser> = {
   wildcard: parsePattern('wildcard'),
   constant_score: parseConstantScore,
   dis_max: parseDisMax,
+  fuzzy: parseFuzzy,
+  regexp: parseRegexpQuery,
 };
