@@ -60,9 +60,9 @@ export function isFastMatchRequest(request: SearchRequest): boolean {
 function isFastMatchShape(query: Query): boolean {
   switch (query.kind) {
     case 'match':
-      return !query.field.startsWith('_');
+      return !query.field.startsWith('_') && !query.fuzzy;
     case 'multi_match':
-      return query.type === 'best_fields' || query.type === 'most_fields';
+      return (query.type === 'best_fields' || query.type === 'most_fields') && !query.fuzzy;
     case 'term':
       return !query.field.startsWith('_') && !query.caseInsensitive;
     case 'terms':
