@@ -46,7 +46,14 @@ export type Query =
       boost: number;
     }
   | { kind: 'term'; field: string; value: string | number | boolean; caseInsensitive: boolean; boost: number }
-  | { kind: 'terms'; field: string; values: (string | number | boolean)[]; boost: number }
+  | {
+      kind: 'terms';
+      field: string;
+      values: (string | number | boolean)[];
+      boost: number;
+      /** ES terms lookup: `values` come from another document (search/terms-lookup.ts fills them). */
+      lookup?: TermsLookup;
+    }
   | {
       kind: 'range';
       field: string;
@@ -90,6 +97,14 @@ export type Query =
   | { kind: 'dis_max'; queries: Query[]; tieBreaker: number; boost: number };
 
 export type QueryKind = Query['kind'];
+
+/** ES TermsLookup: the values at `path` in document `id` of `index`. */
+export interface TermsLookup {
+  index: string;
+  id: string;
+  path: string;
+  routing?: string;
+}
 
 /** match / multi_match `fuzziness` with its companions (ES MatchQueryParser's FuzzyQuery per token). */
 export interface MatchFuzziness {

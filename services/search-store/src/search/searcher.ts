@@ -4,6 +4,7 @@ import { executeCount, executeSearch } from './execute-search';
 import { fastCount, fastSearch } from './fast-search';
 import type { PostingsCache } from './fast-match/postings-cache';
 import { inSnapshot } from './in-snapshot';
+import { resolveTermsLookups } from './terms-lookup';
 import type { SearchOptions } from './search-options';
 import type { SearchTarget } from './search-target';
 import type { SearchContexts } from './contexts/search-contexts';
@@ -44,7 +45,7 @@ export function createSearchRunner(deps: SearcherDeps): SearchRunner {
       return searchInContext(deps.contexts, target, body, params, deps.options, gone, user);
     }
     const started = Date.now();
-    const request = parseSearchRequest(body, params);
+    const request = await resolveTermsLookups(deps.pool, parseSearchRequest(body, params));
     const fast =
       deps.options?.fastMatch === false
         ? {}
@@ -70,7 +71,7 @@ export function createSearchRunner(deps: SearcherDeps): SearchRunner {
 /** The `_count` API: the fast path's count when it covers the query, else the SQL plan's. */
 export function createCountRunner(deps: SearcherDeps): SearchRunner {
   return async (target, body, params, gone) => {
-    const request = parseSearchRequest(body, params, true);
+    const request = await resolveTermsLookups(deps.pool, parseSearchRequest(body, params, true));
     const fast =
       deps.options?.fastMatch === false
         ? {}

@@ -4,6 +4,7 @@ import type { Query } from '../query-ast';
 import { ES_QUERY_NAMES, suggestQueryName } from './suggest-query-name';
 import { matchFuzziness, parseFuzzy } from './parse-fuzzy';
 import { parseRegexpQuery } from './parse-regexp';
+import { parseTermsLookup } from './parse-terms-lookup';
 
 /**
  * The query DSL → typed AST, with Elasticsearch's errors: an unknown query is `parsing_exception`
@@ -389,6 +390,7 @@ const parseTerms: Parser = (value, parent, name) => {
   }
   const field = fields[0]!;
   const values = spec[field];
+  if (isObject(values)) return { ...parseTermsLookup(values), field, boost: boostOf(spec, name) };
   if (!Array.isArray(values)) throw parsingError(`[${name}] query does not support [${field}]`, spec, field);
   return {
     kind: 'terms',
