@@ -280,6 +280,12 @@ describe('the fast match path agrees with the SQL plans', () => {
       { query: { bool: { must_not: [{ match: { body: 'w0x' } }] } } },
       { query: { multi_match: { query: 'w0x', fields: ['n'] } } },
       { query: { match: { body: { query: 'the', zero_terms_query: 'all', analyzer: 'stop' } } } },
+      // Fuzzy and regexp expand over the dictionary first: the SQL path (DESIGN.md).
+      { query: { match: { body: { query: 'w0x', fuzziness: 'AUTO' } } } },
+      { query: { multi_match: { query: 'w0x', fields: ['body', 'title'], fuzziness: 1 } } },
+      { query: { bool: { should: [{ match: { body: { query: 'w0x', fuzziness: 2 } } }] } } },
+      { query: { fuzzy: { body: 'w0x' } } },
+      { query: { regexp: { body: 'w0.*' } } },
     ];
     for (const body of outside) expect(await viaFastPath(first, body)).toBeUndefined();
     expect(isFastMatchRequest(parseSearchRequest({ query: { match: { body: 'x' } } }, {}))).toBe(true);
