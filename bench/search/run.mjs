@@ -8,6 +8,9 @@
 //                     bulks; the same queries as match (OR) and match operator:and, size 10; a terms
 //                     aggregation on category with an avg of words over every document; a full scroll
 //                     (`_doc` order, SCROLL_SIZE hits a page) over every document
+// Fuzzy class: one word of each query with two letters swapped, as a `fuzzy` query (AUTO, size 10) on
+// search-store against pg_trgm on the peer (`word <% body` over a GIN trigram index, ranked by
+// word_similarity, LIMIT 10): both find near-miss words, by edit distance and by trigrams.
 // Prints docs/s, p50/p99 per query kind, size on disk, search-store's peak RSS and the ratios to the
 // targets of issue 6, and appends a dated section to bench/RESULTS.md (NO_RECORD=1 to skip).
 // Knobs: DOCS (default 100000), QUERIES (200), BULK (5000), AGG_RUNS (20), PARAGRAPHS (3 per document),
@@ -127,6 +130,9 @@ async function measurePostgres(url, documents, queries) {
     await checkpoint(client);
     const fts = await timed(() => copyDocuments(client, 'fts', documents));
     log(`(b) COPY fts: ${Math.round(documents.length / (fts.ms / 1000))} docs/s`);
+    // The trigram index is built after the measured load, so (b)'s docs/s stays the tsvector's.
+    await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+    await client.query("CREATE INDEX fts_trgm ON fts USING gin ((doc->>'body') gin_trgm_ops)");
     await maintain(client, ['floor', 'fts']);
     const search = (tsquery) => async (words) =>
       (
@@ -144,7 +150,15 @@ async function measurePostgres(url, documents, queries) {
           "SELECT doc->>'category' AS category, count(*), avg((doc->>'words')::int) FROM fts GROUP BY 1 ORDER BY 2 DESC",
         )
       ).rowCount;
+    const trigram = async (word) =>
+      (
+        await client.query(
+          "SELECT id, word_similarity($1, doc->>'body') AS sim FROM fts WHERE $1 <% (doc->>'body') ORDER BY sim DESC LIMIT 10",
+          [word],
+        )
+      ).rowCount;
     return {
+      fuzzy: await runQueries('(b) pg_trgm word_similarity', typos(queries), trigram),
       floorDocsPerSec: documents.length / (floor.ms / 1000),
       ftsDocsPerSec: documents.length / (fts.ms / 1000),
       floorBytes: await tableBytes(client, ['floor']),
@@ -156,6 +170,17 @@ async function measurePostgres(url, documents, queries) {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The fuzzy class's inputs: the longest word of each query (at least 4 letters) with its second and
+ * third letters swapped, a one-transposition typo that fuzziness AUTO (2 edits from 6 letters, 1 from 3) reaches.
+ */
+function typos(queries) {
+  return queries
+    .map((q) => q.split(' ').sort((a, b) => b.length - a.length)[0])
+    .filter((w) => w && w.length >= 4)
+    .map((w) => `${w[0]}${w[2]}${w[1]}${w.slice(3)}`);
 }
 
 async function runQueries(name, queries, run, warmup = WARMUP_QUERIES) {
@@ -310,6 +335,14 @@ async function measureSearchStore(databaseUrl, port, documents, queries) {
       if (total !== documents.length) throw new Error(`aggregation counted ${total} documents`);
       return body.aggregations.categories.buckets.length;
     };
+    const fuzzyQuery = async (word) =>
+      (
+        await request(base, 'POST', `/${INDEX}/_search`, {
+          size: 10,
+          query: { fuzzy: { body: { value: word } } },
+        })
+      ).hits.hits.length;
+    const fuzzy = await runQueries('(c) fuzzy AUTO', typos(queries), fuzzyQuery);
     const or = await runQueries('(c) match OR', queries, match('or'));
     const and = await runQueries('(c) match AND', queries, match('and'));
     const aggs = await runQueries('(c) terms+avg agg', Array(AGG_RUNS).fill(''), agg, 2);
@@ -333,7 +366,7 @@ async function measureSearchStore(databaseUrl, port, documents, queries) {
     await pool.connect();
     const bytes = await tableBytes(pool, null);
     await pool.end();
-    return { docsPerSec, or, and, agg: aggs, scrollDocsPerSec, bytes, rss: memory.peak() };
+    return { docsPerSec, or, and, fuzzy, agg: aggs, scrollDocsPerSec, bytes, rss: memory.peak() };
   } finally {
     memory.stop();
     for (const pool of pools.values()) await pool.close();
@@ -386,6 +419,7 @@ function report({ started, loadBefore, documents, paragraphs, queries, peer, sto
     '|---|---|---|---|---|---|',
     `| OR (ts_rank / match) | ${f1(peer.or.p50)} ms | ${f1(peer.or.p99)} ms | ${f1(store.or.p50)} ms | ${f1(store.or.p99)} ms | ${f1(store.or.meanHits)} |`,
     `| AND (ts_rank / match and) | ${f1(peer.and.p50)} ms | ${f1(peer.and.p99)} ms | ${f1(store.and.p50)} ms | ${f1(store.and.p99)} ms | ${f1(store.and.meanHits)} |`,
+    `| fuzzy word (pg_trgm <% / fuzzy AUTO) | ${f1(peer.fuzzy.p50)} ms | ${f1(peer.fuzzy.p99)} ms | ${f1(store.fuzzy.p50)} ms | ${f1(store.fuzzy.p99)} ms | ${f1(store.fuzzy.meanHits)} |`,
     `| terms(category)+avg(words), ${AGG_RUNS} runs | ${f1(peer.agg.p50)} ms (GROUP BY) | ${f1(peer.agg.p99)} ms | ${f1(store.agg.p50)} ms | ${f1(store.agg.p99)} ms | |`,
     '',
     `Full scroll over every document (\`_doc\` order, ${SCROLL_SIZE} a page, one snapshot): ${f0(store.scrollDocsPerSec)} docs/s.`,
