@@ -64,16 +64,50 @@ export async function scanTermTexts(
   db: Queryable,
   indexId: string,
   fieldId: number,
-  page: { prefix: string; after: string | null; minLength: number; maxLength: number; limit: number },
+  page: TermPage,
+): Promise<string[]> {
+  return scan(db, 'd.field_id = $2::int', indexId, fieldId, page);
+}
+
+/** `scanTermTexts` with the field named by its path (the fast path knows paths, not field ids). */
+export async function scanTermTextsOfPath(
+  db: Queryable,
+  indexId: string,
+  path: string,
+  page: TermPage,
+): Promise<string[]> {
+  return scan(
+    db,
+    'd.field_id = (SELECT field_id FROM fields WHERE index_id = $1 AND path = $2::text)',
+    indexId,
+    path,
+    page,
+  );
+}
+
+interface TermPage {
+  prefix: string;
+  after: string | null;
+  minLength: number;
+  maxLength: number;
+  limit: number;
+}
+
+async function scan(
+  db: Queryable,
+  fieldCondition: string,
+  indexId: string,
+  field: number | string,
+  page: TermPage,
 ): Promise<string[]> {
   const { rows } = await db.query<{ term: string }>(
-    `SELECT term FROM term_dictionary
-     WHERE index_id = $1 AND field_id = $2 AND term LIKE $3 AND ($4::text IS NULL OR term > $4)
-       AND char_length(term) BETWEEN $5 AND $6
-     ORDER BY term LIMIT $7`,
+    `SELECT d.term FROM term_dictionary d
+     WHERE d.index_id = $1 AND ${fieldCondition} AND d.term LIKE $3 AND ($4::text IS NULL OR d.term > $4)
+       AND char_length(d.term) BETWEEN $5 AND $6
+     ORDER BY d.term LIMIT $7`,
     [
       indexId,
-      fieldId,
+      field,
       `${page.prefix.replace(/[\\%_]/g, '\\$&')}%`,
       page.after,
       page.minLength,

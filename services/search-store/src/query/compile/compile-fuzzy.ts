@@ -3,11 +3,13 @@ import { codePoints, LevenshteinAutomaton } from '../../text/levenshtein-automat
 import { NOTHING, type CompileContext } from './compile-context';
 import {
   compileExpansions,
+  fieldTermPages,
   parseRewriteMethod,
   selectTerms,
   shardFailure,
   walkTerms,
   type ScoredTerm,
+  type TermPageReader,
 } from './multi-term-rewrite';
 import type { ReaderField } from '../index-reader';
 import type { Query } from '../query-ast';
@@ -74,7 +76,10 @@ export async function compileFuzzyClauses(
   const rewrite = parseRewriteMethod(options.rewrite, { kind: 'blended', size: options.maxExpansions });
   const clauses = [];
   for (const term of terms) {
-    const candidates = await expandFuzzy(ctx, field, term, options);
+    const candidates =
+      field.fieldId === undefined
+        ? []
+        : await expandFuzzy(fieldTermPages(ctx, field), field.path, term, options);
     clauses.push(await selectTerms(ctx, field, candidates, rewrite));
   }
   return compileExpansions(ctx, field, clauses, rewrite, required, boost, scoring);
@@ -82,10 +87,10 @@ export async function compileFuzzyClauses(
 
 /** The dictionary terms within the fuzziness of `term`, each with its FuzzyTermsEnum boost. */
 export async function expandFuzzy(
-  ctx: CompileContext,
-  field: ReaderField,
+  read: TermPageReader,
+  path: string,
   term: string,
-  options: FuzzyOptions,
+  options: Omit<FuzzyOptions, 'maxExpansions' | 'rewrite'>,
 ): Promise<ScoredTerm[]> {
   const maxEdits = fuzzinessEdits(options.fuzziness, term);
   const query = codePoints(term);
@@ -99,8 +104,8 @@ export async function expandFuzzy(
     options.transpositions,
   );
   return walkTerms(
-    ctx,
-    field,
+    read,
+    path,
     'fuzzy',
     { prefix, minLength: Math.max(0, query.length - maxEdits), maxLength: query.length + maxEdits },
     (candidate) => {

@@ -4,6 +4,7 @@ import { RegexpSyntaxError } from '../../text/regexp-syntax';
 import { NOTHING, type CompileContext } from './compile-context';
 import {
   compileExpansions,
+  fieldTermPages,
   parseRewriteMethod,
   selectTerms,
   shardFailure,
@@ -56,9 +57,10 @@ export async function compileRegexpQuery(
       throw shardFailure(error.message, 'too_complex_to_determinize_exception');
     throw error;
   }
+  if (field.fieldId === undefined) return NOTHING;
   const candidates = await walkTerms(
-    ctx,
-    field,
+    fieldTermPages(ctx, field),
+    field.path,
     'regexp',
     { prefix: matcher.commonPrefix(), minLength: 0, maxLength: 0x7fffffff },
     (term) => (matcher.matches(term) ? 1 : undefined),

@@ -160,23 +160,32 @@ export function compileExpansions(
 export const MAX_SCANNED_TERMS = 1_000_000;
 const PAGE = 10_000;
 
+/** One page of a field's dictionary (index/term-dictionary-reader.ts scanTermTexts and kin). */
+export type TermPageReader = (page: {
+  prefix: string;
+  after: string | null;
+  minLength: number;
+  maxLength: number;
+  limit: number;
+}) => Promise<string[]>;
+
+/** The SQL path's reader: the field by id, on the search's connection. */
+export function fieldTermPages(ctx: CompileContext, field: ReaderField): TermPageReader {
+  return (page) => scanTermTexts(ctx.db, ctx.reader.indexId, field.fieldId!, page);
+}
+
 /** Walks the field's terms from `prefix` (lengths in code points), keeping those `accept` keeps. */
 export async function walkTerms(
-  ctx: CompileContext,
-  field: ReaderField,
+  read: TermPageReader,
+  path: string,
   queryName: string,
   range: { prefix: string; minLength: number; maxLength: number },
   accept: (term: string) => number | undefined,
 ): Promise<ScoredTerm[]> {
-  if (field.fieldId === undefined) return [];
   const out: ScoredTerm[] = [];
   let after: string | null = null;
   for (let scanned = 0; ;) {
-    const page = await scanTermTexts(ctx.db, ctx.reader.indexId, field.fieldId, {
-      ...range,
-      after,
-      limit: PAGE,
-    });
+    const page = await read({ ...range, after, limit: PAGE });
     for (const term of page) {
       const boost = accept(term);
       if (boost !== undefined) out.push({ term, boost });
@@ -185,7 +194,7 @@ export async function walkTerms(
     scanned += page.length;
     if (scanned >= MAX_SCANNED_TERMS) {
       throw shardFailure(
-        `[${queryName}] query on field [${field.path}] would read more than [${MAX_SCANNED_TERMS}] terms; narrow it with a literal prefix`,
+        `[${queryName}] query on field [${path}] would read more than [${MAX_SCANNED_TERMS}] terms; narrow it with a literal prefix`,
         'illegal_argument_exception',
       );
     }

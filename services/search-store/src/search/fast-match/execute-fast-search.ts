@@ -9,6 +9,7 @@ import { checkCachedPlan, type CatalogFold } from './check-cached-plan';
 import type { PostingsCache } from './postings-cache';
 import { scoreMatchPlan, type MatchPostings } from './score-match-plan';
 import { TopDocsHeap } from './top-docs-heap';
+import { FuzzyExpansions } from './fuzzy-expansions';
 
 const f = Math.fround;
 
@@ -31,7 +32,15 @@ export async function executeFastSearch(
   cache?: PostingsCache,
   fold?: CatalogFold,
 ): Promise<SearchResponse | undefined> {
-  const plans = planAll(readers, request);
+  // Synchronous unless fuzzy terms must be expanded: the cache branch below sets `fold.taken` before
+  // the first await, and after one the caller has loaded the catalog itself (fold dropped).
+  const expansions = new FuzzyExpansions();
+  let plans = planAll(readers, request, expansions);
+  if (plans && expansions.missing > 0) {
+    fold = undefined;
+    await expansions.load(db);
+    plans = planAll(readers, request, expansions);
+  }
   if (!plans) return undefined;
   checkResultWindow(readers, request);
   // The SQL path orders ties by index_id, then doc_key.
@@ -145,17 +154,26 @@ export async function executeFastCount(
   readers: IndexReader[],
   request: SearchRequest,
 ): Promise<number | undefined> {
-  const plans = planAll(readers, request);
+  const expansions = new FuzzyExpansions();
+  let plans = planAll(readers, request, expansions);
+  if (plans && expansions.missing > 0) {
+    await expansions.load(db);
+    plans = planAll(readers, request, expansions);
+  }
   if (!plans) return undefined;
   const postings = await Promise.all(plans.map((plan) => loadMatchPostings(db, plan)));
   return plans.reduce((sum, plan, i) => sum + scoreMatchPlan(plan.root, postings[i]!).length, 0);
 }
 
-function planAll(readers: IndexReader[], request: SearchRequest): FastMatchPlan[] | undefined {
+function planAll(
+  readers: IndexReader[],
+  request: SearchRequest,
+  expansions: FuzzyExpansions,
+): FastMatchPlan[] | undefined {
   if (!isFastMatchRequest(request)) return undefined;
   const plans: FastMatchPlan[] = [];
   for (const reader of readers) {
-    const plan = planFastMatch(reader, request);
+    const plan = planFastMatch(reader, request, expansions);
     if (!plan) return undefined;
     plans.push(plan);
   }

@@ -2,7 +2,8 @@ import { analyze, findAnalyzer } from '../../analysis/analyzer';
 import { keywordNormalizer, searchAnalyzerFor } from '../../index/analyze-document';
 import { matchFieldPattern, type IndexReader } from '../../query/index-reader';
 import { minimumShouldMatch } from '../../query/minimum-should-match';
-import type { Query } from '../../query/query-ast';
+import type { MatchFuzziness, Query } from '../../query/query-ast';
+import { FuzzyExpansions } from './fuzzy-expansions';
 import type { SearchRequest } from '../../query/parse/search-request';
 
 /**
@@ -15,6 +16,18 @@ export type MatchNode =
   /** term/terms as compileTerms gives them unscored: any of the terms, the boost as a constant score. */
   | { kind: 'any'; path: string; terms: string[]; boost: number }
   | { kind: 'none' }
+  /**
+   * One FuzzyQuery per term (compile-fuzzy.ts), `required` of them: each clause's candidates, of which
+   * the `size` present ones of highest boost score with their clause's largest document frequency.
+   */
+  | {
+      kind: 'fuzzy';
+      path: string;
+      clauses: { term: string; boost: number }[][];
+      size: number;
+      required: number;
+      boost: number;
+    }
   /** multi_match best_fields: max, plus tie_breaker × the others (DisjunctionMaxQuery as SQL computes it). */
   | { kind: 'dis_max'; parts: MatchNode[]; tieBreaker: number }
   /** multi_match most_fields: the sum of the matching fields' scores. */
@@ -60,9 +73,13 @@ export function isFastMatchRequest(request: SearchRequest): boolean {
 function isFastMatchShape(query: Query): boolean {
   switch (query.kind) {
     case 'match':
-      return !query.field.startsWith('_') && !query.fuzzy;
+      return !query.field.startsWith('_') && query.fuzzy?.rewrite === undefined;
     case 'multi_match':
-      return (query.type === 'best_fields' || query.type === 'most_fields') && !query.fuzzy;
+      return (
+        (query.type === 'best_fields' || query.type === 'most_fields') && query.fuzzy?.rewrite === undefined
+      );
+    case 'fuzzy':
+      return !query.field.startsWith('_') && query.rewrite === undefined;
     case 'term':
       return !query.field.startsWith('_') && !query.caseInsensitive;
     case 'terms':
@@ -78,14 +95,18 @@ function isFastMatchShape(query: Query): boolean {
 }
 
 /** The plan for one index, or undefined when something in it needs the SQL path. */
-export function planFastMatch(reader: IndexReader, request: SearchRequest): FastMatchPlan | undefined {
+export function planFastMatch(
+  reader: IndexReader,
+  request: SearchRequest,
+  expansions = new FuzzyExpansions(),
+): FastMatchPlan | undefined {
   if (reader.filter || Object.keys(reader.mappings.runtime ?? {}).length > 0) return undefined;
   const query: Query = request.postFilter
     ? { kind: 'bool', must: [request.query], filter: [request.postFilter], should: [], mustNot: [], boost: 1 }
     : request.query;
   let root: MatchNode | undefined;
   try {
-    root = planNode(reader, query, 1);
+    root = planNode(reader, query, 1, expansions);
   } catch {
     // An unknown analyzer and the like: the SQL path raises the error ES would.
     return undefined;
@@ -97,6 +118,10 @@ export function planFastMatch(reader: IndexReader, request: SearchRequest): Fast
     if (node.kind === 'terms' || node.kind === 'any') {
       fields.add(node.path);
       for (const term of node.terms) terms.set(`${node.path}\u0000${term}`, { path: node.path, term });
+    } else if (node.kind === 'fuzzy') {
+      fields.add(node.path);
+      for (const { term } of node.clauses.flat())
+        terms.set(`${node.path}\u0000${term}`, { path: node.path, term });
     } else if (node.kind === 'dis_max' || node.kind === 'sum') node.parts.forEach(walk);
     else if (node.kind === 'bool')
       [...node.must, ...node.filter, ...node.should, ...node.mustNot].forEach(walk);
@@ -107,15 +132,28 @@ export function planFastMatch(reader: IndexReader, request: SearchRequest): Fast
   return { reader, root, fields: [...fields], terms: [...terms.values()], conjunctive };
 }
 
-function planNode(reader: IndexReader, query: Query, boost: number): MatchNode | undefined {
+function planNode(
+  reader: IndexReader,
+  query: Query,
+  boost: number,
+  expansions: FuzzyExpansions,
+): MatchNode | undefined {
   const b = f(boost * query.boost);
   switch (query.kind) {
     case 'match':
-      return planMatch(reader, query.field, query, b);
+      return planMatch(reader, query.field, query, b, expansions);
     case 'multi_match':
-      return planMultiMatch(reader, query, b);
+      return planMultiMatch(reader, query, b, expansions);
     case 'bool':
-      return planBool(reader, query, b);
+      return planBool(reader, query, b, expansions);
+    case 'fuzzy': {
+      const field = reader.fields.get(query.field);
+      if (!field) return { kind: 'none' };
+      if (field.type !== 'keyword' && field.type !== 'text') return undefined;
+      const value =
+        field.type === 'keyword' ? keywordNormalizer(field, reader.settings)(query.value) : query.value;
+      return planFuzzy(reader, query.field, [value], 1, query, b, expansions);
+    }
     case 'term':
       return query.caseInsensitive ? undefined : planTerms(reader, query.field, [query.value], b, true);
     case 'terms':
@@ -127,8 +165,23 @@ function planNode(reader: IndexReader, query: Query, boost: number): MatchNode |
 
 type MatchOptions = Pick<
   Extract<Query, { kind: 'match' }>,
-  'query' | 'operator' | 'minimumShouldMatch' | 'analyzer' | 'zeroTermsQuery'
+  'query' | 'operator' | 'minimumShouldMatch' | 'analyzer' | 'zeroTermsQuery' | 'fuzzy'
 >;
+
+/** compileFuzzyClauses: the default (blended) rewrite; its argument errors are the SQL path's to raise. */
+function planFuzzy(
+  reader: IndexReader,
+  path: string,
+  terms: string[],
+  required: number,
+  options: MatchFuzziness,
+  boost: number,
+  expansions: FuzzyExpansions,
+): MatchNode | undefined {
+  if (options.prefixLength < 0 || options.maxExpansions <= 0) return undefined;
+  const clauses = terms.map((term) => expansions.get(reader.indexId, path, term, options) ?? []);
+  return { kind: 'fuzzy', path, clauses, size: options.maxExpansions, required, boost };
+}
 
 /** compileMatch: a text field's analyzed terms; other field types go to the SQL path. */
 function planMatch(
@@ -136,10 +189,15 @@ function planMatch(
   path: string,
   query: MatchOptions,
   boost: number,
+  expansions: FuzzyExpansions,
 ): MatchNode | undefined {
   if (path.startsWith('_')) return undefined;
   const field = reader.fields.get(path);
   if (!field) return { kind: 'none' };
+  if (query.fuzzy && field.type === 'keyword') {
+    const value = keywordNormalizer(field, reader.settings)(String(query.query));
+    return planFuzzy(reader, path, [value], 1, query.fuzzy, boost, expansions);
+  }
   if (field.type === 'keyword') return planTerms(reader, path, [query.query], boost, true);
   if (field.type !== 'text') return undefined;
   // The analyzer compile-term-clauses' analyzerFor picks: the query's, else the field's search analyzer.
@@ -153,6 +211,7 @@ function planMatch(
     query.operator === 'and'
       ? terms.length
       : Math.max(1, minimumShouldMatch(terms.length, query.minimumShouldMatch));
+  if (query.fuzzy) return planFuzzy(reader, path, terms, required, query.fuzzy, boost, expansions);
   return { kind: 'terms', path, terms, required, boost };
 }
 
@@ -187,6 +246,7 @@ function planMultiMatch(
   reader: IndexReader,
   query: Extract<Query, { kind: 'multi_match' }>,
   boost: number,
+  expansions: FuzzyExpansions,
 ): MatchNode | undefined {
   const paths = [...reader.fields.keys()];
   const parts: MatchNode[] = [];
@@ -204,8 +264,10 @@ function planMultiMatch(
           minimumShouldMatch: query.minimumShouldMatch,
           analyzer: query.analyzer,
           zeroTermsQuery: 'none',
+          fuzzy: query.fuzzy,
         },
         f(f(boost * spec.boost) * 1),
+        expansions,
       );
       if (!part) return undefined;
       parts.push(part);
@@ -222,13 +284,14 @@ function planBool(
   reader: IndexReader,
   query: Extract<Query, { kind: 'bool' }>,
   boost: number,
+  expansions: FuzzyExpansions,
 ): MatchNode | undefined {
   const required = query.must.length + query.filter.length;
   if (required + query.should.length === 0) return undefined;
   const all = (queries: Query[], b: number): MatchNode[] | undefined => {
     const out: MatchNode[] = [];
     for (const q of queries) {
-      const node = planNode(reader, q, b);
+      const node = planNode(reader, q, b, expansions);
       if (!node) return undefined;
       out.push(node);
     }

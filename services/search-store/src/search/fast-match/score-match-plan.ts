@@ -1,5 +1,6 @@
 import { avgFieldLength, idf, normInverseCache, termWeight } from '../../query/score/bm25';
 import type { MatchNode } from './plan-fast-match';
+import { compareTerms } from '../../query/compile/multi-term-rewrite';
 
 /** One term's postings: doc keys ascending, with each document's term frequency and norm byte. */
 export interface TermPostings {
@@ -39,6 +40,8 @@ export function scoreMatchPlan(node: MatchNode, data: MatchPostings): DocScores 
       return scoreTerms(node, data);
     case 'any':
       return scoreAny(node, data);
+    case 'fuzzy':
+      return scoreFuzzy(node, data);
     case 'sum':
     case 'dis_max':
       return combine(
@@ -87,6 +90,42 @@ function scoreTerms(node: Extract<MatchNode, { kind: 'terms' }>, data: MatchPost
   return present === node.required && lists.length > 1
     ? intersectTerms(lists, weights, counts, normInverse)
     : mergeTerms(lists, weights, counts, node.required, normInverse);
+}
+
+/**
+ * compile-fuzzy.ts in Node: per clause the `size` present candidates of highest boost (ties: the
+ * smaller term), each BM25 with the clause's largest document frequency times its boost (Lucene's
+ * TopTermsBlendedFreqScoringRewrite), summed per clause; the clauses summed, `required` of them needed.
+ */
+function scoreFuzzy(node: Extract<MatchNode, { kind: 'fuzzy' }>, data: MatchPostings): DocScores {
+  const field = data.fields.get(node.path);
+  if (!field) return EMPTY;
+  const normInverse = Float32Array.from(normInverseCache(avgFieldLength(field)));
+  const parts = node.clauses.map((candidates) => {
+    const kept = candidates
+      .filter((c) => data.terms.has(`${node.path}\u0000${c.term}`))
+      .sort((a, b) => b.boost - a.boost || compareTerms(a.term, b.term))
+      .slice(0, node.size);
+    if (kept.length === 0) return EMPTY;
+    const lists = kept.map((c) => data.terms.get(`${node.path}\u0000${c.term}`)!);
+    const maxDf = Math.max(...lists.map((l) => l.docFreq));
+    const weights = kept.map((c) =>
+      termWeight(f(node.boost * Math.max(0, c.boost)), idf(maxDf, field.docCount)),
+    );
+    return mergeTerms(
+      lists,
+      weights,
+      kept.map(() => 1),
+      1,
+      normInverse,
+    );
+  });
+  return combine(
+    parts,
+    parts.map(() => SHOULD),
+    node.required,
+    sumScore,
+  );
 }
 
 /** Documents holding any of the terms, each scored the constant boost (compileTerms' `constant`). */

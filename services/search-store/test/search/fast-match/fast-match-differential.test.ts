@@ -248,6 +248,64 @@ describe('the fast match path agrees with the SQL plans', () => {
     expect(withHits).toBeGreaterThan(100);
   });
 
+  it('gives the same hits and scores for 120 random fuzzy and match-with-fuzziness requests', async () => {
+    const typo = (w: string): string => {
+      const i = Math.floor(rnd() * w.length);
+      const edit = rnd();
+      if (edit < 0.3 && i + 1 < w.length) return w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2);
+      if (edit < 0.6) return w.slice(0, i) + w.slice(i + 1);
+      return w.slice(0, i) + pick(['w', 'x', '1', 'q']) + w.slice(i + 1);
+    };
+    const fuzzyOptions = (): Record<string, unknown> => {
+      const options: Record<string, unknown> = {};
+      if (rnd() < 0.7) options.fuzziness = pick(['AUTO', 0, 1, 2, 'AUTO:2,4']);
+      if (rnd() < 0.3) options.prefix_length = pick([1, 2]);
+      if (rnd() < 0.3) options.max_expansions = pick([1, 3, 10]);
+      return options;
+    };
+    const fuzzyLeaf = (): Record<string, unknown> => {
+      const kind = rnd();
+      if (kind < 0.35) {
+        const options = fuzzyOptions();
+        if (rnd() < 0.3) options.transpositions = false;
+        if (rnd() < 0.2) options.boost = 2;
+        return { fuzzy: { [pick(['body', 'title', 'tag'])]: { value: typo(word()), ...options } } };
+      }
+      const fuzziness = { fuzziness: pick(['AUTO', 1, 2]), ...fuzzyOptions() };
+      if (kind < 0.7) {
+        const options: Record<string, unknown> = {
+          query: [1, 2].map(() => typo(word())).join(' '),
+          ...fuzziness,
+        };
+        if (rnd() < 0.3) options.operator = 'and';
+        if (rnd() < 0.3) options.fuzzy_transpositions = false;
+        return { match: { [pick(['body', 'title'])]: options } };
+      }
+      if (kind < 0.85)
+        return { multi_match: { query: typo(word()), fields: ['title^2', 'body'], ...fuzziness } };
+      return {
+        bool: { should: [fuzzyLeaf(), matchQuery('body')], filter: rnd() < 0.3 ? [keywordQuery()] : [] },
+      };
+    };
+    let withHits = 0;
+    for (let i = 0; i < 120; i++) {
+      const body = { query: fuzzyLeaf(), size: pick([10, 40]) };
+      const index = rnd() < 0.8 ? first : `${first},${second}`;
+      const expected = await viaSql(index, body);
+      const actual = await viaFastPath(index, body);
+      try {
+        expect(actual).toBeDefined();
+        expect(comparable(actual!)).toEqual(comparable(expected));
+        if (i % 4 === 0)
+          expect(await countViaFastPath(index, body.query)).toBe(await countViaSql(index, body.query));
+      } catch (error) {
+        throw new Error(`request ${i} on ${index}: ${JSON.stringify(body)}\n${String(error)}`);
+      }
+      if (expected.hits.hits.length > 0) withHits++;
+    }
+    expect(withHits).toBeGreaterThan(60);
+  });
+
   it('answers operator and over many blocks exactly as the SQL plans do (the rarest term drives)', async () => {
     const index = `fm-c-${suffix}`;
     const rare = new Set([3, 200, 201, 202, 520, 777]);
@@ -280,11 +338,9 @@ describe('the fast match path agrees with the SQL plans', () => {
       { query: { bool: { must_not: [{ match: { body: 'w0x' } }] } } },
       { query: { multi_match: { query: 'w0x', fields: ['n'] } } },
       { query: { match: { body: { query: 'the', zero_terms_query: 'all', analyzer: 'stop' } } } },
-      // Fuzzy and regexp expand over the dictionary first: the SQL path (DESIGN.md).
-      { query: { match: { body: { query: 'w0x', fuzziness: 'AUTO' } } } },
-      { query: { multi_match: { query: 'w0x', fields: ['body', 'title'], fuzziness: 1 } } },
-      { query: { bool: { should: [{ match: { body: { query: 'w0x', fuzziness: 2 } } }] } } },
-      { query: { fuzzy: { body: 'w0x' } } },
+      // regexp, and fuzzy queries with a rewrite other than the default, stay on the SQL path.
+      { query: { match: { body: { query: 'w0x', fuzziness: 'AUTO', fuzzy_rewrite: 'constant_score' } } } },
+      { query: { fuzzy: { body: { value: 'w0x', rewrite: 'top_terms_5' } } } },
       { query: { regexp: { body: 'w0.*' } } },
     ];
     for (const body of outside) expect(await viaFastPath(first, body)).toBeUndefined();
