@@ -1,4 +1,5 @@
 import { EsError } from '@acme/common';
+import { resolveTermsLookups } from '../terms-lookup';
 import { parseSearchRequest, type SearchRequest } from '../../query/parse/search-request';
 import { executeSearch } from '../execute-search';
 import type { SearchOptions } from '../search-options';
@@ -97,7 +98,10 @@ export async function searchPointInTime(
   const row = await contexts.find(id, 'pit', user);
   const response = await contexts.read(
     row,
-    (client, readers) => executeSearch(client, readers, request, options, started),
+    // Terms lookups read their documents in the PIT's snapshot (ES reads them live with a GET:
+    // DESIGN.md lists the difference); the search itself is the snapshot's either way.
+    async (client, readers) =>
+      executeSearch(client, readers, await resolveTermsLookups(client, request), options, started),
     gone,
   );
   await contexts.touch(row, keepAliveMs);

@@ -1,5 +1,6 @@
 import { EsError } from '@acme/common';
 import { parseTimeParam } from '../../http/time-param';
+import { resolveTermsLookups } from '../terms-lookup';
 import { parseSearchRequest, type SearchRequest, type SortKey } from '../../query/parse/search-request';
 import { ShardQueryError } from '../../query/shard-query-error';
 import type { IndexReader } from '../../query/index-reader';
@@ -96,9 +97,12 @@ async function nextPage(
   request.restTotalHitsAsInt = params.rest_total_hits_as_int === 'true';
   const response = await contexts.read(
     row,
-    (client, readers) => {
+    async (client, readers) => {
       checkBatchSize(readers, request.size);
-      return executeSearch(client, readers, request, options, started);
+      // Terms lookups read their documents in the context's snapshot: every page sees the values
+      // the first one saw, as ES keeps the first search's rewritten query for the whole scroll.
+      const resolved = await resolveTermsLookups(client, request);
+      return executeSearch(client, readers, resolved, options, started);
     },
     gone,
   );
