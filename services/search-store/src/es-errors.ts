@@ -7,6 +7,13 @@ export function indexNotFound(name: string): EsError {
   });
 }
 
+/** ES IndexClosedException: a read or write on a closed index (400, reason "closed"). */
+export function indexClosed(index: { name: string; uuid: string }): EsError {
+  return new EsError('index_closed_exception', 'closed', {
+    metadata: { index_uuid: index.uuid, index: index.name },
+  });
+}
+
 export function indexAlreadyExists(name: string, uuid: string): EsError {
   return new EsError('resource_already_exists_exception', `index [${name}/${uuid}] already exists`, {
     metadata: { index_uuid: uuid, index: name },

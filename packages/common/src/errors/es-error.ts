@@ -14,6 +14,8 @@ export const ES_ERROR_STATUS = {
   document_parsing_exception: 400,
   illegal_argument_exception: 400,
   illegal_state_exception: 500,
+  // IndexClosedException: a read or write on a closed index.
+  index_closed_exception: 400,
   index_not_found_exception: 404,
   invalid_alias_name_exception: 400,
   invalid_index_name_exception: 400,

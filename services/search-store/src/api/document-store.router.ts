@@ -13,6 +13,7 @@ import { infoRouter } from './info.route';
 import { maintenanceRouter } from './maintenance.route';
 import { mappingRouter } from './mapping.route';
 import { mgetRouter } from './mget.route';
+import { openCloseRouter } from './open-close.route';
 import { reindexRouter } from './reindex.route';
 import { settingsRouter } from './settings.route';
 import { statsRouter } from './stats.route';
@@ -31,6 +32,7 @@ export function documentStoreRouter(deps: StoreDeps): Router {
   router.use(statsRouter(deps));
   router.use(maintenanceRouter(deps));
   router.use(aliasesRouter(deps));
+  router.use(openCloseRouter(deps));
   router.use(bulkRouter(deps));
   router.use(documentsRouter(deps));
   router.use(mgetRouter(deps));

@@ -6,6 +6,7 @@ import { isTruthyParam, parseBooleanParam } from '../http/query-params';
 import { createIndex } from '../catalog/create-index';
 import { deleteIndex } from '../catalog/delete-index';
 import { getIndices } from '../catalog/get-indices';
+import { parseExpandWildcards } from '../catalog/index-expression';
 import { indexView } from '../catalog/index-view';
 import { refreshIndices } from '../catalog/refresh-indices';
 import type { StoreDeps } from './store-deps';
@@ -57,6 +58,12 @@ export function indicesRouter(deps: StoreDeps): Router {
     async (req, res) => {
       const { catalog, indices } = await getIndices(deps.pool, req.params.index as string, {
         ignoreUnavailable: parseBooleanParam(req.query.ignore_unavailable, 'ignore_unavailable', false),
+        // GetIndexRequest: wildcards expand to open indices unless asked otherwise.
+        expandWildcards: parseExpandWildcards(req.query.expand_wildcards, {
+          open: true,
+          closed: false,
+          hidden: false,
+        }),
       });
       const flat = isTruthyParam(req.query.flat_settings);
       res.json(Object.fromEntries(indices.map((index) => [index.name, indexView(catalog, index, flat)])));

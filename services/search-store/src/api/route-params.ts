@@ -215,4 +215,22 @@ export const ROUTE_PARAMS = {
     'wait_for_status',
     'return_200_for_cluster_health_timeout',
   ],
+  // indices.close.json, indices.open.json
+  closeIndex: [...WILDCARDS.filter((p) => p !== 'ignore_throttled'), ...MASTER, 'wait_for_active_shards'],
+  openIndex: [...WILDCARDS.filter((p) => p !== 'ignore_throttled'), ...MASTER, 'wait_for_active_shards'],
+  // indices.exists_alias.json
+  existsAlias: [...WILDCARDS.filter((p) => p !== 'ignore_throttled'), 'local', 'master_timeout'],
+  // field_caps.json
+  fieldCaps: [
+    ...WILDCARDS.filter((p) => p !== 'ignore_throttled'),
+    'fields',
+    'include_unmapped',
+    'filters',
+    'types',
+    'include_empty_fields',
+  ],
+  // nodes.info.json
+  nodesInfo: ['flat_settings', 'timeout'],
+  // explain.json
+  explain: [...QUERY_STRING, ...SOURCE, 'preference', 'routing', 'stored_fields'],
 } as const satisfies Record<string, readonly string[]>;

@@ -5,7 +5,7 @@ import { saveAlias } from '../storage/aliases.repo';
 import { inTransaction } from '../storage/queryable';
 import { checkIndexName } from './check-index-name';
 import { checkIndexBlocks } from './index-blocks';
-import { loadCatalog, resolveIndexExpression, type Catalog } from './index-expression';
+import { CLOSED_ALLOWED, loadCatalog, resolveIndexExpression, type Catalog } from './index-expression';
 
 /**
  * The `add` alias action: each alias (a valid name, not an index's) on every target, with the spec's
@@ -58,7 +58,7 @@ export async function putAliases(
 ): Promise<void> {
   await inTransaction(pool, async (client) => {
     const catalog = await loadCatalog(client);
-    const targets = resolveIndexExpression(catalog, expression);
+    const targets = resolveIndexExpression(catalog, expression, CLOSED_ALLOWED);
     checkIndexBlocks(targets, 'metadata_write');
     await addAlias(client, catalog, targets, aliases, spec);
   });

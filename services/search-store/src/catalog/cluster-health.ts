@@ -3,7 +3,7 @@ import { indexHealthOf, replicasOf } from './index-settings';
 import { EsError } from '@acme/common';
 import type { IndexRecord } from '../storage/indices.repo';
 import type { Queryable } from '../storage/queryable';
-import { loadCatalog, resolveIndexExpression, type Catalog } from './index-expression';
+import { CLOSED_ALLOWED, loadCatalog, resolveIndexExpression, type Catalog } from './index-expression';
 
 export type HealthStatus = 'green' | 'yellow' | 'red';
 const RANK: Record<HealthStatus, number> = { green: 0, yellow: 1, red: 2 };
@@ -65,7 +65,7 @@ function snapshot(catalog: Catalog, expression: string | undefined): ClusterHeal
   let selected = catalog.indices;
   if (expression !== undefined) {
     try {
-      selected = resolveIndexExpression(catalog, expression);
+      selected = resolveIndexExpression(catalog, expression, CLOSED_ALLOWED);
     } catch (error) {
       if (!(error instanceof EsError) || error.type !== 'index_not_found_exception') throw error;
       // TransportClusterHealthAction: a named index that does not exist makes the answer red.

@@ -7,7 +7,7 @@ import { deleteIndicesById, lockIndices, type IndexRecord } from '../storage/ind
 import { inTransaction } from '../storage/queryable';
 import { isDestructiveRequiresName } from './cluster-settings';
 import { checkIndexBlocks } from './index-blocks';
-import { loadCatalog, resolveIndexExpression } from './index-expression';
+import { CLOSED_ALLOWED, loadCatalog, resolveIndexExpression } from './index-expression';
 
 /** An IndexWriter may offer a set-based drop of a whole index; otherwise every doc key is removed. */
 interface DroppingIndexWriter extends IndexWriter {
@@ -74,7 +74,10 @@ export async function deleteIndex(pool: Pool, writer: IndexWriter, expression: s
       throw indexNotFound(part);
     }
     const indexOnly = { indices: catalog.indices, aliases: [] };
-    const targets = resolveIndexExpression(indexOnly, expression, { ignoreUnavailable: true });
+    const targets = resolveIndexExpression(indexOnly, expression, {
+      ...CLOSED_ALLOWED,
+      ignoreUnavailable: true,
+    });
     // ClusterBlocks#indicesAllowReleaseResources: read_only and metadata refuse, read_only_allow_delete not.
     checkIndexBlocks(targets, 'metadata_write', { releasingResources: true });
     await deleteIndices(client, writer, targets);

@@ -1,7 +1,7 @@
 import type { Queryable } from '../storage/queryable';
 import { simpleMatch } from '../text/simple-match';
 import { checkIndexBlocks } from './index-blocks';
-import { loadCatalog, resolveIndexExpression } from './index-expression';
+import { CLOSED_ALLOWED, loadCatalog, resolveIndexExpression } from './index-expression';
 import { aliasView } from './index-view';
 
 /** An index and its aliases as GET /_alias shows them (alias name → its set properties). */
@@ -13,7 +13,7 @@ export interface IndexAliases {
 /** GET /_aliases: every index but the hidden (dot) ones, with all its aliases. */
 export async function getAllAliases(db: Queryable): Promise<IndexAliases[]> {
   const catalog = await loadCatalog(db);
-  checkIndexBlocks(resolveIndexExpression(catalog, '_all'), 'metadata_read');
+  checkIndexBlocks(resolveIndexExpression(catalog, '_all', CLOSED_ALLOWED), 'metadata_read');
   return catalog.indices
     .filter((i) => !i.name.startsWith('.'))
     .map((i) => ({ index: i.name, aliases: aliasView(catalog, i) }));
@@ -30,7 +30,7 @@ export async function getAliases(
   names: string[] | undefined,
 ): Promise<{ found: IndexAliases[]; missing: string[] }> {
   const catalog = await loadCatalog(db);
-  const indices = resolveIndexExpression(catalog, expression);
+  const indices = resolveIndexExpression(catalog, expression, CLOSED_ALLOWED);
   checkIndexBlocks(indices, 'metadata_read');
   const seen = new Set<string>();
   const found: IndexAliases[] = [];

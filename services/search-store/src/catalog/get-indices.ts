@@ -14,7 +14,8 @@ export async function getIndices(
   options: ResolveOptions = {},
 ): Promise<{ catalog: Catalog; indices: IndexRecord[] }> {
   const catalog = await loadCatalog(db);
-  const indices = resolveIndexExpression(catalog, expression, options);
+  // The metadata reads work on closed indices (GetIndexRequest and the others do not forbid them).
+  const indices = resolveIndexExpression(catalog, expression, { forbidClosed: false, ...options });
   checkIndexBlocks(indices, 'metadata_read');
   return { catalog, indices };
 }

@@ -7,7 +7,7 @@ import {
   type IndexRecord,
 } from '../storage/indices.repo';
 import type { Queryable } from '../storage/queryable';
-import { illegalArgument, indexNotFound } from '../es-errors';
+import { illegalArgument, indexClosed, indexNotFound } from '../es-errors';
 import { simpleMatcher } from '../text/simple-match';
 
 /** The catalog an index expression resolves against: every index and alias. */
@@ -39,7 +39,46 @@ export interface ResolveOptions {
   ignoreUnavailable?: boolean;
   /** When false, an expression that resolves to nothing is a 404 (`allow_no_indices`). */
   allowNoIndices?: boolean;
+  /** The states wildcards expand to (`expand_wildcards`); open, not hidden, when absent. */
+  expandWildcards?: WildcardStates;
+  /**
+   * Whether a closed index the expression reaches answers index_closed_exception (skipped under
+   * `ignoreUnavailable`), ES's FORBID_CLOSED_INDICES: true (the default) for data reads and writes,
+   * false for the metadata APIs that work on closed indices (get index, settings, aliases, delete…).
+   */
+  forbidClosed?: boolean;
 }
+
+/** ES `IndicesOptions.WildcardStates`. */
+export interface WildcardStates {
+  open: boolean;
+  closed: boolean;
+  hidden: boolean;
+}
+
+/**
+ * Parses `expand_wildcards` (ES `WildcardStates.parseParameter`): a comma list of open, closed,
+ * hidden, none, all; absent or empty keeps `defaults`.
+ */
+export function parseExpandWildcards(value: unknown, defaults: WildcardStates): WildcardStates {
+  if (value === undefined || value === '') return defaults;
+  const states: WildcardStates = { open: false, closed: false, hidden: false };
+  for (const wildcard of String(value).split(',')) {
+    if (wildcard === 'open') states.open = true;
+    else if (wildcard === 'closed') states.closed = true;
+    else if (wildcard === 'hidden') states.hidden = true;
+    else if (wildcard === 'none') Object.assign(states, { open: false, closed: false, hidden: false });
+    else if (wildcard === 'all') Object.assign(states, { open: true, closed: true, hidden: true });
+    else throw illegalArgument(`No valid expand wildcard value [${wildcard}]`);
+  }
+  return states;
+}
+
+const OPEN_ONLY: WildcardStates = { open: true, closed: false, hidden: false };
+/** Open and closed, not hidden: the default of the metadata APIs that work on closed indices. */
+export const OPEN_AND_CLOSED: WildcardStates = { open: true, closed: true, hidden: false };
+/** For the metadata APIs (aliases, settings, mappings, health): closed indices are reached, wildcards too. */
+export const CLOSED_ALLOWED: ResolveOptions = { forbidClosed: false, expandWildcards: OPEN_AND_CLOSED };
 
 /**
  * Resolves a multi-target expression (ES "Multi-target syntax"): comma lists, `*` wildcards, `_all`,
@@ -56,6 +95,7 @@ export function resolveIndexExpression(
   const aliasNames = [...new Set(catalog.aliases.map((a) => a.alias))];
   const selected = new Map<string, IndexRecord>();
   const parts = expression === '' ? ['_all'] : expression.split(',');
+  const states = options.expandWildcards ?? OPEN_ONLY;
   let sawWildcard = false;
   for (const part of parts) {
     if (part.startsWith('-') && sawWildcard) {
@@ -67,16 +107,18 @@ export function resolveIndexExpression(
       sawWildcard = true;
       const pattern = part === '_all' ? '*' : part;
       const matches = simpleMatcher(pattern);
-      const hiddenOk = pattern.startsWith('.');
+      const hiddenOk = pattern.startsWith('.') || states.hidden;
+      // A wildcard expands to the indices in the asked states only (ES expandToOpenClosed).
+      const stateOk = (index: IndexRecord) => (index.closed ? states.closed : states.open);
       for (const index of catalog.indices) {
         const hidden = index.name.startsWith('.') || index.settings['index.hidden'] === 'true';
-        if (matches(index.name) && (hiddenOk || !hidden)) selected.set(index.name, index);
+        if (matches(index.name) && (hiddenOk || !hidden) && stateOk(index)) selected.set(index.name, index);
       }
       for (const alias of aliasNames) {
         if (part !== '_all' && matches(alias)) {
           for (const link of catalog.aliases.filter((a) => a.alias === alias)) {
             const index = byId.get(link.indexId);
-            if (index) selected.set(index.name, index);
+            if (index && stateOk(index)) selected.set(index.name, index);
           }
         }
       }
@@ -96,6 +138,15 @@ export function resolveIndexExpression(
       continue;
     }
     if (!options.ignoreUnavailable) throw indexNotFound(part);
+  }
+  // IndexNameExpressionResolver#shouldTrackConcreteIndex: a closed index is an error for the APIs that
+  // forbid closed indices, unless ignore_unavailable, which skips it instead.
+  if (options.forbidClosed !== false) {
+    for (const [name, index] of selected) {
+      if (!index.closed) continue;
+      if (!options.ignoreUnavailable) throw indexClosed(index);
+      selected.delete(name);
+    }
   }
   if (selected.size === 0 && options.allowNoIndices === false) throw indexNotFound(expression);
   return [...selected.values()].sort((a, b) => a.name.localeCompare(b.name));

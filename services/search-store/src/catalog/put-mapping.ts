@@ -5,7 +5,7 @@ import type { IndexMapping } from '../mapping/mapping-types';
 import { lockIndices, saveMappings } from '../storage/indices.repo';
 import { inTransaction } from '../storage/queryable';
 import { checkIndexBlocks } from './index-blocks';
-import { loadCatalog, resolveIndexExpression } from './index-expression';
+import { CLOSED_ALLOWED, loadCatalog, resolveIndexExpression } from './index-expression';
 
 /**
  * ES "Update mapping API": merges `update` into every index the expression names (none is a 404).
@@ -14,7 +14,10 @@ import { loadCatalog, resolveIndexExpression } from './index-expression';
 export async function putMapping(pool: Pool, expression: string, update: IndexMapping): Promise<void> {
   await inTransaction(pool, async (client) => {
     const catalog = await loadCatalog(client);
-    const targets = resolveIndexExpression(catalog, expression, { allowNoIndices: false });
+    const targets = resolveIndexExpression(catalog, expression, {
+      ...CLOSED_ALLOWED,
+      allowNoIndices: false,
+    });
     const locked = await lockIndices(
       client,
       targets.map((t) => t.indexId),

@@ -4,7 +4,7 @@ import { deleteAlias } from '../storage/aliases.repo';
 import { inTransaction } from '../storage/queryable';
 import { simpleMatch } from '../text/simple-match';
 import { checkIndexBlocks } from './index-blocks';
-import { loadCatalog, resolveIndexExpression, type Catalog } from './index-expression';
+import { CLOSED_ALLOWED, loadCatalog, resolveIndexExpression, type Catalog } from './index-expression';
 
 /** One alias action's outcome, as POST /_aliases reports it in `action_results`. */
 export interface AliasActionResult {
@@ -47,7 +47,7 @@ export async function removeAlias(
 export async function removeAliases(pool: Pool, expression: string, aliases: string[]): Promise<void> {
   await inTransaction(pool, async (client) => {
     const catalog = await loadCatalog(client);
-    const targets = resolveIndexExpression(catalog, expression);
+    const targets = resolveIndexExpression(catalog, expression, CLOSED_ALLOWED);
     checkIndexBlocks(targets, 'metadata_write');
     const result: AliasActionResult = { action: { type: 'remove', indices: [], aliases }, status: 200 };
     const outcome = await removeAlias(client, catalog, targets, aliases, { must_exist: true }, result);

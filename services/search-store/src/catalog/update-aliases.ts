@@ -6,7 +6,7 @@ import { inTransaction } from '../storage/queryable';
 import { addAlias } from './add-alias';
 import { deleteIndices } from './delete-index';
 import { checkIndexBlocks } from './index-blocks';
-import { loadCatalog, resolveIndexExpression, type Catalog } from './index-expression';
+import { CLOSED_ALLOWED, loadCatalog, resolveIndexExpression, type Catalog } from './index-expression';
 import { removeAlias, type AliasActionResult } from './remove-alias';
 
 function names(one: unknown, many: unknown): string[] {
@@ -77,7 +77,7 @@ async function applyAction(
       'Validation Failed: 1: One of [index] or [indices] is required;',
     );
   }
-  const targets = resolveIndexExpression(catalog, indexNames.join(','));
+  const targets = resolveIndexExpression(catalog, indexNames.join(','), CLOSED_ALLOWED);
   const result: AliasActionResult = {
     action: { type, indices: targets.map((t) => t.name), aliases: aliasNames },
     status: 200,

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { lockIndices, saveSettings } from '../storage/indices.repo';
 import { inTransaction } from '../storage/queryable';
 import { checkIndexBlocks, isUnblockingSettingsRequest } from './index-blocks';
-import { loadCatalog, resolveIndexExpression } from './index-expression';
+import { CLOSED_ALLOWED, loadCatalog, resolveIndexExpression } from './index-expression';
 import { checkSettingsUpdate, flattenSettingsWithNulls } from './index-settings';
 
 /** Defaults a setting returns to when it is reset with null. */
@@ -17,7 +17,10 @@ export async function updateIndexSettings(pool: Pool, expression: string, input:
   const changes = normaliseKeys(flattenSettingsWithNulls(input));
   await inTransaction(pool, async (client) => {
     const catalog = await loadCatalog(client);
-    const targets = resolveIndexExpression(catalog, expression, { allowNoIndices: false });
+    const targets = resolveIndexExpression(catalog, expression, {
+      ...CLOSED_ALLOWED,
+      allowNoIndices: false,
+    });
     const locked = await lockIndices(
       client,
       targets.map((t) => t.indexId),

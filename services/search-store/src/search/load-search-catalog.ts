@@ -11,7 +11,7 @@ import type { Catalog } from '../catalog/index-expression';
  */
 const INDEX_JSON = `json_build_object('index_id', i.index_id::text, 'name', i.name, 'uuid', i.uuid,
   'mappings', i.mappings, 'settings', i.settings, 'blocks_write', i.blocks_write,
-  'max_seq_no', i.max_seq_no, 'created_at', i.created_at)`;
+  'closed', i.closed, 'max_seq_no', i.max_seq_no, 'created_at', i.created_at)`;
 const ALIAS_JSON = `json_build_object('alias', a.alias, 'index_id', a.index_id::text, 'index_name', i.name,
   'is_write_index', a.is_write_index, 'filter', a.filter, 'index_routing', a.index_routing,
   'search_routing', a.search_routing)`;
@@ -33,6 +33,7 @@ interface IndexJson {
   mappings: IndexRecord['mappings'];
   settings: Record<string, string>;
   blocks_write: boolean;
+  closed: boolean;
   max_seq_no: number;
   created_at: string;
 }
@@ -118,6 +119,7 @@ function parseCatalog(key: string, indices: IndexJson[], aliases: AliasJson[]): 
       mappings: i.mappings,
       settings: i.settings,
       blocksWrite: i.blocks_write,
+      closed: i.closed,
       maxSeqNo: Number(i.max_seq_no),
       createdAt: new Date(i.created_at),
     })),

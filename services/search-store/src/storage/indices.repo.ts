@@ -10,6 +10,8 @@ export interface IndexRecord {
   /** Flat index settings, values as strings (`index.number_of_replicas: "1"`). */
   settings: Record<string, string>;
   blocksWrite: boolean;
+  /** Closed (ES "Close index API"): reads and writes answer index_closed_exception until opened. */
+  closed: boolean;
   maxSeqNo: number;
   createdAt: Date;
 }
@@ -21,11 +23,12 @@ interface IndexRow {
   mappings: IndexMapping;
   settings: Record<string, string>;
   blocks_write: boolean;
+  closed: boolean;
   max_seq_no: string;
   created_at: Date;
 }
 
-const COLUMNS = 'index_id, name, uuid, mappings, settings, blocks_write, max_seq_no, created_at';
+const COLUMNS = 'index_id, name, uuid, mappings, settings, blocks_write, closed, max_seq_no, created_at';
 
 function toRecord(row: IndexRow): IndexRecord {
   return {
@@ -35,6 +38,7 @@ function toRecord(row: IndexRow): IndexRecord {
     mappings: row.mappings,
     settings: row.settings,
     blocksWrite: row.blocks_write,
+    closed: row.closed,
     maxSeqNo: Number(row.max_seq_no),
     createdAt: row.created_at,
   };
@@ -117,4 +121,18 @@ export async function saveSettings(
 
 export async function saveMaxSeqNo(db: Queryable, indexId: string, maxSeqNo: number): Promise<void> {
   await db.query('UPDATE indices SET max_seq_no = $2 WHERE index_id = $1', [indexId, maxSeqNo]);
+}
+
+/** Opens or closes indices, with the flat settings that state brings (`index.verified_before_close`). */
+export async function saveIndexState(
+  db: Queryable,
+  indexId: string,
+  closed: boolean,
+  settings: Record<string, string>,
+): Promise<void> {
+  await db.query('UPDATE indices SET closed = $2, settings = $3 WHERE index_id = $1', [
+    indexId,
+    closed,
+    JSON.stringify(settings),
+  ]);
 }

@@ -14,7 +14,7 @@ import {
 import { inRetriedTransaction } from '../storage/queryable';
 import { checkIndexName } from '../catalog/check-index-name';
 import { newIndexUuid } from '../catalog/create-index';
-import { indexNotFound } from '../es-errors';
+import { indexClosed, indexNotFound } from '../es-errors';
 import { loadCatalogFor, resolveWriteIndex, type Catalog } from '../catalog/index-expression';
 import { buildIndexSettings } from '../catalog/index-settings';
 import { applyDelete, applyIndex } from './apply-index';
@@ -176,6 +176,9 @@ async function applyOp(
 ): Promise<WriteResult> {
   const name = state.record.name;
   try {
+    // The row is locked: a close committed before this write is seen here (TransportBulkAction
+    // refuses each item of a closed index with index_closed_exception).
+    if (state.record.closed) throw indexClosed(state.record);
     // WRITE-level blocks: write, read_only, read_only_allow_delete (403/429 per item).
     const blocks = { ...state.record.settings };
     if (state.record.blocksWrite) blocks['index.blocks.write'] = 'true';

@@ -1,4 +1,4 @@
-import { illegalArgument, indexNotFound, readBlocked } from '../es-errors';
+import { illegalArgument, indexClosed, indexNotFound, readBlocked } from '../es-errors';
 import { loadCatalog, resolveIndexExpression } from '../catalog/index-expression';
 import { findDocumentWithText, type StoredDocument } from '../storage/documents.repo';
 import { findIndicesByName, type IndexRecord } from '../storage/indices.repo';
@@ -26,6 +26,7 @@ export async function findSingleIndex(db: Queryable, name: string): Promise<Inde
   if (!/[,*]/.test(name)) {
     // The common case, a concrete index name: one indexed lookup instead of the whole catalog.
     const [index] = await findIndicesByName(db, [name]);
+    if (index?.closed) throw indexClosed(index); // as resolveIndexExpression does below
     if (index) return index;
   }
   const catalog = await loadCatalog(db);

@@ -94,6 +94,8 @@ describe('route scopes', () => {
     ['PUT', '/:index/_alias/:name', 'search.admin', 'indices:admin/aliases'],
     ['DELETE', '/:index/_aliases/:name', 'search.admin', 'indices:admin/aliases'],
     ['POST', '/:index/_clone/:target', 'search.admin', 'indices:admin/resize'],
+    ['POST', '/:index/_close', 'search.admin', 'indices:admin/close'],
+    ['POST', '/:index/_open', 'search.admin', 'indices:admin/open'],
     ['POST', '/_reindex', 'search.admin', 'indices:data/write/reindex'],
     ['GET', '/_cluster/settings', 'search.admin', 'cluster:monitor/settings'],
     ['PUT', '/_cluster/settings', 'search.admin', 'cluster:admin/settings/update'],

@@ -4,6 +4,7 @@ import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { type Router, type Request, type Response } from 'express';
 import { ES_VERSION } from '../../catalog/cluster-info';
 import { getIndexStats } from '../../catalog/index-stats';
+import { CLOSED_ALLOWED, OPEN_AND_CLOSED, parseExpandWildcards } from '../../catalog/index-expression';
 import type { StoreDeps } from '../store-deps';
 import { sendCatTable, type CatColumn, type CatRow } from './render-table';
 import { checkParams } from '../../http/check-params';
@@ -59,18 +60,23 @@ export function catRouter(deps: StoreDeps): Router {
   const { router, route } = scopedRouter();
 
   const catIndices = async (req: Request, res: Response) => {
-    const stats = await getIndexStats(deps.pool, (req.params.index as string | undefined) ?? '_all');
-    const rows: CatRow[] = stats.map(({ index, docsCount, storeSize: size }) => {
+    // RestIndicesAction: wildcards reach closed indices too, shown `close` without figures.
+    const stats = await getIndexStats(deps.pool, (req.params.index as string | undefined) ?? '_all', {
+      ...CLOSED_ALLOWED,
+      expandWildcards: parseExpandWildcards(req.query.expand_wildcards, OPEN_AND_CLOSED),
+    });
+    const rows: CatRow[] = stats.map(({ index, docsCount, storeSize }) => {
       const replicas = replicasOf(index.settings);
+      const size = index.closed ? null : storeSize;
       return {
         health: indexHealthOf(index.settings),
-        status: 'open',
+        status: index.closed ? 'close' : 'open',
         index: index.name,
         uuid: index.uuid,
         pri: 1,
         rep: replicas,
-        'docs.count': docsCount,
-        'docs.deleted': 0,
+        'docs.count': index.closed ? null : docsCount,
+        'docs.deleted': index.closed ? null : 0,
         'store.size': size,
         'pri.store.size': size,
         'dataset.size': size,
