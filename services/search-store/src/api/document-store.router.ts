@@ -13,6 +13,7 @@ import { infoRouter } from './info.route';
 import { maintenanceRouter } from './maintenance.route';
 import { mappingRouter } from './mapping.route';
 import { mgetRouter } from './mget.route';
+import { nodesInfoRouter } from './nodes-info.route';
 import { openCloseRouter } from './open-close.route';
 import { reindexRouter } from './reindex.route';
 import { settingsRouter } from './settings.route';
@@ -28,6 +29,7 @@ export function documentStoreRouter(deps: StoreDeps): Router {
   router.use(mappingRouter(deps));
   router.use(settingsRouter(deps));
   router.use(catRouter(deps));
+  router.use(nodesInfoRouter(deps));
   router.use(catClusterRouter(deps));
   router.use(statsRouter(deps));
   router.use(maintenanceRouter(deps));

@@ -4,6 +4,8 @@ import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { type Router, type Request, type Response } from 'express';
 import { ES_VERSION } from '../../catalog/cluster-info';
 import { getIndexStats } from '../../catalog/index-stats';
+import { findNodeId } from '../../catalog/node-info';
+import { isTruthyParam } from '../../http/query-params';
 import { CLOSED_ALLOWED, OPEN_AND_CLOSED, parseExpandWildcards } from '../../catalog/index-expression';
 import type { StoreDeps } from '../store-deps';
 import { sendCatTable, type CatColumn, type CatRow } from './render-table';
@@ -98,6 +100,7 @@ export function catRouter(deps: StoreDeps): Router {
     checkParams(ROUTE_PARAMS.catNodes),
     async (req, res) => {
       const fs = await statfs(deps.config.DATA_PATH);
+      const nodeId = await findNodeId(deps.pool, deps.config.NODE_NAME);
       const diskTotal = fs.blocks * fs.bsize;
       const diskAvail = fs.bavail * fs.bsize;
       const diskUsed = diskTotal - diskAvail;
@@ -105,7 +108,8 @@ export function catRouter(deps: StoreDeps): Router {
       const ramUsed = totalmem() - freemem();
       const [l1 = 0, l5 = 0, l15 = 0] = loadavg();
       const row: CatRow = {
-        id: deps.config.NODE_NAME.slice(0, 4),
+        // The id `_nodes` reports; its first four characters unless `full_id` (RestNodesAction).
+        id: isTruthyParam(req.query.full_id) ? nodeId : nodeId.slice(0, 4),
         pid: process.pid,
         ip: '127.0.0.1',
         port: deps.config.PORT,
