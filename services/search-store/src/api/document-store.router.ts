@@ -8,6 +8,7 @@ import { cloneRouter } from './clone.route';
 import { clusterHealthRouter } from './cluster-health.route';
 import { clusterSettingsRouter } from './cluster-settings.route';
 import { documentsRouter } from './documents.route';
+import { explainRouter } from './explain.route';
 import { indicesRouter } from './indices.route';
 import { infoRouter } from './info.route';
 import { maintenanceRouter } from './maintenance.route';
@@ -38,6 +39,7 @@ export function documentStoreRouter(deps: StoreDeps): Router {
   router.use(bulkRouter(deps));
   router.use(documentsRouter(deps));
   router.use(mgetRouter(deps));
+  router.use(explainRouter(deps));
   router.use(cloneRouter(deps));
   router.use(reindexRouter(deps));
   router.use(indicesRouter(deps));

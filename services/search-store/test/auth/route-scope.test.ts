@@ -46,6 +46,8 @@ describe('route scopes', () => {
     ['GET', '/:index/_doc/:id', 'search.read', 'indices:data/read/get'],
     ['GET', '/:index/_source/:id', 'search.read', 'indices:data/read/get'],
     ['POST', '/_mget', 'search.read', 'indices:data/read/mget'],
+    ['GET', '/:index/_explain/:id', 'search.read', 'indices:data/read/explain'],
+    ['POST', '/:index/_explain/:id', 'search.read', 'indices:data/read/explain'],
     ['GET', '/:index/_mget', 'search.read', 'indices:data/read/mget'],
     ['POST', '/_msearch', 'search.read', 'indices:data/read/msearch'],
     ['GET', '/:index/_msearch', 'search.read', 'indices:data/read/msearch'],
