@@ -9,6 +9,7 @@ import { clusterHealthRouter } from './cluster-health.route';
 import { clusterSettingsRouter } from './cluster-settings.route';
 import { documentsRouter } from './documents.route';
 import { explainRouter } from './explain.route';
+import { fieldCapsRouter } from './field-caps.route';
 import { indicesRouter } from './indices.route';
 import { infoRouter } from './info.route';
 import { maintenanceRouter } from './maintenance.route';
@@ -40,6 +41,7 @@ export function documentStoreRouter(deps: StoreDeps): Router {
   router.use(documentsRouter(deps));
   router.use(mgetRouter(deps));
   router.use(explainRouter(deps));
+  router.use(fieldCapsRouter(deps));
   router.use(cloneRouter(deps));
   router.use(reindexRouter(deps));
   router.use(indicesRouter(deps));

@@ -47,6 +47,8 @@ describe('route scopes', () => {
     ['GET', '/:index/_source/:id', 'search.read', 'indices:data/read/get'],
     ['POST', '/_mget', 'search.read', 'indices:data/read/mget'],
     ['GET', '/:index/_explain/:id', 'search.read', 'indices:data/read/explain'],
+    ['GET', '/_field_caps', 'search.read', 'indices:data/read/field_caps'],
+    ['POST', '/:index/_field_caps', 'search.read', 'indices:data/read/field_caps'],
     ['POST', '/:index/_explain/:id', 'search.read', 'indices:data/read/explain'],
     ['GET', '/:index/_mget', 'search.read', 'indices:data/read/mget'],
     ['POST', '/_msearch', 'search.read', 'indices:data/read/msearch'],
