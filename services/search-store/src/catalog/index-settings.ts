@@ -155,16 +155,25 @@ export function buildIndexSettings(
   };
 }
 
-/** Checks a PUT /<index>/_settings change; only dynamic settings may change on an open index. */
+/** Static settings fixed for the index's life (`Setting.Property.Final`), closed or not. */
+const FINAL_SETTINGS = new Set(['index.number_of_shards', 'index.mode', 'index.routing_partition_size']);
+
+/**
+ * Checks a PUT /<index>/_settings change; only dynamic settings may change on an open index, static
+ * ones (analysis, codec) on a closed one too (MetadataUpdateSettingsService), final ones never.
+ */
 export function checkSettingsUpdate(
-  index: { name: string; uuid: string },
+  index: { name: string; uuid: string; closed?: boolean },
   changes: Record<string, string | null>,
 ): void {
   const nonDynamic: string[] = [];
   for (const [key, value] of Object.entries(changes)) {
     if (!isKnown(key) || PRIVATE_SETTINGS.has(key)) throw unknownSetting(key);
-    if (!DYNAMIC_SETTINGS.has(key)) nonDynamic.push(key);
-    else if (value !== null) checkSettingValue(key, value);
+    if (index.closed && FINAL_SETTINGS.has(key)) {
+      throw new EsError('illegal_argument_exception', `final index setting [${key}], not updateable`);
+    }
+    if (!DYNAMIC_SETTINGS.has(key) && !index.closed) nonDynamic.push(key);
+    else if (value !== null && DYNAMIC_SETTINGS.has(key)) checkSettingValue(key, value);
   }
   if (nonDynamic.length > 0) {
     throw new EsError(

@@ -56,6 +56,7 @@ describe('route scopes', () => {
     ['GET', '/:index/_mapping', 'search.read', 'indices:admin/mappings/get'],
     ['GET', '/_mapping', 'search.read', 'indices:admin/mappings/get'],
     ['GET', '/:index/_settings', 'search.read', 'indices:monitor/settings/get'],
+    ['GET', '/_settings/:name', 'search.read', 'indices:monitor/settings/get'],
     ['GET', '/_aliases', 'search.read', 'indices:admin/aliases/get'],
     ['GET', '/:index/_alias', 'search.read', 'indices:admin/aliases/get'],
     ['GET', '/:index', 'search.read', 'indices:admin/get'],
