@@ -111,6 +111,7 @@ async function saveIndex(db: Queryable, catalog: Catalog, request: CreateIndexRe
       filter: definition.filter ?? null,
       indexRouting: definition.index_routing ?? definition.routing ?? null,
       searchRouting: definition.search_routing ?? definition.routing ?? null,
+      isHidden: definition.is_hidden ?? null,
     });
   }
   return created;

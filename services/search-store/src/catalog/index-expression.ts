@@ -115,7 +115,10 @@ export function resolveIndexExpression(
         if (matches(index.name) && (hiddenOk || !hidden) && stateOk(index)) selected.set(index.name, index);
       }
       for (const alias of aliasNames) {
-        if (part !== '_all' && matches(alias)) {
+        // A hidden alias is reached by wildcards only as hidden indices are (ES "Hidden data streams and indices").
+        const hiddenAlias =
+          !hiddenOk && catalog.aliases.some((a) => a.alias === alias && a.isHidden === true);
+        if (part !== '_all' && matches(alias) && !hiddenAlias) {
           for (const link of catalog.aliases.filter((a) => a.alias === alias)) {
             const index = byId.get(link.indexId);
             if (index && stateOk(index)) selected.set(index.name, index);

@@ -13,6 +13,7 @@ export function aliasView(catalog: Catalog, index: IndexRecord): Record<string, 
     if (link.indexRouting) view.index_routing = link.indexRouting;
     if (link.searchRouting) view.search_routing = link.searchRouting;
     if (link.isWriteIndex !== null) view.is_write_index = link.isWriteIndex;
+    if (link.isHidden !== null) view.is_hidden = link.isHidden;
     out[link.alias] = view;
   }
   return out;

@@ -14,7 +14,7 @@ const INDEX_JSON = `json_build_object('index_id', i.index_id::text, 'name', i.na
   'closed', i.closed, 'max_seq_no', i.max_seq_no, 'created_at', i.created_at)`;
 const ALIAS_JSON = `json_build_object('alias', a.alias, 'index_id', a.index_id::text, 'index_name', i.name,
   'is_write_index', a.is_write_index, 'filter', a.filter, 'index_routing', a.index_routing,
-  'search_routing', a.search_routing)`;
+  'search_routing', a.search_routing, 'is_hidden', a.is_hidden)`;
 
 const BY_NAME = `SELECT
   (SELECT coalesce(json_agg(${INDEX_JSON} ORDER BY i.name), '[]') FROM indices i
@@ -46,6 +46,7 @@ interface AliasJson {
   filter: Record<string, unknown> | null;
   index_routing: string | null;
   search_routing: string | null;
+  is_hidden: boolean | null;
 }
 
 /** True when the expression names indices or aliases without wildcards, `_all` or exclusions. */
@@ -131,6 +132,7 @@ function parseCatalog(key: string, indices: IndexJson[], aliases: AliasJson[]): 
       filter: a.filter,
       indexRouting: a.index_routing,
       searchRouting: a.search_routing,
+      isHidden: a.is_hidden,
     })),
   };
 }

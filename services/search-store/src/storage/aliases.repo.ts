@@ -8,6 +8,8 @@ export interface AliasRecord {
   filter: Record<string, unknown> | null;
   indexRouting: string | null;
   searchRouting: string | null;
+  /** `is_hidden`; null when never set. */
+  isHidden: boolean | null;
 }
 
 interface AliasRow {
@@ -18,10 +20,11 @@ interface AliasRow {
   filter: Record<string, unknown> | null;
   index_routing: string | null;
   search_routing: string | null;
+  is_hidden: boolean | null;
 }
 
 const SELECT_ALIASES = `SELECT a.alias, a.index_id, i.name AS index_name, a.is_write_index, a.filter,
-  a.index_routing, a.search_routing FROM aliases a JOIN indices i USING (index_id)`;
+  a.index_routing, a.search_routing, a.is_hidden FROM aliases a JOIN indices i USING (index_id)`;
 
 export async function findAllAliases(db: Queryable): Promise<AliasRecord[]> {
   const { rows } = await db.query<AliasRow>(`${SELECT_ALIASES} ORDER BY a.alias, i.name`);
@@ -46,6 +49,7 @@ function toAlias(row: AliasRow): AliasRecord {
     filter: row.filter,
     indexRouting: row.index_routing,
     searchRouting: row.search_routing,
+    isHidden: row.is_hidden,
   };
 }
 
@@ -56,14 +60,16 @@ export interface AliasToSave {
   filter?: Record<string, unknown> | null;
   indexRouting?: string | null;
   searchRouting?: string | null;
+  isHidden?: boolean | null;
 }
 
 export async function saveAlias(db: Queryable, alias: AliasToSave): Promise<void> {
   await db.query(
-    `INSERT INTO aliases (alias, index_id, is_write_index, filter, index_routing, search_routing)
-     VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO aliases (alias, index_id, is_write_index, filter, index_routing, search_routing, is_hidden)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (alias, index_id) DO UPDATE SET is_write_index = EXCLUDED.is_write_index, filter = EXCLUDED.filter,
-       index_routing = EXCLUDED.index_routing, search_routing = EXCLUDED.search_routing`,
+       index_routing = EXCLUDED.index_routing, search_routing = EXCLUDED.search_routing,
+       is_hidden = EXCLUDED.is_hidden`,
     [
       alias.alias,
       alias.indexId,
@@ -71,6 +77,7 @@ export async function saveAlias(db: Queryable, alias: AliasToSave): Promise<void
       alias.filter ? JSON.stringify(alias.filter) : null,
       alias.indexRouting ?? null,
       alias.searchRouting ?? null,
+      alias.isHidden ?? null,
     ],
   );
 }
