@@ -49,6 +49,11 @@ describe('close and open indices', () => {
     const refused = closedBody('shut', uuid);
     expect(await failure(es().search({ index: 'shut' }))).toEqual({ status: 400, body: refused });
     expect(await failure(es().search({ index: 'shut-alias' }))).toEqual({ status: 400, body: refused });
+    // A relevance query takes the fast path (search/fast-match/): it refuses the same way.
+    expect(await failure(es().search({ index: 'shut', query: { match: { a: 'x' } } }))).toEqual({
+      status: 400,
+      body: refused,
+    });
     expect(await failure(es().count({ index: 'shut' }))).toEqual({ status: 400, body: refused });
     expect(await failure(es().get({ index: 'shut', id: '1' }))).toEqual({ status: 400, body: refused });
     expect(await failure(es().index({ index: 'shut', id: '2', document: {} }))).toEqual({
