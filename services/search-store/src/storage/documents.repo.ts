@@ -194,7 +194,7 @@ export interface MatchedKeysSql {
 }
 
 /** The statement's own placeholders follow the matched SQL's, so both share one parameter list. */
-function withMatched(
+export function withMatched(
   matched: MatchedKeysSql | undefined,
   own: unknown[],
 ): { at: (n: number) => string; filter: (alias: string) => string; values: unknown[] } {
