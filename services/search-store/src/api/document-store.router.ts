@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { scopedRouter } from '../http/scoped-router';
 import { aliasesRouter } from './aliases.route';
 import { bulkRouter } from './bulk/bulk.route';
+import { byQueryRouter } from './by-query.route';
 import { catClusterRouter } from './cat/cat-cluster.route';
 import { catRouter } from './cat/cat.route';
 import { cloneRouter } from './clone.route';
@@ -21,6 +22,8 @@ import { reindexRouter } from './reindex.route';
 import { settingsRouter } from './settings.route';
 import { statsRouter } from './stats.route';
 import type { StoreDeps } from './store-deps';
+import { tasksRouter } from './tasks.route';
+import { TaskManager } from '../tasks/task-manager';
 
 /** Every document-store endpoint; the search engine's routes (search, count, analyze) mount beside it. */
 export function documentStoreRouter(deps: StoreDeps): Router {
@@ -44,6 +47,9 @@ export function documentStoreRouter(deps: StoreDeps): Router {
   router.use(fieldCapsRouter(deps));
   router.use(cloneRouter(deps));
   router.use(reindexRouter(deps));
+  const tasks = new TaskManager(deps.pool, deps.config.NODE_NAME);
+  router.use(byQueryRouter(deps, tasks));
+  router.use(tasksRouter(tasks));
   router.use(indicesRouter(deps));
   return router;
 }

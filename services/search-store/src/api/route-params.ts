@@ -26,6 +26,32 @@ const CAT_COMMON = [
   'master_timeout',
 ];
 
+/** delete_by_query.json and update_by_query.json share these. */
+const BY_QUERY = [
+  ...QUERY_STRING,
+  ...WILDCARDS.filter((p) => p !== 'ignore_throttled'),
+  'from',
+  'conflicts',
+  'preference',
+  'routing',
+  'scroll',
+  'search_type',
+  'search_timeout',
+  'max_docs',
+  'sort',
+  'stats',
+  'terminate_after',
+  'version',
+  'request_cache',
+  'refresh',
+  'timeout',
+  'wait_for_active_shards',
+  'scroll_size',
+  'wait_for_completion',
+  'requests_per_second',
+  'slices',
+];
+
 export const ROUTE_PARAMS = {
   index: [
     ...WRITE_COMMON,
@@ -194,6 +220,22 @@ export const ROUTE_PARAMS = {
     'max_docs',
     'require_alias',
   ],
+  // delete_by_query.json, update_by_query.json
+  deleteByQuery: [...BY_QUERY],
+  updateByQuery: [...BY_QUERY, 'pipeline', 'version_type'],
+  // tasks.get.json, tasks.list.json, tasks.cancel.json
+  getTask: ['timeout', 'wait_for_completion'],
+  listTasks: [
+    'nodes',
+    'actions',
+    'detailed',
+    'parent_task_id',
+    'wait_for_completion',
+    'group_by',
+    'timeout',
+    'master_timeout',
+  ],
+  cancelTasks: ['nodes', 'actions', 'parent_task_id', 'wait_for_completion'],
   // cluster.get_settings.json, cluster.put_settings.json
   // info.json (GET /, HEAD /): no parameters of its own
   info: [],
