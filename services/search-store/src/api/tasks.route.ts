@@ -152,7 +152,7 @@ function renderList(
     let node = nodes.get(task.nodeId);
     if (!node) {
       node = {
-        name: task.nodeId === tasks.nodeId ? tasks.nodeName : task.nodeId,
+        name: task.nodeName,
         transport_address: '127.0.0.1:9300',
         host: '127.0.0.1',
         ip: '127.0.0.1:9300',

@@ -4,6 +4,7 @@ import type { Queryable } from './queryable';
 export interface TaskRecord {
   taskNumber: number;
   nodeId: string;
+  nodeName: string;
   action: string;
   description: string;
   startTimeMs: number;
@@ -20,6 +21,7 @@ export interface TaskRecord {
 interface TaskRow {
   task_number: string;
   node_id: string;
+  node_name: string;
   action: string;
   description: string;
   start_time_ms: string;
@@ -33,12 +35,13 @@ interface TaskRow {
 }
 
 const COLUMNS =
-  'task_number, node_id, action, description, start_time_ms, cancellable, cancel_requested, status, completed, running_time_ns, response, error';
+  'task_number, node_id, node_name, action, description, start_time_ms, cancellable, cancel_requested, status, completed, running_time_ns, response, error';
 
 function toTask(row: TaskRow): TaskRecord {
   return {
     taskNumber: Number(row.task_number),
     nodeId: row.node_id,
+    nodeName: row.node_name,
     action: row.action,
     description: row.description,
     startTimeMs: Number(row.start_time_ms),
@@ -54,6 +57,7 @@ function toTask(row: TaskRow): TaskRecord {
 
 export interface NewTask {
   nodeId: string;
+  nodeName: string;
   action: string;
   description: string;
   startTimeMs: number;
@@ -64,10 +68,11 @@ export interface NewTask {
 
 export async function saveNewTask(db: Queryable, task: NewTask): Promise<number> {
   const { rows } = await db.query<{ task_number: string }>(
-    `INSERT INTO tasks (node_id, action, description, start_time_ms, cancellable, store_result, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::json) RETURNING task_number`,
+    `INSERT INTO tasks (node_id, node_name, action, description, start_time_ms, cancellable, store_result, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::json) RETURNING task_number`,
     [
       task.nodeId,
+      task.nodeName,
       task.action,
       task.description,
       task.startTimeMs,

@@ -64,7 +64,12 @@ export class TaskManager {
     const startTimeMs = Date.now();
     const startedNs = process.hrtime.bigint();
     await deleteExpiredTasks(this.pool, RESULT_RETENTION_HOURS);
-    const number = await saveNewTask(this.pool, { nodeId: this.nodeId, startTimeMs, ...meta });
+    const number = await saveNewTask(this.pool, {
+      nodeId: this.nodeId,
+      nodeName: this.nodeName,
+      startTimeMs,
+      ...meta,
+    });
     const heartbeat = setInterval(() => {
       saveTaskHeartbeat(this.pool, [number]).catch(() => undefined);
     }, HEARTBEAT_MS);

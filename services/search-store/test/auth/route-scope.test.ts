@@ -82,6 +82,8 @@ describe('route scopes', () => {
     ['DELETE', '/_search/scroll/:scroll_id', 'search.read', 'indices:data/read/scroll/clear'],
     ['POST', '/:index/_pit', 'search.read', 'indices:data/read/open_point_in_time'],
     ['DELETE', '/_pit', 'search.read', 'indices:data/read/close_point_in_time'],
+    ['GET', '/_tasks', 'search.read', 'cluster:monitor/tasks/lists'],
+    ['GET', '/_tasks/:task_id', 'search.read', 'cluster:monitor/task/get'],
     // search.write
     ['POST', '/:index/_doc', 'search.write', 'indices:data/write/index'],
     ['PUT', '/:index/_doc/:id', 'search.write', 'indices:data/write/index'],
@@ -96,6 +98,10 @@ describe('route scopes', () => {
     ['POST', '/:index/_flush', 'search.write', 'indices:admin/flush'],
     ['POST', '/_forcemerge', 'search.write', 'indices:admin/forcemerge'],
     ['POST', '/:index/_forcemerge', 'search.write', 'indices:admin/forcemerge'],
+    ['POST', '/:index/_delete_by_query', 'search.write', 'indices:data/write/delete/byquery'],
+    ['POST', '/:index/_update_by_query', 'search.write', 'indices:data/write/update/byquery'],
+    ['POST', '/_tasks/:task_id/_cancel', 'search.write', 'cluster:admin/tasks/cancel'],
+    ['POST', '/_tasks/_cancel', 'search.write', 'cluster:admin/tasks/cancel'],
     // search.admin
     ['PUT', '/:index', 'search.admin', 'indices:admin/create'],
     ['DELETE', '/:index', 'search.admin', 'indices:admin/delete'],

@@ -9,6 +9,8 @@
 CREATE TABLE tasks (
   task_number bigserial PRIMARY KEY,
   node_id text NOT NULL,
+  -- The NODE_NAME of the instance that runs it: GET /_tasks names each node.
+  node_name text NOT NULL,
   action text NOT NULL,
   description text NOT NULL,
   start_time_ms bigint NOT NULL,

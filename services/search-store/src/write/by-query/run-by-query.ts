@@ -109,6 +109,11 @@ async function scrollAndWrite(
     matched,
     request.maxDocs,
   );
+  // The total is known once the scroll is open: report it (ES sets it from the first scroll page).
+  if (onBatch && (await onBatch(outcome))) {
+    outcome.canceled = 'by user request';
+    return outcome;
+  }
   let remaining = outcome.total;
   // Bounded: every turn consumes at least one of the `total` snapshot documents or stops.
   while (remaining > 0) {
