@@ -46,8 +46,8 @@ export function documentStoreRouter(deps: StoreDeps): Router {
   router.use(explainRouter(deps));
   router.use(fieldCapsRouter(deps));
   router.use(cloneRouter(deps));
-  router.use(reindexRouter(deps));
   const tasks = new TaskManager(deps.pool, deps.config.NODE_NAME);
+  router.use(reindexRouter(deps, tasks));
   router.use(byQueryRouter(deps, tasks));
   router.use(tasksRouter(tasks));
   router.use(indicesRouter(deps));

@@ -1,17 +1,20 @@
 import { type Router } from 'express';
 import { bodyObject } from '../http/read-body';
-import { reindex } from '../write/reindex';
+import { reindex, type ReindexOutcome } from '../write/reindex';
+import { isEsError } from '@acme/common';
 import { parseReindexRequest } from '../write/reindex-request';
 import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
 import { scopedRouter } from '../http/scoped-router';
+import { parseBooleanParam } from '../http/query-params';
+import type { TaskManager } from '../tasks/task-manager';
 
 /**
  * POST /_reindex (ES "Reindex API"): the BulkByScrollResponse body; the status of the first failure
  * (409 for a create conflict) when there are failures, as Elasticsearch answers.
  */
-export function reindexRouter(deps: StoreDeps): Router {
+export function reindexRouter(deps: StoreDeps, tasks: TaskManager): Router {
   const { router, route } = scopedRouter();
   route(
     'POST',
@@ -21,30 +24,72 @@ export function reindexRouter(deps: StoreDeps): Router {
     checkParams(ROUTE_PARAMS.reindex),
     async (req, res) => {
       const started = Date.now();
-      const outcome = await reindex(deps, parseReindexRequest(bodyObject(req)));
-      const failures = outcome.failures.map((f) => ({
-        index: f.index,
-        id: f.id,
-        cause: f.error.toCause(),
-        status: f.error.status,
-      }));
-      res.status(failures[0]?.status ?? 200).json({
-        took: Date.now() - started,
-        timed_out: false,
-        total: outcome.total,
-        updated: outcome.updated,
-        created: outcome.created,
-        deleted: 0,
-        batches: outcome.batches,
-        version_conflicts: outcome.versionConflicts,
-        noops: 0,
-        retries: { bulk: 0, search: 0 },
-        throttled_millis: 0,
-        requests_per_second: -1,
-        throttled_until_millis: 0,
-        failures,
-      });
+      const request = parseReindexRequest(bodyObject(req));
+      if (!parseBooleanParam(req.query.wait_for_completion, 'wait_for_completion', true)) {
+        // One statement inside Postgres: a stored task, not cancellable (ES's reindex is, between batches).
+        const task = await tasks.start({
+          action: 'indices:data/write/reindex',
+          description: `reindex from [${request.sourceIndex}] to [${request.destIndex}]`,
+          cancellable: false,
+          storeResult: true,
+          status: {},
+        });
+        reindex(deps, request)
+          .then(
+            (outcome) => {
+              const {
+                took: _took,
+                timed_out: _out,
+                failures: _failures,
+                ...status
+              } = renderReindex(outcome, 0).body;
+              return task.finish(status, renderReindex(outcome, Date.now() - started).body);
+            },
+            (error: unknown) =>
+              task.fail(
+                {},
+                isEsError(error) ? error.toBody().error : { type: 'exception', reason: 'reindex failed' },
+              ),
+          )
+          .catch(() => undefined);
+        res.json({ task: task.id });
+        return;
+      }
+      const { status, body } = renderReindex(await reindex(deps, request), Date.now() - started);
+      res.status(status).json(body);
     },
   );
   return router;
+}
+
+/** ES BulkByScrollResponse for reindex; the status of the first failure when there are failures. */
+function renderReindex(
+  outcome: ReindexOutcome,
+  took: number,
+): { status: number; body: Record<string, unknown> } {
+  const failures = outcome.failures.map((f) => ({
+    index: f.index,
+    id: f.id,
+    cause: f.error.toCause(),
+    status: f.error.status,
+  }));
+  return {
+    status: failures[0]?.status ?? 200,
+    body: {
+      took,
+      timed_out: false,
+      total: outcome.total,
+      updated: outcome.updated,
+      created: outcome.created,
+      deleted: 0,
+      batches: outcome.batches,
+      version_conflicts: outcome.versionConflicts,
+      noops: 0,
+      retries: { bulk: 0, search: 0 },
+      throttled_millis: 0,
+      requests_per_second: -1,
+      throttled_until_millis: 0,
+      failures,
+    },
+  };
 }

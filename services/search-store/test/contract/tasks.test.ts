@@ -110,6 +110,32 @@ describe('tasks', () => {
     expect((await es().tasks.get({ task_id: taskId })).completed).toBe(true);
   });
 
+  it('runs _reindex with wait_for_completion=false as a stored task', async () => {
+    const index = fresh();
+    await seed(index, 2);
+    const started = await es().reindex({
+      source: { index },
+      dest: { index: `${index}-copy` },
+      wait_for_completion: false,
+    });
+    expect(started).toEqual({ task: expect.stringMatching(/^.+:\d+$/) });
+    const got = await client8(other.url).tasks.get({
+      task_id: started.task as string,
+      wait_for_completion: true,
+    });
+    expect(got).toMatchObject({
+      completed: true,
+      task: {
+        action: 'indices:data/write/reindex',
+        description: `reindex from [${index}] to [${index}-copy]`,
+        cancellable: false,
+        status: { total: 2, created: 2 },
+      },
+      response: { total: 2, created: 2, updated: 0, failures: [] },
+    });
+    expect((await es().count({ index: `${index}-copy` })).count).toBe(2);
+  });
+
   it('stores the error of a task that failed (a missing index)', async () => {
     const started = await es().updateByQuery({ index: 'no-such-index', wait_for_completion: false });
     const got = await es().tasks.get({ task_id: started.task as string, wait_for_completion: true });
