@@ -8,7 +8,7 @@ export interface ScrolledDocument {
   version: number;
   seqNo: number;
   primaryTerm: number;
-  /** The stored source text, verbatim. */
+  /** The stored source text, verbatim ('' when the scroll was opened without sources). */
   sourceText: string;
 }
 
@@ -25,6 +25,8 @@ export async function openMatchedDocsScroll(
   indexIds: string[],
   matched: MatchedKeysSql | undefined,
   maxDocs: number | undefined,
+  /** False for a delete_by_query, which needs no source. */
+  withSource = true,
 ): Promise<number> {
   const q = withMatched(matched, [indexIds, maxDocs ?? null]);
   const where = `s.index_id = ANY(${q.at(1)}::bigint[]) ${q.filter('s')}`;
@@ -35,7 +37,8 @@ export async function openMatchedDocsScroll(
   const values = q.values.slice(0, q.values.length - 1);
   await client.query(
     `DECLARE ${CURSOR} NO SCROLL CURSOR FOR
-     SELECT s.index_id, s.id, s.version, s.seq_no, s.primary_term, s.source::text AS source_text
+     SELECT s.index_id, s.id, s.version, s.seq_no, s.primary_term,
+       ${withSource ? 's.source::text' : "''"} AS source_text
      FROM documents s WHERE ${where}`,
     values,
   );

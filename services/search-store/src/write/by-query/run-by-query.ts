@@ -108,6 +108,7 @@ async function scrollAndWrite(
     indices.map((index) => index.index_id),
     matched,
     request.maxDocs,
+    request.kind === 'update',
   );
   // The total is known once the scroll is open: report it (ES sets it from the first scroll page).
   if (onBatch && (await onBatch(outcome))) {
