@@ -270,6 +270,43 @@ describe('delete_by_query and update_by_query', () => {
     expect((await es().get({ index, id: '1' }))._version).toBe(1);
   });
 
+  it('keeps exact statistics when bulk writes race an update_by_query (every document counted once)', async () => {
+    const index = fresh();
+    const docs: Record<string, Record<string, unknown>> = {};
+    for (let i = 0; i < 120; i++) docs[String(i)] = { user: `u${i % 7}`, text: `alpha beta w${i % 11}` };
+    await seed(index, docs);
+    const running = es().updateByQuery({
+      index,
+      conflicts: 'proceed',
+      scroll_size: 10,
+      script: { source: "ctx._source.text = ctx._source.text + ' gamma'" },
+    });
+    // Meanwhile: rewrite and delete some documents through bulk, batch after batch.
+    for (let round = 0; round < 6; round++) {
+      await es().bulk({
+        operations: Array.from({ length: 10 }, (_, k) => {
+          const id = String((round * 37 + k * 13) % 120);
+          return k % 4 === 0
+            ? [{ delete: { _index: index, _id: id } }]
+            : [{ index: { _index: index, _id: id } }, { user: 'racer', text: `delta w${k}` }];
+        }).flat(),
+      });
+    }
+    const result = await running;
+    expect(result.total).toBe(120);
+    expect((result.updated ?? 0) + (result.version_conflicts ?? 0)).toBe(120);
+    expect(result.failures).toEqual([]);
+    // Whatever interleaving happened, the index must agree with one written fresh from its documents.
+    const stored = await es().search({ index, size: 200 });
+    const expected = fresh();
+    await seed(
+      expected,
+      Object.fromEntries(stored.hits.hits.map((h) => [h._id!, h._source as Record<string, unknown>])),
+    );
+    expect(await statistics(server.pool, index)).toEqual(await statistics(server.pool, expected));
+    expect((await es().count({ index })).count).toBe(stored.hits.hits.length);
+  });
+
   it('counts a document changed after the snapshot as a version conflict: 409 with abort, counted with proceed', async () => {
     const index = fresh();
     await seed(index, { 1: { user: 'a' }, 2: { user: 'b' } });
