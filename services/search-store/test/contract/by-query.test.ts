@@ -243,6 +243,24 @@ describe('delete_by_query and update_by_query', () => {
     expect(await statistics(server.pool, index)).toEqual(await statistics(server.pool, expected));
   });
 
+  it('shows scripts ctx._version only with version=true, as Elasticsearch 8.4+', async () => {
+    const index = fresh();
+    await es().index({
+      index,
+      id: '1',
+      document: { user: 'a' },
+      version: 500,
+      version_type: 'external',
+      refresh: true,
+    });
+    const script = { source: 'ctx._source.old_version = ctx._version' };
+    await es().updateByQuery({ index, version: true, script });
+    expect(await sourceOf(index, '1')).toEqual({ user: 'a', old_version: 500 });
+    await es().updateByQuery({ index, script });
+    expect(await sourceOf(index, '1')).toEqual({ user: 'a', old_version: -1 });
+    expect((await es().get({ index, id: '1' }))._version).toBe(502);
+  });
+
   it('re-indexes in place without a script, so a field mapped afterwards becomes searchable', async () => {
     const index = fresh();
     await es().indices.create({
@@ -264,7 +282,14 @@ describe('delete_by_query and update_by_query', () => {
     await seed(index, { 1: { user: 'kimchy' } });
     const broken = await failure(es().updateByQuery({ index, script: { source: 'syntax errors are fun!' } }));
     expect(broken.status).toBe(400);
-    expect(JSON.stringify(broken.body)).toContain('script_exception');
+    expect(broken.body).toMatchObject({
+      error: {
+        type: 'script_exception',
+        reason: 'compile error',
+        lang: 'painless',
+        script: 'syntax errors are fun!',
+      },
+    });
     const junkOp = await failure(es().updateByQuery({ index, script: { source: "ctx.op = 'junk'" } }));
     expect(junkOp.status).toBe(400);
     expect((await es().get({ index, id: '1' }))._version).toBe(1);

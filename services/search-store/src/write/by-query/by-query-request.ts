@@ -24,6 +24,8 @@ export interface ByQueryRequest {
   /** `requests_per_second`; `Infinity` when unthrottled (-1). */
   requestsPerSecond: number;
   script?: ByQueryScript;
+  /** `version=true`: scripts see the document's version as `ctx._version` (-1 otherwise). */
+  version: boolean;
   refresh: boolean;
 }
 
@@ -99,6 +101,7 @@ export function parseByQueryRequest(
     batchSize: parseBatchSize(stringParam(params.scroll_size)),
     requestsPerSecond: parseRequestsPerSecond(stringParam(params.requests_per_second)),
     script: kind === 'update' && given.script !== undefined ? parseScript(given.script) : undefined,
+    version: parseBooleanParam(params.version, 'version', false),
     refresh: parseBooleanParam(params.refresh, 'refresh', false),
   };
 }

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PoolClient } from 'pg';
-import { EsError } from '@acme/common';
+import { EsError, isEsError } from '@acme/common';
 import { compileReindexSelection } from '../../query/compile/compile-reindex-selection';
 import { resolveSearchIndices } from '../../search/search-index-resolver';
 import {
@@ -10,6 +10,7 @@ import {
 } from '../../storage/by-query-scroll.repo';
 import { executeWrites, type WriteDeps } from '../execute-writes';
 import type { WriteOp, WriteResult } from '../write-op';
+import type { UpdateScriptContext } from '../../script/script-runner';
 import { byQueryGateFor } from './by-query-gate';
 import type { ByQueryRequest } from './by-query-request';
 
@@ -183,12 +184,19 @@ function toWriteOp(
     return { kind: 'index', index, id: doc.id, source, sourceText: doc.sourceText, ...conditions };
   }
   if (!deps.scriptRunner) throw new EsError('illegal_argument_exception', 'script support is not available');
-  const ctx = deps.scriptRunner.runUpdateScript(
-    request.script.source,
-    request.script.params,
-    { _source: source, op: 'index', _id: doc.id, _index: index, _version: doc.version, _now: Date.now() },
-    { maxSourceBytes: deps.config.MAX_REQUEST_BYTES },
-  );
+  // ctx._version is -1 unless the request asked for versions (ES 8.4+, update_by_query/80_scripting.yml).
+  const version = request.version ? doc.version : -1;
+  let ctx: UpdateScriptContext;
+  try {
+    ctx = deps.scriptRunner.runUpdateScript(
+      request.script.source,
+      request.script.params,
+      { _source: source, op: 'index', _id: doc.id, _index: index, _version: version, _now: Date.now() },
+      { maxSourceBytes: deps.config.MAX_REQUEST_BYTES },
+    );
+  } catch (error) {
+    throw scriptFailure(error);
+  }
   if (ctx.op === 'noop' || ctx.op === 'none') return undefined;
   if (ctx.op === 'delete') return { kind: 'delete', index, id: doc.id, ...conditions };
   if (ctx.op !== 'index') {
@@ -199,6 +207,17 @@ function toWriteOp(
     );
   }
   return { kind: 'index', index, id: doc.id, source: ctx._source, ...conditions };
+}
+
+/**
+ * The ScriptRunner answers as the Update API does ("failed to execute script" around the
+ * script_exception); a by-query fails with the script_exception itself (ES: `error.reason` is
+ * "compile error" for a script that does not compile).
+ */
+function scriptFailure(error: unknown): unknown {
+  if (!isEsError(error) || error.causedBy?.type !== 'script_exception') return error;
+  const { type: _type, reason, caused_by: causedBy, ...metadata } = error.causedBy;
+  return new EsError('script_exception', reason ?? 'runtime error', { metadata, causedBy });
 }
 
 /**
