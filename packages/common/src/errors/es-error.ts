@@ -17,8 +17,11 @@ export const ES_ERROR_STATUS = {
   // IndexClosedException: a read or write on a closed index.
   index_closed_exception: 400,
   index_not_found_exception: 404,
+  // IndexTemplateMissingException: DELETE of an index template that does not exist.
+  index_template_missing_exception: 404,
   invalid_alias_name_exception: 400,
   invalid_index_name_exception: 400,
+  invalid_index_template_exception: 400,
   mapper_parsing_exception: 400,
   media_type_header_exception: 400,
   no_shard_available_action_exception: 503,
