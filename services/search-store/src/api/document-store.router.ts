@@ -11,6 +11,7 @@ import { clusterSettingsRouter } from './cluster-settings.route';
 import { documentsRouter } from './documents.route';
 import { explainRouter } from './explain.route';
 import { fieldCapsRouter } from './field-caps.route';
+import { indexTemplatesRouter } from './index-templates.route';
 import { indicesRouter } from './indices.route';
 import { infoRouter } from './info.route';
 import { maintenanceRouter } from './maintenance.route';
@@ -29,6 +30,7 @@ import { TaskManager } from '../tasks/task-manager';
 export function documentStoreRouter(deps: StoreDeps): Router {
   const { router } = scopedRouter();
   router.use(infoRouter(deps));
+  router.use(indexTemplatesRouter(deps));
   router.use(clusterHealthRouter(deps));
   router.use(clusterSettingsRouter(deps));
   router.use(mappingRouter(deps));

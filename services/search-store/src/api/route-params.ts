@@ -275,4 +275,14 @@ export const ROUTE_PARAMS = {
   nodesInfo: ['flat_settings', 'timeout'],
   // explain.json
   explain: [...QUERY_STRING, ...SOURCE, 'preference', 'routing', 'stored_fields'],
+  // indices.{put,get,delete,exists}_index_template.json, cluster.*_component_template.json,
+  // indices.simulate_{index_,}template.json, indices.{get,exists,delete,put}_template.json
+  putIndexTemplate: ['create', 'cause', 'master_timeout'],
+  getIndexTemplate: ['flat_settings', 'local', 'master_timeout', 'include_defaults'],
+  deleteIndexTemplate: [...MASTER],
+  putComponentTemplate: ['create', 'master_timeout'],
+  getComponentTemplate: ['flat_settings', 'local', 'master_timeout', 'include_defaults'],
+  deleteComponentTemplate: [...MASTER],
+  simulateIndexTemplate: ['create', 'cause', 'master_timeout', 'include_defaults'],
+  legacyTemplate: ['create', 'cause', 'order', 'flat_settings', 'local', ...MASTER],
 } as const satisfies Record<string, readonly string[]>;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EsError, newDictionary } from '@acme/common';
+import { EsError } from '@acme/common';
 import type { IndexMapping } from '../mapping/mapping-types';
 import { parseMappingDefinition, wrapCreateIndexMappingError } from '../mapping/parse-mapping';
 import { saveAlias } from '../storage/aliases.repo';
@@ -8,7 +8,9 @@ import type { Pool } from 'pg';
 import { inTransaction, type Queryable } from '../storage/queryable';
 import { checkIndexName } from './check-index-name';
 import { indexAlreadyExists } from '../es-errors';
-import { loadCatalog, type Catalog } from './index-expression';
+import { parseAliasDefinitions } from './alias-definitions';
+import { loadCatalogFor } from './index-expression';
+import { mappingWith, templateForNewIndex } from './index-templates/resolve-index-template';
 import { buildIndexSettings, flattenSettings } from './index-settings';
 import { checkMappingLimits, mappingLimitsOf } from '../mapping/mapping-limits';
 
@@ -24,56 +26,58 @@ export interface CreateIndexRequest {
   aliases?: unknown;
 }
 
-export interface AliasDefinition {
-  is_write_index?: boolean;
-  filter?: Record<string, unknown>;
-  routing?: string;
-  index_routing?: string;
-  search_routing?: string;
-  is_hidden?: boolean;
-}
-
-/** Parses a request's `aliases` object (`{"a1":{}, "a2":{"is_write_index":true}}`). */
-export function parseAliasDefinitions(input: unknown): Record<string, AliasDefinition> {
-  if (input === undefined) return {};
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new EsError('illegal_argument_exception', 'aliases must be an object');
-  }
-  const out = newDictionary<AliasDefinition>(); // alias names are the request's
-  for (const [name, definition] of Object.entries(input as Record<string, unknown>)) {
-    checkIndexName(name, 'alias');
-    out[name] = (definition ?? {}) as AliasDefinition;
-  }
-  return out;
-}
+export { parseAliasDefinitions, type AliasDefinition } from './alias-definitions';
 
 /**
  * Creates an index (ES "Create index API"): checks the name, the mapping ("Failed to parse mapping: …")
  * and settings, refuses a name taken by an index or an alias, and writes the catalog row and aliases.
+ * The matching index template (catalog/index-templates/) gives its settings, mappings and aliases
+ * first; the request's own go on top (ES MetadataCreateIndexService).
  */
 export async function createIndex(pool: Pool, request: CreateIndexRequest): Promise<IndexRecord> {
-  return inTransaction(pool, async (client) => saveIndex(client, await loadCatalog(client), request));
+  return inTransaction(pool, async (client) => saveIndex(client, request, 'fail'));
 }
 
-async function saveIndex(db: Queryable, catalog: Catalog, request: CreateIndexRequest): Promise<IndexRecord> {
+/**
+ * Auto-creates `name` for a write or a reindex destination (ES AutoCreateAction): the matching
+ * template applies as for an explicit create; a name created concurrently is returned as it is.
+ */
+export async function autoCreateIndex(db: Queryable, name: string): Promise<IndexRecord> {
+  return saveIndex(db, { name }, 'reuse');
+}
+
+async function saveIndex(
+  db: Queryable,
+  request: CreateIndexRequest,
+  ifExists: 'fail' | 'reuse',
+): Promise<IndexRecord> {
   checkIndexName(request.name);
-  let mappings: IndexMapping = {};
+  let requested: IndexMapping | undefined;
   if (request.mappings !== undefined) {
     try {
-      mappings = parseMappingDefinition(request.mappings);
+      requested = parseMappingDefinition(request.mappings);
     } catch (error) {
       if (error instanceof EsError && error.type === 'mapper_parsing_exception')
         throw wrapCreateIndexMappingError(error);
       throw error;
     }
   }
+  const template = await templateForNewIndex(db, request.name);
+  const mappings = mappingWith(template, requested);
   const uuid = newIndexUuid();
-  const settings = buildIndexSettings(request.name, uuid, flattenSettings(request.settings ?? {}));
+  const settings = buildIndexSettings(request.name, uuid, {
+    ...(template?.settings ?? {}),
+    ...flattenSettings(request.settings ?? {}),
+  });
   // MetadataCreateIndexService merges the mapping under the new settings: the limits apply at once.
   checkMappingLimits(mappings, mappingLimitsOf(settings));
-  const aliases = parseAliasDefinitions(request.aliases);
+  const aliases = { ...(template?.aliases ?? {}), ...parseAliasDefinitions(request.aliases) };
+  const catalog = await loadCatalogFor(db, [request.name, ...Object.keys(aliases)]);
   const existing = catalog.indices.find((i) => i.name === request.name);
-  if (existing) throw indexAlreadyExists(existing.name, existing.uuid);
+  if (existing) {
+    if (ifExists === 'reuse') return existing;
+    throw indexAlreadyExists(existing.name, existing.uuid);
+  }
   if (catalog.aliases.some((a) => a.alias === request.name)) {
     throw new EsError(
       'invalid_index_name_exception',
@@ -101,6 +105,7 @@ async function saveIndex(db: Queryable, catalog: Catalog, request: CreateIndexRe
   });
   if (!created) {
     const [raced] = await findIndicesByName(db, [request.name]);
+    if (ifExists === 'reuse' && raced) return raced;
     throw indexAlreadyExists(request.name, raced?.uuid ?? uuid);
   }
   for (const [alias, definition] of Object.entries(aliases)) {

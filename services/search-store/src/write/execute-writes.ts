@@ -3,20 +3,13 @@ import { EsError } from '@acme/common';
 import type { IndexContext, IndexWriter, PreparedDocuments } from '../index/index-writer';
 import { findClusterSettings } from '../storage/cluster-settings.repo';
 import { deleteDocumentsByKey, findDocuments, saveDocuments } from '../storage/documents.repo';
-import {
-  findIndicesByName,
-  lockIndices,
-  saveMappings,
-  saveMaxSeqNo,
-  saveNewIndex,
-  type IndexRecord,
-} from '../storage/indices.repo';
+import { lockIndices, saveMappings, saveMaxSeqNo, type IndexRecord } from '../storage/indices.repo';
 import { inRetriedTransaction } from '../storage/queryable';
 import { checkIndexName } from '../catalog/check-index-name';
-import { newIndexUuid } from '../catalog/create-index';
+import { autoCreateIndex } from '../catalog/create-index';
+import { templateAutoCreate } from '../catalog/index-templates/auto-create-policy';
 import { indexClosed, indexNotFound } from '../es-errors';
 import { loadCatalogFor, resolveWriteIndex, type Catalog } from '../catalog/index-expression';
-import { buildIndexSettings } from '../catalog/index-settings';
 import { applyDelete, applyIndex } from './apply-index';
 import { applyUpdate } from './apply-update';
 import type { DocState, IndexState, WriteDeps, WriteOptions } from './index-state';
@@ -73,7 +66,9 @@ async function resolveTargets(
   const targets: (string | undefined)[] = [];
   for (const [i, op] of ops.entries()) {
     try {
-      const record = resolveWriteIndex(catalog, op.index) ?? created.get(op.index);
+      const made = created.get(op.index);
+      if (made instanceof EsError) throw made;
+      const record = resolveWriteIndex(catalog, op.index) ?? made;
       if (!record) {
         if (op.kind === 'delete') throw indexNotFound(op.index);
         checkIndexName(op.index);
@@ -99,8 +94,8 @@ async function autoCreateMissing(
   client: PoolClient,
   catalog: Catalog,
   ops: WriteOp[],
-): Promise<Map<string, IndexRecord>> {
-  const created = new Map<string, IndexRecord>();
+): Promise<Map<string, IndexRecord | EsError>> {
+  const created = new Map<string, IndexRecord | EsError>();
   const names = new Set<string>();
   for (const op of ops) {
     if (op.kind === 'delete' || names.has(op.index)) continue;
@@ -113,20 +108,14 @@ async function autoCreateMissing(
     }
   }
   if (names.size === 0) return created;
-  if ((await findClusterSettings(client))['action.auto_create_index'] === 'false') return created;
-  for (const name of [...names].sort()) created.set(name, await autoCreateIndex(client, name));
+  const autoCreate = (await findClusterSettings(client))['action.auto_create_index'] !== 'false';
+  for (const name of [...names].sort()) {
+    // A matching template's allow_auto_create overrides the cluster setting (ES AutoCreateIndex).
+    const { allow, forbidden } = await templateAutoCreate(client, name);
+    if (forbidden) created.set(name, forbidden);
+    else if (allow === true || autoCreate) created.set(name, await autoCreateIndex(client, name));
+  }
   return created;
-}
-
-/** `action.auto_create_index` (default true): a plain index with dynamic mapping and default settings. */
-async function autoCreateIndex(client: PoolClient, name: string): Promise<IndexRecord> {
-  const uuid = newIndexUuid();
-  const settings = buildIndexSettings(name, uuid, {});
-  const created = await saveNewIndex(client, { name, uuid, mappings: {}, settings, blocksWrite: false });
-  if (created) return created;
-  const [existing] = await findIndicesByName(client, [name]); // created concurrently
-  if (!existing) throw new EsError('exception', `index [${name}] could not be created`);
-  return existing;
 }
 
 async function loadStates(

@@ -2,14 +2,13 @@ import type { PoolClient } from 'pg';
 import { EsError } from '@acme/common';
 import { checkIndexBlocks } from '../catalog/index-blocks';
 import { checkIndexName } from '../catalog/check-index-name';
-import { newIndexUuid } from '../catalog/create-index';
+import { autoCreateIndex } from '../catalog/create-index';
 import { resolveWriteIndex, type Catalog } from '../catalog/index-expression';
-import { buildIndexSettings } from '../catalog/index-settings';
-import { findIndicesByName, lockIndices, saveNewIndex, type IndexRecord } from '../storage/indices.repo';
+import { lockIndices, type IndexRecord } from '../storage/indices.repo';
 
 /**
  * The reindex destination, locked for the copy: the write index of `destName`, or a new index of that
- * name with dynamic mapping (the source mapping is not copied, as ES auto-creates it). Its write-level
+ * name auto-created (its matching index template applies; the source mapping is not copied). Its write-level
  * blocks refuse the reindex as they refuse a bulk.
  */
 export async function openReindexDestination(
@@ -20,15 +19,7 @@ export async function openReindexDestination(
   let dest = resolveWriteIndex(catalog, destName);
   if (!dest) {
     checkIndexName(destName);
-    const uuid = newIndexUuid();
-    dest =
-      (await saveNewIndex(client, {
-        name: destName,
-        uuid,
-        mappings: {},
-        settings: buildIndexSettings(destName, uuid, {}),
-        blocksWrite: false,
-      })) ?? (await findIndicesByName(client, [destName]))[0];
+    dest = await autoCreateIndex(client, destName);
   }
   if (!dest) throw new EsError('exception', 'reindex destination could not be created');
   const [locked] = await lockIndices(client, [dest.indexId]);

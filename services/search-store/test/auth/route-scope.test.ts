@@ -84,6 +84,12 @@ describe('route scopes', () => {
     ['DELETE', '/_pit', 'search.read', 'indices:data/read/close_point_in_time'],
     ['GET', '/_tasks', 'search.read', 'cluster:monitor/tasks/lists'],
     ['GET', '/_tasks/:task_id', 'search.read', 'cluster:monitor/task/get'],
+    ['GET', '/_index_template', 'search.read', 'indices:admin/index_template/get'],
+    ['GET', '/_index_template/:name', 'search.read', 'indices:admin/index_template/get'],
+    ['GET', '/_component_template', 'search.read', 'cluster:admin/component_template/get'],
+    ['GET', '/_component_template/:name', 'search.read', 'cluster:admin/component_template/get'],
+    ['GET', '/_template', 'search.read', 'indices:admin/template/get'],
+    ['GET', '/_template/:name', 'search.read', 'indices:admin/template/get'],
     // search.write
     ['POST', '/:index/_doc', 'search.write', 'indices:data/write/index'],
     ['PUT', '/:index/_doc/:id', 'search.write', 'indices:data/write/index'],
@@ -118,6 +124,22 @@ describe('route scopes', () => {
     ['POST', '/_reindex', 'search.admin', 'indices:data/write/reindex'],
     ['GET', '/_cluster/settings', 'search.admin', 'cluster:monitor/settings'],
     ['PUT', '/_cluster/settings', 'search.admin', 'cluster:admin/settings/update'],
+    ['PUT', '/_index_template/:name', 'search.admin', 'indices:admin/index_template/put'],
+    ['POST', '/_index_template/:name', 'search.admin', 'indices:admin/index_template/put'],
+    ['DELETE', '/_index_template/:name', 'search.admin', 'indices:admin/index_template/delete'],
+    [
+      'POST',
+      '/_index_template/_simulate_index/:name',
+      'search.admin',
+      'indices:admin/index_template/simulate_index',
+    ],
+    ['POST', '/_index_template/_simulate', 'search.admin', 'indices:admin/index_template/simulate'],
+    ['POST', '/_index_template/_simulate/:name', 'search.admin', 'indices:admin/index_template/simulate'],
+    ['PUT', '/_component_template/:name', 'search.admin', 'cluster:admin/component_template/put'],
+    ['POST', '/_component_template/:name', 'search.admin', 'cluster:admin/component_template/put'],
+    ['DELETE', '/_component_template/:name', 'search.admin', 'cluster:admin/component_template/delete'],
+    ['PUT', '/_template/:name', 'search.admin', 'indices:admin/template/put'],
+    ['DELETE', '/_template/:name', 'search.admin', 'indices:admin/template/delete'],
   ])('%s %s needs %s (%s)', (method, path, scope, action) => {
     expect(access(method, path)).toEqual({ scope, action });
   });
