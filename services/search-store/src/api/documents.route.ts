@@ -8,7 +8,7 @@ import { sourceParams } from './source-params';
 import type { StoreDeps } from './store-deps';
 import { executeWrites } from '../write/execute-writes';
 import type { WriteOp, WriteResult } from '../write/write-op';
-import { parseConditions, parseOpType, refreshOf } from './write-params';
+import { parseConditions, parseOpType, parseReadVersion, refreshOf } from './write-params';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
 import { scopedRouter } from '../http/scoped-router';
@@ -136,6 +136,7 @@ export function documentsRouter(deps: StoreDeps): Router {
         deps.pool,
         req.params.index as string,
         req.params.id as string,
+        parseReadVersion(req.query),
       );
       if (!doc) {
         res.status(404).json({ _index: index.name, _id: req.params.id, found: false });
@@ -158,6 +159,7 @@ export function documentsRouter(deps: StoreDeps): Router {
         deps.pool,
         req.params.index as string,
         req.params.id as string,
+        parseReadVersion(req.query),
       );
       if (!doc) {
         throw new EsError(

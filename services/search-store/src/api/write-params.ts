@@ -1,15 +1,59 @@
 import type { Request } from 'express';
 import { EsError } from '@acme/common';
 import { parseLongParam, parseRefreshParam, stringParam, type RefreshPolicy } from '../http/query-params';
+import type { ReadVersion } from '../write/get-document';
 import type { WriteConditions } from '../write/write-op';
 
-/** if_seq_no / if_primary_term / version / version_type, checked as ES IndexRequest#validate does. */
+/** `version_type`: ES VersionType#fromString ("No version type match [x]"). */
+function versionTypeOf(query: Record<string, unknown>): WriteConditions['versionType'] {
+  const versionType = stringParam(query.version_type);
+  if (versionType !== undefined && !['internal', 'external', 'external_gte'].includes(versionType)) {
+    throw new EsError('illegal_argument_exception', `No version type match [${versionType}]`);
+  }
+  return versionType as WriteConditions['versionType'];
+}
+
+/** ES Versions.MATCH_ANY: what `version` is when the request names none. */
+const MATCH_ANY = -3;
+const MATCH_DELETED = -4;
+
+function validationFailed(errors: string[]): EsError {
+  return new EsError(
+    'action_request_validation_exception',
+    `Validation Failed: ${errors.map((e, i) => `${i + 1}: ${e};`).join('')}`,
+  );
+}
+
+/**
+ * if_seq_no / if_primary_term / version / version_type, checked as ES
+ * DocWriteRequest#validateSeqNoBasedCASParams does, in its order: the version valid for the type
+ * (VersionType#validateVersionForWrites: internal > 0, external ≥ 0 and given), no internal versioning,
+ * no versioning with compare-and-write, if_seq_no and if_primary_term together.
+ */
 export function parseConditions(query: Record<string, unknown>): WriteConditions {
   const ifSeqNo = parseLongParam(query.if_seq_no, 'if_seq_no');
   const ifPrimaryTerm = parseLongParam(query.if_primary_term, 'if_primary_term');
   const version = parseLongParam(query.version, 'version');
-  const versionType = stringParam(query.version_type);
+  const versionType = versionTypeOf(query);
   const errors: string[] = [];
+  const resolved = version ?? MATCH_ANY;
+  const internal = versionType === undefined || versionType === 'internal';
+  const validForWrites = internal
+    ? resolved > 0 || resolved === MATCH_ANY || resolved === MATCH_DELETED
+    : resolved >= 0;
+  if (!validForWrites) {
+    errors.push(
+      `illegal version value [${resolved}] for version type [${(versionType ?? 'internal').toUpperCase()}]`,
+    );
+  }
+  if (internal && resolved !== MATCH_ANY && resolved !== MATCH_DELETED) {
+    errors.push(
+      'internal versioning can not be used for optimistic concurrency control. Please use `if_seq_no` and `if_primary_term` instead',
+    );
+  }
+  if (ifSeqNo !== undefined && (!internal || resolved !== MATCH_ANY)) {
+    errors.push('compare and write operations can not use versioning');
+  }
   if (ifSeqNo !== undefined && ifSeqNo < 0)
     errors.push(`sequence number must be non negative. got [${ifSeqNo}].`);
   if (ifSeqNo !== undefined && (ifPrimaryTerm === undefined || ifPrimaryTerm === 0)) {
@@ -18,26 +62,25 @@ export function parseConditions(query: Record<string, unknown>): WriteConditions
   if (ifPrimaryTerm !== undefined && ifSeqNo === undefined) {
     errors.push(`ifPrimaryTerm [${ifPrimaryTerm}] is set, but ifSeqNo is unassigned`);
   }
-  if (versionType !== undefined && !['internal', 'external', 'external_gte'].includes(versionType)) {
-    throw new EsError('illegal_argument_exception', `No version type match [${versionType}]`);
+  if (errors.length > 0) throw validationFailed(errors);
+  return { ifSeqNo, ifPrimaryTerm, version, versionType };
+}
+
+/**
+ * `version` / `version_type` on GET and get source (ES GetRequest#validate): the version must be valid
+ * for reads (VersionType#validateVersionForReads: internal > 0, external ≥ 0; -3 is "any").
+ */
+export function parseReadVersion(query: Record<string, unknown>): ReadVersion | undefined {
+  const version = parseLongParam(query.version, 'version');
+  const versionType = versionTypeOf(query) ?? 'internal';
+  if (version === undefined || version === MATCH_ANY) return undefined;
+  const valid = versionType === 'internal' ? version > 0 : version >= 0;
+  if (!valid) {
+    throw validationFailed([
+      `illegal version value [${version}] for version type [${versionType.toUpperCase()}]`,
+    ]);
   }
-  if (version !== undefined && (versionType === undefined || versionType === 'internal')) {
-    errors.push(
-      'internal versioning can not be used for optimistic concurrency control. Please use `if_seq_no` and `if_primary_term` instead',
-    );
-  }
-  if (errors.length > 0) {
-    throw new EsError(
-      'action_request_validation_exception',
-      `Validation Failed: ${errors.map((e, i) => `${i + 1}: ${e};`).join('')}`,
-    );
-  }
-  return {
-    ifSeqNo,
-    ifPrimaryTerm,
-    version,
-    versionType: versionType as WriteConditions['versionType'],
-  };
+  return { version, versionType };
 }
 
 export function refreshOf(req: Request): RefreshPolicy {

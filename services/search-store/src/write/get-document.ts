@@ -1,4 +1,4 @@
-import { illegalArgument, indexClosed, indexNotFound, readBlocked } from '../es-errors';
+import { illegalArgument, indexClosed, indexNotFound, readBlocked, versionConflict } from '../es-errors';
 import { loadCatalog, resolveIndexExpression } from '../catalog/index-expression';
 import { findDocumentWithText, type StoredDocument } from '../storage/documents.repo';
 import { findIndicesByName, type IndexRecord } from '../storage/indices.repo';
@@ -7,18 +7,35 @@ import type { Queryable } from '../storage/queryable';
 /** A document as GET returns it: the stored row and its source text byte for byte. */
 export type FoundDocument = StoredDocument & { sourceText: string };
 
+/** A GET's `version` / `version_type` (ES GetRequest): the version the caller expects. */
+export interface ReadVersion {
+  version: number;
+  versionType: 'internal' | 'external' | 'external_gte';
+}
+
 /**
  * ES "Get API" (and get source): the index or alias must name exactly one index, not read-blocked;
- * `doc` is absent when the id is not there (the route answers ES's 404 shape).
+ * `doc` is absent when the id is not there (the route answers ES's 404 shape). With a `version`,
+ * a document at another version is a 409 (VersionType#isVersionConflictForReads: every type asks
+ * for equality on reads); a missing document stays a 404.
  */
 export async function getDocument(
   db: Queryable,
   name: string,
   id: string,
+  expected?: ReadVersion,
 ): Promise<{ index: IndexRecord; doc: FoundDocument | undefined }> {
   const index = await findSingleIndex(db, name);
   if (index.settings['index.blocks.read'] === 'true') throw readBlocked(index.name);
-  return { index, doc: await findDocumentWithText(db, index.indexId, id) };
+  const doc = await findDocumentWithText(db, index.indexId, id);
+  if (doc && expected && doc.version !== expected.version) {
+    throw versionConflict(
+      { index: index.name, uuid: index.uuid },
+      id,
+      `current version [${doc.version}] is different than the one provided [${expected.version}]`,
+    );
+  }
+  return { index, doc };
 }
 
 /** The one index a name (index or alias) stands for; ES refuses an alias to several for single-index ops. */
