@@ -10,6 +10,7 @@ import { executeWrites } from '../write/execute-writes';
 import type { WriteOp, WriteResult } from '../write/write-op';
 import { parseConditions, parseOpType, parseReadVersion, refreshOf } from './write-params';
 import { checkParams } from '../http/check-params';
+import { parseBooleanParam } from '../http/query-params';
 import { ROUTE_PARAMS } from './route-params';
 import { scopedRouter } from '../http/scoped-router';
 
@@ -21,7 +22,8 @@ export function documentsRouter(deps: StoreDeps): Router {
   const { router, route } = scopedRouter();
 
   const write = async (req: Request, res: Response, op: WriteOp) => {
-    const [result] = await executeWrites(deps, [op], { refresh: refreshOf(req) });
+    const requireAlias = parseBooleanParam(req.query.require_alias, 'require_alias', false);
+    const [result] = await executeWrites(deps, [{ ...op, requireAlias }], { refresh: refreshOf(req) });
     sendWriteResult(res, result as WriteResult);
   };
 

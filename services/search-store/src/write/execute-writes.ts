@@ -66,6 +66,7 @@ async function resolveTargets(
   const targets: (string | undefined)[] = [];
   for (const [i, op] of ops.entries()) {
     try {
+      if (op.requireAlias && op.kind !== 'delete') checkIsAlias(catalog, op.index);
       const made = created.get(op.index);
       if (made instanceof EsError) throw made;
       const record = resolveWriteIndex(catalog, op.index) ?? made;
@@ -86,6 +87,14 @@ async function resolveTargets(
   return targets;
 }
 
+/** ES TransportBulkAction: with `require_alias`, a target that is not an alias is a 404, never created. */
+function checkIsAlias(catalog: Catalog, name: string): void {
+  if (catalog.aliases.some((a) => a.alias === name)) return;
+  throw indexNotFound(name).with({
+    reason: `no such index [${name}] and [require_alias] request flag is [true] and [${name}] is not an alias`,
+  });
+}
+
 /**
  * Creates the batch's missing indices (valid names, ops that auto-create), in name order so that two
  * batches creating the same names wait for each other instead of deadlocking.
@@ -98,7 +107,7 @@ async function autoCreateMissing(
   const created = new Map<string, IndexRecord | EsError>();
   const names = new Set<string>();
   for (const op of ops) {
-    if (op.kind === 'delete' || names.has(op.index)) continue;
+    if (op.kind === 'delete' || op.requireAlias || names.has(op.index)) continue;
     try {
       if (resolveWriteIndex(catalog, op.index)) continue;
       checkIndexName(op.index);

@@ -12,6 +12,8 @@ interface BaseOp extends WriteConditions {
   /** The index or alias named by the request. */
   index: string;
   id?: string;
+  /** `require_alias=true`: `index` must be an alias (never auto-created); ignored on deletes, as ES. */
+  requireAlias?: boolean;
 }
 
 export interface IndexOp extends BaseOp {

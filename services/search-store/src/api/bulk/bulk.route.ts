@@ -1,6 +1,7 @@
 import { type Router, type Request, type Response } from 'express';
 import { checkDeclaredLength } from '../../http/read-body';
 import { readLines } from '../../http/read-lines';
+import { parseBooleanParam } from '../../http/query-params';
 import type { StoreDeps } from '../store-deps';
 import { executeWrites } from '../../write/execute-writes';
 import type { WriteResult } from '../../write/write-op';
@@ -33,6 +34,7 @@ export function bulkRouter(deps: StoreDeps): Router {
     const items = await parseBulk(
       readLines(req, deps.config.MAX_REQUEST_BYTES),
       req.params.index as string | undefined,
+      parseBooleanParam(req.query.require_alias, 'require_alias', false),
     );
     const results: Record<string, unknown>[] = [];
     for (let start = 0; start < items.length; start += BATCH_SIZE) {

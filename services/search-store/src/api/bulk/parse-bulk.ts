@@ -44,6 +44,7 @@ export interface BulkItem {
 export async function parseBulk(
   lines: AsyncIterable<Line>,
   defaultIndex: string | undefined,
+  defaultRequireAlias = false,
 ): Promise<BulkItem[]> {
   const items: BulkItem[] = [];
   const iterator = lines[Symbol.asyncIterator]();
@@ -75,6 +76,8 @@ export async function parseBulk(
       items.push({ action, op: { kind: 'delete', index, id: id ?? '', ...conditions } });
       continue;
     }
+    // The item's own `require_alias` wins over the URL's (ES BulkRequestParser).
+    const requireAlias = typeof meta.require_alias === 'boolean' ? meta.require_alias : defaultRequireAlias;
     const sourceLine = await iterator.next();
     if (sourceLine.done) break; // ES drops a trailing action without its source line
     if (!sourceLine.value.terminated)
@@ -97,6 +100,7 @@ export async function parseBulk(
               ? (body as Record<string, unknown>)
               : { ...body, _source: meta._source },
           bodyText: text,
+          requireAlias,
           ...conditions,
         },
       });
@@ -105,7 +109,10 @@ export async function parseBulk(
     const kind = action === 'create' || meta.op_type === 'create' ? 'create' : 'index';
     try {
       const source = parseJsonText(text);
-      items.push({ action, op: { kind, index, id, source, sourceText: text, ...conditions } });
+      items.push({
+        action,
+        op: { kind, index, id, source, sourceText: text, requireAlias, ...conditions },
+      });
     } catch (error) {
       if (!(error instanceof EsError)) throw error;
       const failure = new EsError(
