@@ -118,6 +118,7 @@ function checkSettingValue(key: string, value: string): void {
       `Failed to parse value [${value}] as only [true] or [false] are allowed.`,
     );
   }
+  if (key === 'index.refresh_interval') checkRefreshInterval(value);
   if (key === 'index.number_of_shards' || key === 'index.number_of_replicas') {
     if (!/^\d+$/.test(value)) {
       throw new EsError(
@@ -131,6 +132,28 @@ function checkSettingValue(key: string, value: string): void {
         `Failed to parse value [${value}] for setting [${key}] must be >= 1`,
       );
     }
+  }
+}
+
+/**
+ * `index.refresh_interval` is a time value ≥ -1 (ES TimeValue#parseTimeValue). Any valid value is
+ * accepted and stored, `-1` ("never refresh") included: every write here is visible to search when it
+ * commits, as if refreshed after each write, so the interval changes nothing and `_refresh` stays a
+ * valid no-op (DESIGN.md).
+ */
+function checkRefreshInterval(value: string): void {
+  const match = /^(-?\d+)(nanos|micros|ms|s|m|h|d)?$/.exec(value.trim().toLowerCase());
+  if (!match || (match[2] === undefined && match[1] !== '0' && match[1] !== '-1')) {
+    throw new EsError(
+      'illegal_argument_exception',
+      `failed to parse setting [index.refresh_interval] with value [${value}] as a time value: unit is missing or unrecognized`,
+    );
+  }
+  if (Number(match[1]) < -1 || (Number(match[1]) === -1 && match[2] !== undefined && match[2] !== 'ms')) {
+    throw new EsError(
+      'illegal_argument_exception',
+      `failed to parse value [${value}] for setting [index.refresh_interval], must be >= [-1]`,
+    );
   }
 }
 
