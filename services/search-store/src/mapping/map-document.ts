@@ -170,6 +170,8 @@ class DocumentWalker {
     dynamic: DynamicSetting,
   ): void {
     for (const [key, child] of Object.entries(value)) {
+      // ES DotExpandingXContentParser: IllegalArgumentException, wrapped as "failed to parse: …".
+      if (key === '') throw this.failedToParse('field name cannot be an empty string', [...jsonPath, key]);
       const names = key.split('.');
       if (names.some((n) => n === '')) {
         throw new EsError(

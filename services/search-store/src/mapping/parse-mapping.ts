@@ -93,6 +93,8 @@ function parseProperties(input: unknown, prefix: string): Record<string, FieldMa
   // Field names are user strings (`__proto__`, `constructor` included): a dictionary without a prototype.
   const out = newDictionary<FieldMapping>();
   for (const [name, definition] of Object.entries(input as Record<string, unknown>)) {
+    // ES ObjectMapper.TypeParser#validateFieldName (PUT /<index> wraps it: "Failed to parse mapping: …").
+    if (name === '') throw mappingError('field name cannot be an empty string');
     out[name] = parseField(`${prefix}${name}`, name, definition);
   }
   return out;
