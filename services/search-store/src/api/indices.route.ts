@@ -34,9 +34,8 @@ export function indicesRouter(deps: StoreDeps): Router {
       const body = bodyObject(req);
       const unknown = Object.keys(body).filter((k) => !['settings', 'mappings', 'aliases'].includes(k));
       if (unknown.length > 0) {
-        throw new EsError('parsing_exception', `unknown key [${unknown[0]}] for create index`, {
-          metadata: { line: 1, col: 2 },
-        });
+        // CreateIndexRequest#source: ElasticsearchParseException, no location and no suggestion.
+        throw new EsError('parse_exception', `unknown key [${unknown[0]}] for create index`);
       }
       const created = await createIndex(deps.pool, {
         name: req.params.index as string,
