@@ -1,13 +1,14 @@
 import { type Router } from 'express';
-import { bodyObject } from '../http/read-body';
+import { EsError, isEsError } from '@acme/common';
+import { bodyObject, type JsonBodyLocals } from '../http/read-body';
+import { locateJsonPath } from '../http/locate-json-path';
 import { reindex, type ReindexOutcome } from '../write/reindex';
-import { isEsError } from '@acme/common';
 import { parseReindexRequest } from '../write/reindex-request';
 import type { StoreDeps } from './store-deps';
 import { checkParams } from '../http/check-params';
 import { ROUTE_PARAMS } from './route-params';
 import { scopedRouter } from '../http/scoped-router';
-import { parseBooleanParam } from '../http/query-params';
+import { parseBooleanParam, stringParam } from '../http/query-params';
 import type { TaskManager } from '../tasks/task-manager';
 
 /**
@@ -24,7 +25,19 @@ export function reindexRouter(deps: StoreDeps, tasks: TaskManager): Router {
     checkParams(ROUTE_PARAMS.reindex),
     async (req, res) => {
       const started = Date.now();
-      const request = parseReindexRequest(bodyObject(req));
+      const text = (res.locals as JsonBodyLocals).rawBody;
+      // RestRequest#contentOrSourceParamParser: the reindex API has no meaning without a body.
+      if (req.body === undefined) {
+        throw new EsError('parse_exception', 'request body or source parameter is required');
+      }
+      const request = parseReindexRequest(
+        bodyObject(req),
+        {
+          maxDocs: stringParam(req.query.max_docs),
+          requireAlias: parseBooleanParam(req.query.require_alias, 'require_alias', false),
+        },
+        (path) => (text === undefined ? undefined : locateJsonPath(text, path)),
+      );
       if (!parseBooleanParam(req.query.wait_for_completion, 'wait_for_completion', true)) {
         // One statement inside Postgres: a stored task, not cancellable (ES's reindex is, between batches).
         const task = await tasks.start({

@@ -1,6 +1,6 @@
 import type { EsError } from '@acme/common';
 import { checkIndexBlocks } from '../catalog/index-blocks';
-import { loadCatalog, resolveIndexExpression } from '../catalog/index-expression';
+import { loadCatalog, resolveIndexExpression, resolveWriteIndex } from '../catalog/index-expression';
 import { versionConflict } from '../es-errors';
 import type { IndexContext } from '../index/index-writer';
 import { compileReindexSelection } from '../query/compile/compile-reindex-selection';
@@ -11,7 +11,7 @@ import { statisticsRefresherFor } from '../storage/statistics-refresher';
 import { copyForReindex } from './copy-for-reindex';
 import type { WriteDeps } from './index-state';
 import { openReindexDestination } from './open-reindex-destination';
-import type { ReindexRequest } from './reindex-request';
+import { checkReindexTargets, type ReindexRequest } from './reindex-request';
 
 /** A document reindex did not copy: refused by the destination mapping, or a create conflict. */
 export interface ReindexFailure {
@@ -44,7 +44,16 @@ export async function reindex(
 ): Promise<ReindexOutcome> {
   const outcome = await inTransaction(deps.pool, async (client) => {
     const catalog = await loadCatalog(client);
+    const destIsAlias = catalog.aliases.some((a) => a.alias === request.destIndex);
+    checkReindexTargets([], undefined, request.destIndex, destIsAlias, request.requireAlias);
     const sources = resolveIndexExpression(catalog, request.sourceIndex);
+    checkReindexTargets(
+      sources.map((s) => s.name),
+      resolveWriteIndex(catalog, request.destIndex)?.name,
+      request.destIndex,
+      destIsAlias,
+      false,
+    );
     // Reindex reads its sources with a search, which the READ level of a block refuses (403, nothing
     // created): checked before the destination is touched, as the scroll runs before any bulk.
     checkIndexBlocks(sources, 'read');
