@@ -42,7 +42,7 @@ export function documentsRouter(deps: StoreDeps): Router {
       id,
       source: req.body as unknown,
       sourceText: (res.locals as JsonBodyLocals).rawBody,
-      ...parseConditions(req.query),
+      ...parseConditions(req.query, kind === 'create'),
     });
   };
 

@@ -30,11 +30,12 @@ function validationFailed(errors: string[]): EsError {
  * (VersionType#validateVersionForWrites: internal > 0, external ≥ 0 and given), no internal versioning,
  * no versioning with compare-and-write, if_seq_no and if_primary_term together.
  */
-export function parseConditions(query: Record<string, unknown>): WriteConditions {
+export function parseConditions(query: Record<string, unknown>, create = false): WriteConditions {
   const ifSeqNo = parseLongParam(query.if_seq_no, 'if_seq_no');
   const ifPrimaryTerm = parseLongParam(query.if_primary_term, 'if_primary_term');
   const version = parseLongParam(query.version, 'version');
   const versionType = versionTypeOf(query);
+  if (create) checkCreateConditions(versionType, version, ifSeqNo, ifPrimaryTerm);
   const errors: string[] = [];
   const resolved = version ?? MATCH_ANY;
   const internal = versionType === undefined || versionType === 'internal';
@@ -64,6 +65,27 @@ export function parseConditions(query: Record<string, unknown>): WriteConditions
   }
   if (errors.length > 0) throw validationFailed(errors);
   return { ifSeqNo, ifPrimaryTerm, version, versionType };
+}
+
+/**
+ * ES IndexRequest#validate for `op_type=create` (and `_create`): one error, before the CAS checks, as
+ * ES returns at the first: only internal versioning, no explicit version, no compare-and-set.
+ */
+function checkCreateConditions(
+  versionType: WriteConditions['versionType'],
+  version: number | undefined,
+  ifSeqNo: number | undefined,
+  ifPrimaryTerm: number | undefined,
+): void {
+  if (versionType !== undefined && versionType !== 'internal') {
+    throw validationFailed(['create operations only support internal versioning. use index instead']);
+  }
+  if (version !== undefined && version !== MATCH_DELETED) {
+    throw validationFailed(['create operations do not support explicit versions. use index instead']);
+  }
+  if (ifSeqNo !== undefined || ifPrimaryTerm !== undefined) {
+    throw validationFailed(['create operations do not support compare and set. use index instead']);
+  }
 }
 
 /**

@@ -107,6 +107,31 @@ describe('request checks (issue 20)', () => {
     });
   });
 
+  it('refuses versions and compare-and-set on create as IndexRequest#validate', async () => {
+    const cases = [
+      [
+        '/docs/_create/c1?version=3&version_type=external',
+        'create operations only support internal versioning. use index instead',
+      ],
+      [
+        '/docs/_doc/c1?op_type=create&version=3',
+        'create operations do not support explicit versions. use index instead',
+      ],
+      [
+        '/docs/_doc/c1?op_type=create&if_seq_no=0&if_primary_term=1',
+        'create operations do not support compare and set. use index instead',
+      ],
+    ] as const;
+    for (const [path, reason] of cases) {
+      const response = await call(server.url, 'PUT', path, { a: 1 });
+      expect(response.status).toBe(400);
+      expect(response.json).toMatchObject({
+        error: { type: 'action_request_validation_exception', reason: `Validation Failed: 1: ${reason};` },
+      });
+    }
+    expect(await es().exists({ index: 'docs', id: 'c1' })).toBe(false);
+  });
+
   describe('require_alias', () => {
     const notAlias = (name: string) =>
       `no such index [${name}] and [require_alias] request flag is [true] and [${name}] is not an alias`;
