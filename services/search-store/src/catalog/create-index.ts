@@ -62,12 +62,15 @@ async function saveIndex(
       throw error;
     }
   }
-  const template = await templateForNewIndex(db, request.name);
+  const requestedSettings = flattenSettings(request.settings ?? {});
+  // MetadataCreateIndexService: a request making the index hidden skips global (`*`) templates.
+  const hidden = requestedSettings['index.hidden'] === 'true';
+  const template = await templateForNewIndex(db, request.name, hidden);
   const mappings = mappingWith(template, requested);
   const uuid = newIndexUuid();
   const settings = buildIndexSettings(request.name, uuid, {
     ...(template?.settings ?? {}),
-    ...flattenSettings(request.settings ?? {}),
+    ...requestedSettings,
   });
   // MetadataCreateIndexService merges the mapping under the new settings: the limits apply at once.
   checkMappingLimits(mappings, mappingLimitsOf(settings));

@@ -480,6 +480,48 @@ describe('index and component templates', () => {
     expect((await call(server.url, 'POST', '/_index_template/_simulate/none')).status).toBe(404);
   });
 
+  it('keeps global templates off hidden indices and refuses a global template that hides', async () => {
+    await es().indices.putIndexTemplate({
+      name: 'global',
+      index_patterns: ['*'],
+      priority: 9001,
+      template: { mappings: { properties: { g: { type: 'keyword' } } } },
+    });
+    try {
+      await es().indices.create({ index: '.dotted' });
+      expect((await es().indices.getMapping({ index: '.dotted' }))['.dotted']?.mappings.properties).toEqual({
+        g: { type: 'keyword' },
+      });
+      await es().indices.create({ index: 'hidden-one', settings: { 'index.hidden': true } });
+      expect(
+        (await es().indices.getMapping({ index: 'hidden-one' }))['hidden-one']?.mappings.properties,
+      ).toBeUndefined();
+      await es().cluster.putComponentTemplate({
+        name: 'hider',
+        template: { settings: { 'index.hidden': true } },
+      });
+      const refused = await failure(
+        es().indices.putIndexTemplate({
+          name: 'global2',
+          index_patterns: ['*'],
+          priority: 2,
+          composed_of: ['hider'],
+        }),
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({
+        error: {
+          type: 'invalid_index_template_exception',
+          reason:
+            'index_template [global2] invalid, cause [global composable templates may not specify the setting index.hidden]',
+        },
+      });
+      await es().cluster.deleteComponentTemplate({ name: 'hider' });
+    } finally {
+      await es().indices.deleteIndexTemplate({ name: 'global' });
+    }
+  });
+
   it('answers the legacy _template API as an ES 8 node without legacy templates', async () => {
     expect((await call(server.url, 'GET', '/_template')).json).toEqual({});
     expect((await call(server.url, 'GET', '/_template/x*')).status).toBe(200);

@@ -23,7 +23,16 @@ export async function putIndexTemplate(
 ): Promise<void> {
   await inTransaction(pool, async (db) => {
     await lockTemplates(db);
-    const components = new Set((await findTemplates(db, 'component')).map((c) => c.name));
+    const components = new Map(
+      (await findTemplates<ComponentTemplate>(db, 'component')).map((c) => [c.name, c.body]),
+    );
+    if (template.index_patterns.some((p) => /^\*+$/.test(p))) {
+      // MetadataIndexTemplateService#validateV2TemplateRequest: a global template may not hide indices.
+      const parts = [...template.composed_of.map((c) => components.get(c)?.template), template.template];
+      if (parts.some((part) => part?.settings?.['index.hidden'] !== undefined)) {
+        throw invalidTemplate(name, 'global composable templates may not specify the setting index.hidden');
+      }
+    }
     const missing = template.composed_of.filter((c) => !components.has(c));
     if (missing.length > 0) {
       throw invalidTemplate(

@@ -21,16 +21,18 @@ export interface ResolvedTemplate {
  * The index template for a new index (ES MetadataIndexTemplateService#findV2Template): among the
  * templates with a pattern matching the name, the highest `priority` (absent = 0). Equal priorities
  * cannot both match (PUT refuses overlapping patterns at the same priority); name order breaks a tie
- * left by a race. A hidden-looking name (leading `.`) is not matched by a global (`*`) template.
+ * left by a race. An index the request makes hidden (`index.hidden: true`) is not matched by a global
+ * (`*`) template.
  */
 export function findMatchingTemplate(
   templates: readonly StoredTemplate<IndexTemplate>[],
   indexName: string,
+  hidden = false,
 ): StoredTemplate<IndexTemplate> | undefined {
   let winner: StoredTemplate<IndexTemplate> | undefined;
   for (const candidate of templates) {
     const patterns = candidate.body.index_patterns;
-    if (indexName.startsWith('.') && patterns.some((p) => /^\*+$/.test(p))) continue;
+    if (hidden && patterns.some((p) => /^\*+$/.test(p))) continue;
     if (!patterns.some((pattern) => simpleMatcher(pattern)(indexName))) continue;
     if (!winner || (candidate.body.priority ?? 0) > (winner.body.priority ?? 0)) winner = candidate;
   }
@@ -65,9 +67,10 @@ export function resolveTemplate(
 export async function templateForNewIndex(
   db: Queryable,
   indexName: string,
+  hidden = false,
 ): Promise<ResolvedTemplate | undefined> {
   const templates = await findTemplates<IndexTemplate>(db, 'index');
-  const match = findMatchingTemplate(templates, indexName);
+  const match = findMatchingTemplate(templates, indexName, hidden);
   if (!match) return undefined;
   const components =
     match.body.composed_of.length > 0
