@@ -517,6 +517,28 @@ describe('index and component templates', () => {
         },
       });
       await es().cluster.deleteComponentTemplate({ name: 'hider' });
+      await es().cluster.putComponentTemplate({ name: 'later', template: {} });
+      await es().indices.putIndexTemplate({
+        name: 'global3',
+        index_patterns: ['*'],
+        priority: 9003,
+        composed_of: ['later'],
+      });
+      const update = await failure(
+        es().cluster.putComponentTemplate({
+          name: 'later',
+          template: { settings: { 'index.hidden': true } },
+        }),
+      );
+      expect(update.body).toMatchObject({
+        error: {
+          type: 'illegal_argument_exception',
+          reason:
+            'cannot update component template [later] because the following global templates would resolve to specifying the [index.hidden] setting: [global3]',
+        },
+      });
+      await es().indices.deleteIndexTemplate({ name: 'global3' });
+      await es().cluster.deleteComponentTemplate({ name: 'later' });
     } finally {
       await es().indices.deleteIndexTemplate({ name: 'global' });
     }

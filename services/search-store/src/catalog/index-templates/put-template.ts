@@ -112,6 +112,20 @@ export async function putComponentTemplate(
     if (create && existing.some((t) => t.name === name)) {
       throw new EsError('illegal_argument_exception', `component template [${name}] already exists`);
     }
+    if (template.template.settings?.['index.hidden'] !== undefined) {
+      // MetadataIndexTemplateService#addComponentTemplate: global templates may not end up hiding.
+      const globals = (await findTemplates<IndexTemplate>(db, 'index'))
+        .filter(
+          (t) => t.body.composed_of.includes(name) && t.body.index_patterns.some((p) => /^\*+$/.test(p)),
+        )
+        .map((t) => t.name);
+      if (globals.length > 0) {
+        throw new EsError(
+          'illegal_argument_exception',
+          `cannot update component template [${name}] because the following global templates would resolve to specifying the [index.hidden] setting: [${globals.join(',')}]`,
+        );
+      }
+    }
     if (template.template.settings) checkTemplateSettings(template.template.settings);
     if (template.template.mappings) {
       try {
