@@ -6,9 +6,10 @@ import { nestSettings } from '../index-settings';
 import type { ComponentTemplate, IndexTemplate, TemplateContent } from './template-types';
 
 /**
- * GET /_index_template[/{name}] and GET /_component_template[/{name}]: a name, a comma list or
- * wildcards. A concrete name that matches nothing is ES's 404 `resource_not_found_exception`
- * "index template matching [x] not found"; a wildcard matching nothing is an empty list.
+ * GET /_index_template[/{name}] and GET /_component_template[/{name}]: one name or one wildcard
+ * pattern (ES's transport actions take a single name: `a,b` is a name no template has). A concrete
+ * name that matches nothing is ES's 404 `resource_not_found_exception` "index template matching [x]
+ * not found"; a wildcard matching nothing is an empty list.
  */
 export async function getTemplates<Body>(
   pool: Pool,
@@ -17,8 +18,8 @@ export async function getTemplates<Body>(
 ): Promise<StoredTemplate<Body>[]> {
   const all = await findTemplates<Body>(pool, kind);
   if (expression === undefined || expression === '' || expression === '_all') return all;
-  const matchers = expression.split(',').map((part) => simpleMatcher(part));
-  const found = all.filter((t) => matchers.some((match) => match(t.name)));
+  const match = simpleMatcher(expression);
+  const found = all.filter((t) => match(t.name));
   if (found.length === 0 && !expression.includes('*')) {
     const what = kind === 'index' ? 'index template' : 'component template';
     throw new EsError('resource_not_found_exception', `${what} matching [${expression}] not found`);
