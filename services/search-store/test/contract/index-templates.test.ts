@@ -354,6 +354,18 @@ describe('index and component templates', () => {
       },
     });
 
+    const ignoreMissing = await put('/_index_template/t', {
+      index_patterns: ['t'],
+      ignore_missing_component_templates: ['x'],
+    });
+    expect(ignoreMissing.status).toBe(400);
+    expect(ignoreMissing.json).toMatchObject({
+      error: {
+        type: 'illegal_argument_exception',
+        reason: '[ignore_missing_component_templates] is not supported',
+      },
+    });
+
     const badName = await put('/_index_template/Bad%20Name', { index_patterns: ['_x', 'a b'] });
     expect(badName.status).toBe(400);
     expect(badName.json).toMatchObject({

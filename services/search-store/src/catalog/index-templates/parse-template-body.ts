@@ -77,6 +77,15 @@ export function parseIndexTemplateBody(body: Record<string, unknown>, locate: Lo
   checkFields('index_template', body, INDEX_TEMPLATE_FIELDS, [], locate);
   if (body.data_stream !== undefined && body.data_stream !== null)
     throw dataStreamsUnsupported('data_stream');
+  const ignoreMissing = body.ignore_missing_component_templates;
+  if (
+    ignoreMissing !== undefined &&
+    ignoreMissing !== null &&
+    !(Array.isArray(ignoreMissing) && ignoreMissing.length === 0)
+  ) {
+    // Refused rather than stored and ignored: composed_of must name existing templates here.
+    throw new EsError('illegal_argument_exception', '[ignore_missing_component_templates] is not supported');
+  }
   if (body.index_patterns === undefined) {
     throw new EsError('illegal_argument_exception', 'Required [index_patterns]');
   }
