@@ -8,6 +8,11 @@ import type { SqlBuilder } from './sql-builder';
 /** How a field's values are stored: `num` (numbers, dates, booleans) or `kw` (keyword strings). */
 export type ValueColumn = 'num' | 'kw';
 
+/** The doc-value column of a mapped type: keywords and ip keys (mapping/ip-value.ts) in `kw`. */
+function valueColumn(type: string): ValueColumn {
+  return type === 'keyword' || type === 'ip' ? 'kw' : 'num';
+}
+
 /** A field's values as a relation (doc_key, v), ready to join against a doc set. */
 export interface FieldValues {
   path: string;
@@ -57,8 +62,8 @@ export class FieldResolver {
       );
     }
     this.checkSupported(path, first.type, aggType, allowKeyword);
-    const column: ValueColumn = first.type === 'keyword' ? 'kw' : 'num';
-    const same = fields.filter((f) => (f.type === 'keyword' ? 'kw' : 'num') === column);
+    const column = valueColumn(first.type);
+    const same = fields.filter((f) => valueColumn(f.type) === column);
     return {
       path,
       type: first.type,
@@ -74,7 +79,8 @@ export class FieldResolver {
   }
 
   private checkSupported(path: string, type: string, aggType: string, allowKeyword: boolean): void {
-    const ok = type === 'keyword' ? allowKeyword : docValueType(type) !== undefined;
+    // ip doc values are keys in `kw` and aggregate where keywords do (terms, counts), never as numbers.
+    const ok = type === 'keyword' || type === 'ip' ? allowKeyword : docValueType(type) !== undefined;
     if (!ok) {
       throw new EsError(
         'illegal_argument_exception',

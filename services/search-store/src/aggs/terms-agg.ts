@@ -2,6 +2,7 @@ import { EsError } from '@acme/common';
 import { isIntegerType } from '../mapping/field-types';
 import type { AggNode, TermsOrder } from './agg-types';
 import { formatDate } from './format-date';
+import { formatIpKey, ipKey } from '../mapping/ip-value';
 import type { FieldValues } from './field-values';
 import { groupValuesSql } from './metric-agg';
 import type { AggRun } from './agg-run';
@@ -20,6 +21,8 @@ interface TermRow extends Record<string, unknown> {
 
 /** The wire key of a term: numbers stay numbers; booleans are 1/0 with key_as_string; dates add key_as_string. */
 export function termHead(values: FieldValues, k: number | string): Record<string, unknown> {
+  // An ip bucket's key is the address as ES prints it (DocValueFormat.IP), ordered by its bytes.
+  if (values.type === 'ip') return { key: formatIpKey(String(k)) };
   if (values.column === 'kw') return { key: k };
   const n = Number(k);
   if (values.type === 'boolean') return { key: n, key_as_string: n === 1 ? 'true' : 'false' };
@@ -70,6 +73,7 @@ export async function computeTerms(
     }
   }
   const limit = subOrder ? run.maxBuckets + 1 : spec.size;
+  const missing = values.type === 'ip' ? ipMissing(spec.missing) : spec.missing;
   const keyText = values.column === 'kw' ? 'x.v' : 'x.v::text';
   // Sub-aggregations only need the shown buckets: restricting the values to their keys first lets
   // the planner estimate the rows from column statistics (a filter on the group id expression cannot).
@@ -83,7 +87,7 @@ export async function computeTerms(
         }
       : values;
   const membership: DocSet = (b) =>
-    `SELECT x.doc_key, x.g || ${b.param(GROUP_SEP)} || ${keyText} AS g FROM (${distinctValuesSql(b, docs, shownValues, spec.missing)}) x`;
+    `SELECT x.doc_key, x.g || ${b.param(GROUP_SEP)} || ${keyText} AS g FROM (${distinctValuesSql(b, docs, shownValues, missing)}) x`;
   // Like Elasticsearch, sum_other_doc_count also counts the buckets below min_doc_count.
   const rows = await run.query<TermRow>((b) => {
     const minDocCount = b.param(Math.max(spec.minDocCount, 1), 'bigint');
@@ -92,7 +96,7 @@ export async function computeTerms(
                row_number() OVER (PARTITION BY t.g, t.c >= ${minDocCount} ORDER BY ${orderSql(subOrder ? [{ key: '_count', asc: false }] : spec.order, values.column)}) AS rn,
                sum(t.c) OVER (PARTITION BY t.g) AS total
           FROM (SELECT u.g, u.v AS k, ${keyText.replace('x.', 'u.')} AS kt, count(*) AS c
-                  FROM (${distinctValuesSql(b, docs, values, spec.missing)}) u GROUP BY u.g, u.v) t) y
+                  FROM (${distinctValuesSql(b, docs, values, missing)}) u GROUP BY u.g, u.v) t) y
        WHERE y.kept AND y.rn <= ${b.param(limit, 'bigint')} ORDER BY y.g, y.rn`;
   });
   const byGroup = new Map<string, { total: number; buckets: Bucket[] }>(
@@ -129,6 +133,15 @@ export async function computeTerms(
     });
   }
   return out;
+}
+
+/** `missing` on an ip field: an address, compared and grouped as its doc-value key. */
+function ipMissing(missing: unknown): unknown {
+  if (missing === undefined) return undefined;
+  const key = ipKey(String(missing));
+  if (key === undefined)
+    throw new EsError('illegal_argument_exception', `'${String(missing)}' is not an IP string literal.`);
+  return key;
 }
 
 function metricOf(bucket: Bucket, path: string): number {

@@ -10,6 +10,7 @@ import { intToByte4 } from './small-float';
 import { DEFAULT_DATE_FORMAT, parseDateValue } from './date-value';
 import { isIntegerType, isNumericType } from '../mapping/field-types';
 import { valuesAtPath, type IndexedField } from './indexed-fields';
+import { ipKey } from '../mapping/ip-value';
 
 /** One document's contribution to one field: its terms, its length and its doc values. */
 export interface FieldContribution {
@@ -64,7 +65,13 @@ function cached<T>(field: IndexedField, kind: string, make: () => T): T {
 
 /** A field's scalar values in a source, undefined when it has none or the field is not indexed. */
 export function indexedValues(field: IndexedField, source: Record<string, unknown>): unknown[] | undefined {
-  if (field.mapping.index === false && field.type !== 'keyword' && !isNumericType(field.type))
+  // Fields with doc values stay searchable without an index (ES "index": doc-value queries).
+  if (
+    field.mapping.index === false &&
+    field.type !== 'keyword' &&
+    field.type !== 'ip' &&
+    !isNumericType(field.type)
+  )
     return undefined;
   const values = valuesAtPath(source, field.sourcePath).filter((v) => typeof v !== 'object');
   return values.length === 0 ? undefined : values;
@@ -110,6 +117,13 @@ export function contribute(
     ];
     if (terms.length === 0) return undefined;
     return { ...base, terms, length: terms.length, keywords: [...terms].sort() };
+  }
+  if (field.type === 'ip') {
+    // Doc values only (no terms): the address as 16 bytes in hex (mapping/ip-value.ts). A malformed
+    // value reaches here only under ignore_malformed, and is left out.
+    const keys = [...new Set(values.map((v) => ipKey(String(v))).filter((k) => k !== undefined))];
+    if (keys.length === 0) return undefined;
+    return { ...base, length: keys.length, keywords: keys.sort() };
   }
   const numbers = values.map((v) => toNumber(field, v)).filter((n): n is number => n !== undefined);
   if (numbers.length === 0) return undefined;

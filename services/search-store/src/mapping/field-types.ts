@@ -16,6 +16,7 @@ export const FIELD_TYPES = [
   'date',
   'boolean',
   'binary',
+  'ip',
   'dense_vector',
   'sparse_vector',
   'object',

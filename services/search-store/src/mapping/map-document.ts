@@ -297,11 +297,12 @@ class DocumentWalker {
     checkImmenseTerm(field, value, full);
     const raw = needsRawLongText(value) ? this.rawNumber?.(jsonPath) : undefined;
     const cause = this.numberAwareCause(field, value, full, jsonPath, raw);
-    if (cause) throw this.parseFailure(full, field, value, jsonPath, cause);
+    if (cause && !ignoresMalformed(field)) throw this.parseFailure(full, field, value, jsonPath, cause);
     for (const [subName, sub] of Object.entries(field.fields ?? {})) {
       checkImmenseTerm(sub, value, `${full}.${subName}`);
       const subCause = this.numberAwareCause(sub, value, `${full}.${subName}`, jsonPath, raw);
-      if (subCause) throw this.parseFailure(`${full}.${subName}`, sub, value, jsonPath, subCause);
+      if (subCause && !ignoresMalformed(sub))
+        throw this.parseFailure(`${full}.${subName}`, sub, value, jsonPath, subCause);
     }
   }
 
@@ -415,6 +416,16 @@ function checkImmenseTerm(field: FieldMapping, value: unknown, full: string): vo
       },
     },
   );
+}
+
+/**
+ * `ignore_malformed: true` (ES "ignore_malformed"): a value the field cannot parse is left out of the
+ * index and the document is kept (its `_source` unchanged). Applied to the types whose indexing skips
+ * values it cannot parse (`index/analyze-document.ts`).
+ */
+const IGNORE_MALFORMED_TYPES: ReadonlySet<string> = new Set(['ip']);
+function ignoresMalformed(field: FieldMapping): boolean {
+  return field.ignore_malformed === true && IGNORE_MALFORMED_TYPES.has(field.type ?? '');
 }
 
 function sparseVectorCause(value: unknown): EsCause | undefined {

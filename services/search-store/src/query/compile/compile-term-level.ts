@@ -2,6 +2,7 @@ import { keywordNormalizer } from '../../index/analyze-document';
 import { docsWithValue } from '../../index/doc-values-reader';
 import { docsWithTerms } from '../../index/postings-reader';
 import { NOTHING, type CompileContext } from './compile-context';
+import { ipRangeCondition, ipTermsCondition } from './compile-ip';
 import { compileTermClauses } from './compile-term-clauses';
 import type { ReaderField } from '../index-reader';
 import type { Query } from '../query-ast';
@@ -56,6 +57,7 @@ export async function compileTerms(
     if (scored && terms.length === 1) return compileTermClauses(ctx, field, terms, 1, boost, scoring);
     return constant(docsWithTerms(idx(), fid(), (term) => `${term} = ANY(${params.add(terms)}::text[])`));
   }
+  if (field.type === 'ip') return constant(docsWithValue(idx(), fid(), ipTermsCondition(params, values)));
   const numbers = values.map((v) => toQueryNumber(ctx, field, v));
   return constant(docsWithValue(idx(), fid(), `num = ANY(${params.add(numbers)}::float8[])`));
 }
@@ -95,6 +97,11 @@ export async function compileRange(
     ['lt', '<', false],
     ['lte', '<=', true],
   ] as const;
+  if (field.type === 'ip') {
+    const condition = ipRangeCondition(params, query);
+    if (condition === undefined) return NOTHING;
+    return constant(docsWithValue(params.add(reader.indexId), params.add(field.fieldId), condition));
+  }
   if (field.type === 'keyword' || field.type === 'text') {
     for (const [key, op] of bounds) {
       const v = query[key];

@@ -3,6 +3,7 @@ import { docValueOf } from '../../index/doc-values-reader';
 import type { IndexReader } from '../index-reader';
 import type { RuntimeSortKey } from './plan-runtime-sort';
 import { formatFloat } from '../score/bm25';
+import { formatIpKey, ipKey } from '../../mapping/ip-value';
 import type { SortKey } from '../parse/search-request';
 import { ShardQueryError } from '../shard-query-error';
 import type { SqlParams } from './sql-params';
@@ -16,7 +17,7 @@ export interface SortPlan {
   expressions: string[];
   orderBy: string[];
   /** How to print each sort value in hits[i].sort. */
-  kinds: ('score' | 'doc' | 'shard' | 'num' | 'kw' | 'bool')[];
+  kinds: ('score' | 'doc' | 'shard' | 'num' | 'kw' | 'bool' | 'ip')[];
   keys: SortKey[];
 }
 
@@ -63,7 +64,8 @@ export function planSort(
         reason: `Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${key.field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
       });
     }
-    const column = type === 'keyword' ? 'kw' : 'num';
+    // ip doc values are keys in `kw` whose byte order is the address order (mapping/ip-value.ts).
+    const column = type === 'keyword' || type === 'ip' ? 'kw' : 'num';
     const cases = mapped
       .filter((m) => m.field?.fieldId !== undefined)
       .map((m) => `WHEN ${params.add(m.reader.indexId)}::bigint THEN ${params.add(m.field!.fieldId)}::int`);
@@ -74,11 +76,11 @@ export function planSort(
     // A custom `missing` value sorts (and prints) in place of the absent one.
     const expression =
       typeof missing === 'object'
-        ? `coalesce(${value}, ${params.add(column === 'kw' ? String(missing.value) : Number(missing.value))}::${column === 'kw' ? 'text' : 'float8'})`
+        ? `coalesce(${value}, ${params.add(column === 'kw' ? kwSortValue(type, missing.value) : Number(missing.value))}::${column === 'kw' ? 'text' : 'float8'})`
         : value;
     plan.expressions.push(`${expression} AS k${i}`);
     plan.orderBy.push(`k${i} ${dir} NULLS ${missing === '_first' ? 'FIRST' : 'LAST'}`);
-    plan.kinds.push(type === 'keyword' ? 'kw' : type === 'boolean' ? 'bool' : 'num');
+    plan.kinds.push(type === 'keyword' ? 'kw' : type === 'ip' ? 'ip' : type === 'boolean' ? 'bool' : 'num');
   });
   return plan;
 }
@@ -95,11 +97,11 @@ function shardDocOf(readers: IndexReader[], params: SqlParams): string {
 }
 
 /** search_after: the rows strictly after the given sort values, in the sort order (nulls last). */
-export function searchAfterCondition(plan: SortPlan, after: unknown[], params: SqlParams): string {
-  if (after.length !== plan.keys.length) {
+export function searchAfterCondition(plan: SortPlan, given: unknown[], params: SqlParams): string {
+  if (given.length !== plan.keys.length) {
     throw new EsError(
       'illegal_argument_exception',
-      `search_after has ${after.length} value(s) but sort has ${plan.keys.length}.`,
+      `search_after has ${given.length} value(s) but sort has ${plan.keys.length}.`,
     );
   }
   const column = (i: number): string =>
@@ -107,13 +109,15 @@ export function searchAfterCondition(plan: SortPlan, after: unknown[], params: S
   const cast = (i: number): string =>
     plan.kinds[i] === 'shard'
       ? 'bigint'
-      : plan.kinds[i] === 'kw'
+      : plan.kinds[i] === 'kw' || plan.kinds[i] === 'ip'
         ? 'text'
         : plan.kinds[i] === 'score'
           ? 'float4'
           : plan.kinds[i] === 'doc'
             ? 'bigint'
             : 'float8';
+  // An ip sort value is the address as printed; compared as its doc-value key.
+  const after = given.map((v, i) => (plan.kinds[i] === 'ip' && v !== null ? kwSortValue('ip', v) : v));
   const ors: string[] = [];
   for (let i = 0; i < after.length; i++) {
     const eqs: string[] = [];
@@ -143,7 +147,17 @@ export function sortValue(
   if (kind === 'doc') return Number(value);
   if (value === null || value === undefined) return null;
   if (kind === 'kw') return value;
+  if (kind === 'ip') return formatIpKey(String(value));
   return Number(value);
+}
+
+/** A `kw` sort value given by the client (`missing`, search_after): an ip as its doc-value key. */
+function kwSortValue(type: string, value: unknown): string {
+  if (type !== 'ip') return String(value);
+  const key = ipKey(String(value));
+  if (key === undefined)
+    throw new EsError('illegal_argument_exception', `'${String(value)}' is not an IP string literal.`);
+  return key;
 }
 
 /** `fields: [...]`: values of mapped fields from `_source`, always arrays, dates in ISO form. */

@@ -2,6 +2,7 @@ import { newDictionary } from '@acme/common';
 import { formatDateValue, parseDateValue } from '../../index/date-value';
 import { valuesAtPath } from '../../index/indexed-fields';
 import { isIntegerType, isNumericType } from '../../mapping/field-types';
+import { canonicalIp } from '../../mapping/ip-value';
 import { matchFieldPattern, type IndexReader, type ReaderField } from '../../query/index-reader';
 
 /** `fields: [...]`: values of mapped fields from `_source`, always arrays, dates in ISO form. */
@@ -38,6 +39,8 @@ function fieldValue(field: ReaderField, value: unknown): unknown {
     return ms === undefined ? undefined : formatDateValue(ms);
   }
   if (field.type === 'boolean') return value === true || value === 'true';
+  // ES re-parses the address and prints it canonically; a malformed (ignored) value is left out.
+  if (field.type === 'ip') return canonicalIp(String(value));
   if (isNumericType(field.type)) {
     const n = Number(value);
     if (!Number.isFinite(n)) return undefined;
