@@ -10,7 +10,29 @@ export type ValueColumn = 'num' | 'kw';
 
 /** The doc-value column of a mapped type: keywords and ip keys (mapping/ip-value.ts) in `kw`. */
 function valueColumn(type: string): ValueColumn {
-  return type === 'keyword' || type === 'ip' ? 'kw' : 'num';
+  return type === 'keyword' || type === 'ip' || type === 'unsigned_long' ? 'kw' : 'num';
+}
+
+/**
+ * unsigned_long in numeric aggregations (metrics, histogram, range): its values as doubles, as ES
+ * converts them (exact in `terms`, which reads the keys).
+ */
+function unsignedLongAsDoubles(
+  path: string,
+  fields: { indexId: string; fieldId: number; type: string }[],
+): FieldValues {
+  const same = fields.filter((f) => f.type === 'unsigned_long');
+  return {
+    path,
+    type: 'unsigned_long',
+    column: 'num',
+    unique: false,
+    sql: (b) =>
+      `SELECT u.doc_key, u.v::float8 AS v FROM (${docValuesOf(
+        'kw',
+        same.map((f) => ({ indexId: b.param(f.indexId, 'bigint'), fieldId: b.param(f.fieldId, 'int') })),
+      )}) u`,
+  };
 }
 
 /** A field's values as a relation (doc_key, v), ready to join against a doc set. */
@@ -62,13 +84,15 @@ export class FieldResolver {
       );
     }
     this.checkSupported(path, first.type, aggType, allowKeyword);
+    if (first.type === 'unsigned_long' && !allowKeyword) return unsignedLongAsDoubles(path, fields);
     const column = valueColumn(first.type);
     const same = fields.filter((f) => valueColumn(f.type) === column);
     return {
       path,
       type: first.type,
       column,
-      unique: column === 'kw',
+      // Keyword and ip doc values are deduplicated at index time; unsigned longs keep repeats.
+      unique: column === 'kw' && first.type !== 'unsigned_long',
       // Plain equalities (not a join to unnest) so the planner sees the field's real row count.
       sql: (b) =>
         docValuesOf(
@@ -80,7 +104,10 @@ export class FieldResolver {
 
   private checkSupported(path: string, type: string, aggType: string, allowKeyword: boolean): void {
     // ip doc values are keys in `kw` and aggregate where keywords do (terms, counts), never as numbers.
-    const ok = type === 'keyword' || type === 'ip' ? allowKeyword : docValueType(type) !== undefined;
+    const ok =
+      type === 'keyword' || type === 'ip'
+        ? allowKeyword
+        : type === 'unsigned_long' || docValueType(type) !== undefined;
     if (!ok) {
       throw new EsError(
         'illegal_argument_exception',

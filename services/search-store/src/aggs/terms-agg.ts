@@ -3,6 +3,12 @@ import { isIntegerType } from '../mapping/field-types';
 import type { AggNode, TermsOrder } from './agg-types';
 import { formatDate } from './format-date';
 import { formatIpKey, ipKey } from '../mapping/ip-value';
+import {
+  unsignedLongFromKey,
+  unsignedLongJson,
+  unsignedLongKey,
+  unsignedLongOf,
+} from '../mapping/unsigned-long';
 import type { FieldValues } from './field-values';
 import { groupValuesSql } from './metric-agg';
 import type { AggRun } from './agg-run';
@@ -23,6 +29,8 @@ interface TermRow extends Record<string, unknown> {
 export function termHead(values: FieldValues, k: number | string): Record<string, unknown> {
   // An ip bucket's key is the address as ES prints it (DocValueFormat.IP), ordered by its bytes.
   if (values.type === 'ip') return { key: formatIpKey(String(k)) };
+  // An unsigned long bucket's key is the exact integer (a long or a BigInteger in ES).
+  if (values.type === 'unsigned_long') return { key: unsignedLongJson(unsignedLongFromKey(String(k))) };
   if (values.column === 'kw') return { key: k };
   const n = Number(k);
   if (values.type === 'boolean') return { key: n, key_as_string: n === 1 ? 'true' : 'false' };
@@ -73,7 +81,7 @@ export async function computeTerms(
     }
   }
   const limit = subOrder ? run.maxBuckets + 1 : spec.size;
-  const missing = values.type === 'ip' ? ipMissing(spec.missing) : spec.missing;
+  const missing = keyMissing(values.type, spec.missing);
   const keyText = values.column === 'kw' ? 'x.v' : 'x.v::text';
   // Sub-aggregations only need the shown buckets: restricting the values to their keys first lets
   // the planner estimate the rows from column statistics (a filter on the group id expression cannot).
@@ -135,9 +143,18 @@ export async function computeTerms(
   return out;
 }
 
-/** `missing` on an ip field: an address, compared and grouped as its doc-value key. */
-function ipMissing(missing: unknown): unknown {
-  if (missing === undefined) return undefined;
+/** `missing` on an ip or unsigned_long field: compared and grouped as its doc-value key. */
+function keyMissing(type: string | null, missing: unknown): unknown {
+  if (missing === undefined || (type !== 'ip' && type !== 'unsigned_long')) return missing;
+  if (type === 'unsigned_long') {
+    const exact = unsignedLongOf(missing);
+    if (exact === undefined)
+      throw new EsError(
+        'illegal_argument_exception',
+        `Value [${String(missing)}] is out of range for unsigned long`,
+      );
+    return unsignedLongKey(exact);
+  }
   const key = ipKey(String(missing));
   if (key === undefined)
     throw new EsError('illegal_argument_exception', `'${String(missing)}' is not an IP string literal.`);

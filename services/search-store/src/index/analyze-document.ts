@@ -11,6 +11,7 @@ import { DEFAULT_DATE_FORMAT, parseDateValue } from './date-value';
 import { isIntegerType, isNumericType } from '../mapping/field-types';
 import { valuesAtPath, type IndexedField } from './indexed-fields';
 import { ipKey } from '../mapping/ip-value';
+import { notedUnsignedLongs, unsignedLongKey, unsignedLongOf } from '../mapping/unsigned-long';
 
 /** One document's contribution to one field: its terms, its length and its doc values. */
 export interface FieldContribution {
@@ -70,10 +71,13 @@ export function indexedValues(field: IndexedField, source: Record<string, unknow
     field.mapping.index === false &&
     field.type !== 'keyword' &&
     field.type !== 'ip' &&
+    field.type !== 'unsigned_long' &&
     !isNumericType(field.type)
   )
     return undefined;
-  const values = valuesAtPath(source, field.sourcePath).filter((v) => typeof v !== 'object');
+  // unsigned_long: the exact values noted when the document was mapped from its text, if it was.
+  const exact = field.type === 'unsigned_long' ? notedUnsignedLongs(source, field.sourcePath) : undefined;
+  const values = exact ?? valuesAtPath(source, field.sourcePath).filter((v) => typeof v !== 'object');
   return values.length === 0 ? undefined : values;
 }
 
@@ -122,6 +126,16 @@ export function contribute(
     // Doc values only (no terms): the address as 16 bytes in hex (mapping/ip-value.ts). A malformed
     // value reaches here only under ignore_malformed, and is left out.
     const keys = [...new Set(values.map((v) => ipKey(String(v))).filter((k) => k !== undefined))];
+    if (keys.length === 0) return undefined;
+    return { ...base, length: keys.length, keywords: keys.sort() };
+  }
+  if (field.type === 'unsigned_long') {
+    // Doc values only: 20 zero-padded digits in kw (mapping/unsigned-long.ts); every value, repeats
+    // included, as numeric doc values keep them (value_count, sum).
+    const keys = values
+      .map(unsignedLongOf)
+      .filter((v) => v !== undefined)
+      .map(unsignedLongKey);
     if (keys.length === 0) return undefined;
     return { ...base, length: keys.length, keywords: keys.sort() };
   }

@@ -2,6 +2,7 @@ import type { EsCause } from '@acme/common';
 import { DEFAULT_DATE_FORMAT, type FieldMapping } from './mapping-types';
 import { parseDate } from './parse-date';
 import { notAnIp, parseIpBytes } from './ip-value';
+import { parseUnsignedLongValue } from './unsigned-long';
 import { checkRawInteger, isDecimalOutsideLong, type RawNumber } from './raw-number';
 
 /** The low-level cause Elasticsearch puts under `caused_by` when a value does not fit its field. */
@@ -51,6 +52,12 @@ export function checkFieldValue(field: FieldMapping, value: unknown, raw?: RawNu
     case 'binary':
       if (typeof value === 'string' && isBase64(value)) return OK;
       return fail('illegal_argument_exception', `failed to decode base64 value [${preview(value)}]`);
+    case 'unsigned_long': {
+      // An empty string is a null (UnsignedLongFieldMapper.parseCreateField).
+      if (value === '') return OK;
+      const parsed = parseUnsignedLongValue(value, raw?.text);
+      return parsed.ok ? OK : fail('illegal_argument_exception', parsed.reason);
+    }
     case 'ip':
       // IpFieldMapper reads the token's text: numbers and booleans are tried as addresses too.
       if (typeof value !== 'object' && parseIpBytes(String(value)) !== undefined) return OK;

@@ -17,6 +17,7 @@ export const FIELD_TYPES = [
   'boolean',
   'binary',
   'ip',
+  'unsigned_long',
   'dense_vector',
   'sparse_vector',
   'object',

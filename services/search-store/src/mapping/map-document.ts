@@ -12,6 +12,7 @@ import {
 } from './mapping-limits';
 import type { DynamicSetting, FieldMapping, IndexMapping } from './mapping-types';
 import { needsRawLongText, previewNumber, type RawNumber } from './raw-number';
+import { forgetUnsignedLongs, noteUnsignedLong, parseUnsignedLongValue } from './unsigned-long';
 
 /** A path into the JSON source (object keys as written, array positions) used to locate errors. */
 export type JsonPath = (string | number)[];
@@ -60,7 +61,8 @@ export function mapDocument(
   options: MapDocumentOptions = {},
 ): MappedDocument {
   const limits = options.limits ?? DEFAULT_MAPPING_LIMITS;
-  const walker = new DocumentWalker(mapping, id, locate, limits, options.rawNumber);
+  const walker = new DocumentWalker(mapping, id, locate, limits, options.rawNumber, source);
+  forgetUnsignedLongs(source);
   for (const key of Object.keys(source)) {
     if (METADATA_FIELDS.has(key)) {
       throw new EsError(
@@ -92,6 +94,7 @@ class DocumentWalker {
     private readonly locate: Locate,
     private readonly limits: MappingLimits,
     private readonly rawNumber: RawNumberAt | undefined,
+    private readonly root: Record<string, unknown>,
   ) {}
 
   /**
@@ -298,12 +301,22 @@ class DocumentWalker {
     const raw = needsRawLongText(value) ? this.rawNumber?.(jsonPath) : undefined;
     const cause = this.numberAwareCause(field, value, full, jsonPath, raw);
     if (cause && !ignoresMalformed(field)) throw this.parseFailure(full, field, value, jsonPath, cause);
+    if (!cause && field.type === 'unsigned_long') this.noteExact(full, value, jsonPath, raw);
     for (const [subName, sub] of Object.entries(field.fields ?? {})) {
       checkImmenseTerm(sub, value, `${full}.${subName}`);
       const subCause = this.numberAwareCause(sub, value, `${full}.${subName}`, jsonPath, raw);
       if (subCause && !ignoresMalformed(sub))
         throw this.parseFailure(`${full}.${subName}`, sub, value, jsonPath, subCause);
     }
+  }
+
+  /** An unsigned long's exact value, from the number's text when a double cannot hold it (indexing reads it). */
+  private noteExact(full: string, value: unknown, jsonPath: JsonPath, raw: RawNumber | undefined): void {
+    if (value === '') return;
+    const inexact = typeof value === 'number' && !Number.isSafeInteger(value);
+    const text = raw?.text ?? (inexact ? this.rawNumber?.(jsonPath)?.text : undefined);
+    const parsed = parseUnsignedLongValue(value, text);
+    if (parsed.ok) noteUnsignedLong(this.root, full, parsed.value);
   }
 
   /** A failing number is checked again on its text, which decides ES's exact cause. */
@@ -423,7 +436,7 @@ function checkImmenseTerm(field: FieldMapping, value: unknown, full: string): vo
  * index and the document is kept (its `_source` unchanged). Applied to the types whose indexing skips
  * values it cannot parse (`index/analyze-document.ts`).
  */
-const IGNORE_MALFORMED_TYPES: ReadonlySet<string> = new Set(['ip']);
+const IGNORE_MALFORMED_TYPES: ReadonlySet<string> = new Set(['ip', 'unsigned_long']);
 function ignoresMalformed(field: FieldMapping): boolean {
   return field.ignore_malformed === true && IGNORE_MALFORMED_TYPES.has(field.type ?? '');
 }

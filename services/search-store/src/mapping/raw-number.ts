@@ -106,7 +106,7 @@ export function previewNumber(rawText: string): string {
   return javaDoubleToString(Number(rawText));
 }
 
-function javaDoubleToString(n: number): string {
+export function javaDoubleToString(n: number): string {
   if (Number.isNaN(n)) return 'NaN';
   if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
   if (n === 0) return Object.is(n, -0) ? '-0.0' : '0.0';

@@ -4,6 +4,7 @@ import { docsWithTerms } from '../../index/postings-reader';
 import { NOTHING, type CompileContext } from './compile-context';
 import { ipRangeCondition, ipTermsCondition } from './compile-ip';
 import { compileTermClauses } from './compile-term-clauses';
+import { unsignedLongRangeCondition, unsignedLongTermsCondition } from './compile-unsigned-long';
 import type { ReaderField } from '../index-reader';
 import type { Query } from '../query-ast';
 import { parseQueryNumber } from '../parse/parse-query-number';
@@ -58,6 +59,10 @@ export async function compileTerms(
     return constant(docsWithTerms(idx(), fid(), (term) => `${term} = ANY(${params.add(terms)}::text[])`));
   }
   if (field.type === 'ip') return constant(docsWithValue(idx(), fid(), ipTermsCondition(params, values)));
+  if (field.type === 'unsigned_long') {
+    const condition = unsignedLongTermsCondition(params, values);
+    return condition === undefined ? NOTHING : constant(docsWithValue(idx(), fid(), condition));
+  }
   const numbers = values.map((v) => toQueryNumber(ctx, field, v));
   return constant(docsWithValue(idx(), fid(), `num = ANY(${params.add(numbers)}::float8[])`));
 }
@@ -97,8 +102,9 @@ export async function compileRange(
     ['lt', '<', false],
     ['lte', '<=', true],
   ] as const;
-  if (field.type === 'ip') {
-    const condition = ipRangeCondition(params, query);
+  if (field.type === 'ip' || field.type === 'unsigned_long') {
+    const condition =
+      field.type === 'ip' ? ipRangeCondition(params, query) : unsignedLongRangeCondition(params, query);
     if (condition === undefined) return NOTHING;
     return constant(docsWithValue(params.add(reader.indexId), params.add(field.fieldId), condition));
   }

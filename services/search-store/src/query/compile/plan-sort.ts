@@ -4,6 +4,12 @@ import type { IndexReader } from '../index-reader';
 import type { RuntimeSortKey } from './plan-runtime-sort';
 import { formatFloat } from '../score/bm25';
 import { formatIpKey, ipKey } from '../../mapping/ip-value';
+import {
+  unsignedLongFromKey,
+  unsignedLongJson,
+  unsignedLongKey,
+  unsignedLongOf,
+} from '../../mapping/unsigned-long';
 import type { SortKey } from '../parse/search-request';
 import { ShardQueryError } from '../shard-query-error';
 import type { SqlParams } from './sql-params';
@@ -17,7 +23,7 @@ export interface SortPlan {
   expressions: string[];
   orderBy: string[];
   /** How to print each sort value in hits[i].sort. */
-  kinds: ('score' | 'doc' | 'shard' | 'num' | 'kw' | 'bool' | 'ip')[];
+  kinds: ('score' | 'doc' | 'shard' | 'num' | 'kw' | 'bool' | 'ip' | 'ul')[];
   keys: SortKey[];
 }
 
@@ -65,7 +71,7 @@ export function planSort(
       });
     }
     // ip doc values are keys in `kw` whose byte order is the address order (mapping/ip-value.ts).
-    const column = type === 'keyword' || type === 'ip' ? 'kw' : 'num';
+    const column = type === 'keyword' || type === 'ip' || type === 'unsigned_long' ? 'kw' : 'num';
     const cases = mapped
       .filter((m) => m.field?.fieldId !== undefined)
       .map((m) => `WHEN ${params.add(m.reader.indexId)}::bigint THEN ${params.add(m.field!.fieldId)}::int`);
@@ -80,7 +86,17 @@ export function planSort(
         : value;
     plan.expressions.push(`${expression} AS k${i}`);
     plan.orderBy.push(`k${i} ${dir} NULLS ${missing === '_first' ? 'FIRST' : 'LAST'}`);
-    plan.kinds.push(type === 'keyword' ? 'kw' : type === 'ip' ? 'ip' : type === 'boolean' ? 'bool' : 'num');
+    plan.kinds.push(
+      type === 'keyword'
+        ? 'kw'
+        : type === 'ip'
+          ? 'ip'
+          : type === 'unsigned_long'
+            ? 'ul'
+            : type === 'boolean'
+              ? 'bool'
+              : 'num',
+    );
   });
   return plan;
 }
@@ -109,7 +125,7 @@ export function searchAfterCondition(plan: SortPlan, given: unknown[], params: S
   const cast = (i: number): string =>
     plan.kinds[i] === 'shard'
       ? 'bigint'
-      : plan.kinds[i] === 'kw' || plan.kinds[i] === 'ip'
+      : plan.kinds[i] === 'kw' || plan.kinds[i] === 'ip' || plan.kinds[i] === 'ul'
         ? 'text'
         : plan.kinds[i] === 'score'
           ? 'float4'
@@ -117,7 +133,11 @@ export function searchAfterCondition(plan: SortPlan, given: unknown[], params: S
             ? 'bigint'
             : 'float8';
   // An ip sort value is the address as printed; compared as its doc-value key.
-  const after = given.map((v, i) => (plan.kinds[i] === 'ip' && v !== null ? kwSortValue('ip', v) : v));
+  const after = given.map((v, i) => {
+    const kind = plan.kinds[i];
+    if (v === null || (kind !== 'ip' && kind !== 'ul')) return v;
+    return kwSortValue(kind === 'ip' ? 'ip' : 'unsigned_long', v);
+  });
   const ors: string[] = [];
   for (let i = 0; i < after.length; i++) {
     const eqs: string[] = [];
@@ -148,11 +168,22 @@ export function sortValue(
   if (value === null || value === undefined) return null;
   if (kind === 'kw') return value;
   if (kind === 'ip') return formatIpKey(String(value));
+  if (kind === 'ul') return unsignedLongJson(unsignedLongFromKey(String(value)));
   return Number(value);
 }
 
 /** A `kw` sort value given by the client (`missing`, search_after): an ip as its doc-value key. */
 function kwSortValue(type: string, value: unknown): string {
+  if (type === 'unsigned_long') {
+    // A JSON number past 2^53 arrives as a double: send such values as strings to be exact.
+    const exact = unsignedLongOf(value);
+    if (exact === undefined)
+      throw new EsError(
+        'illegal_argument_exception',
+        `Value [${String(value)}] is out of range for unsigned long`,
+      );
+    return unsignedLongKey(exact);
+  }
   if (type !== 'ip') return String(value);
   const key = ipKey(String(value));
   if (key === undefined)

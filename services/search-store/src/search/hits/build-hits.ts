@@ -67,7 +67,7 @@ export async function buildHits(
         : undefined;
     if (filtered !== undefined) hit._source = filtered;
     const fields =
-      (request.fields.length > 0 ? extractFields(reader, source(), request.fields) : undefined) ??
+      (request.fields.length > 0 ? extractFields(reader, source(), request.fields, sourceText) : undefined) ??
       newDictionary<unknown[]>();
     if (runtime && request.fields.length > 0) {
       // Runtime fields appear only in `fields`, never in `_source` (API-NOTES §A1.3).

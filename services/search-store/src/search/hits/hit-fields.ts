@@ -3,6 +3,7 @@ import { formatDateValue, parseDateValue } from '../../index/date-value';
 import { valuesAtPath } from '../../index/indexed-fields';
 import { isIntegerType, isNumericType } from '../../mapping/field-types';
 import { canonicalIp } from '../../mapping/ip-value';
+import { parseJsonWithBigIntegers, unsignedLongJson, unsignedLongOf } from '../../mapping/unsigned-long';
 import { matchFieldPattern, type IndexReader, type ReaderField } from '../../query/index-reader';
 
 /** `fields: [...]`: values of mapped fields from `_source`, always arrays, dates in ISO form. */
@@ -10,15 +11,20 @@ export function extractFields(
   reader: IndexReader,
   source: Record<string, unknown>,
   requested: { field: string; format?: string }[],
+  sourceText?: string,
 ): Record<string, unknown[]> | undefined {
   if (requested.length === 0) return undefined;
   // Keyed by field path: `out.constructor` must not be Object (it would hide a field named so).
   const out = newDictionary<unknown[]>();
+  let exact: unknown;
   for (const { field: pattern } of requested) {
     const test = matchFieldPattern(pattern);
     for (const field of reader.fields.values()) {
       if (!test(field.path) || out[field.path]) continue;
-      const values = valuesAtPath(source, field.sourcePath)
+      // unsigned_long values are read from the text again: JSON.parse rounds them past 2^53.
+      const from =
+        field.type === 'unsigned_long' && sourceText ? (exact ??= exactSource(sourceText)) : source;
+      const values = valuesAtPath(from, field.sourcePath)
         .filter((v) => typeof v !== 'object')
         .map((v) => fieldValue(field, v))
         .filter((v) => v !== undefined);
@@ -26,6 +32,10 @@ export function extractFields(
     }
   }
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function exactSource(text: string): unknown {
+  return parseJsonWithBigIntegers(text);
 }
 
 function fieldValue(field: ReaderField, value: unknown): unknown {
@@ -39,6 +49,10 @@ function fieldValue(field: ReaderField, value: unknown): unknown {
     return ms === undefined ? undefined : formatDateValue(ms);
   }
   if (field.type === 'boolean') return value === true || value === 'true';
+  if (field.type === 'unsigned_long') {
+    const exact = unsignedLongOf(value);
+    return exact === undefined ? undefined : unsignedLongJson(exact);
+  }
   // ES re-parses the address and prints it canonically; a malformed (ignored) value is left out.
   if (field.type === 'ip') return canonicalIp(String(value));
   if (isNumericType(field.type)) {
