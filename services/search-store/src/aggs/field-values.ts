@@ -14,6 +14,28 @@ function valueColumn(type: string): ValueColumn {
 }
 
 /**
+ * date_nanos in aggregations: its nanoseconds truncated to milliseconds, a `date` from there on
+ * (ES buckets date_nanos on millisecond keys: DateUtils.toMilliSeconds).
+ */
+function dateNanosAsMillis(
+  path: string,
+  fields: { indexId: string; fieldId: number; type: string }[],
+): FieldValues {
+  const same = fields.filter((f) => f.type === 'date_nanos');
+  return {
+    path,
+    type: 'date',
+    column: 'num',
+    unique: false,
+    sql: (b) =>
+      `SELECT u.doc_key, div(u.v::numeric, 1000000)::float8 AS v FROM (${docValuesOf(
+        'kw',
+        same.map((f) => ({ indexId: b.param(f.indexId, 'bigint'), fieldId: b.param(f.fieldId, 'int') })),
+      )}) u`,
+  };
+}
+
+/**
  * unsigned_long in numeric aggregations (metrics, histogram, range): its values as doubles, as ES
  * converts them (exact in `terms`, which reads the keys).
  */
@@ -85,6 +107,7 @@ export class FieldResolver {
     }
     this.checkSupported(path, first.type, aggType, allowKeyword);
     if (first.type === 'unsigned_long' && !allowKeyword) return unsignedLongAsDoubles(path, fields);
+    if (first.type === 'date_nanos') return dateNanosAsMillis(path, fields);
     const column = valueColumn(first.type);
     const same = fields.filter((f) => valueColumn(f.type) === column);
     return {
@@ -107,7 +130,7 @@ export class FieldResolver {
     const ok =
       type === 'keyword' || type === 'ip'
         ? allowKeyword
-        : type === 'unsigned_long' || docValueType(type) !== undefined;
+        : type === 'unsigned_long' || type === 'date_nanos' || docValueType(type) !== undefined;
     if (!ok) {
       throw new EsError(
         'illegal_argument_exception',

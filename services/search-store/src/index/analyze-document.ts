@@ -11,6 +11,7 @@ import { DEFAULT_DATE_FORMAT, parseDateValue } from './date-value';
 import { isIntegerType, isNumericType } from '../mapping/field-types';
 import { valuesAtPath, type IndexedField } from './indexed-fields';
 import { ipKey } from '../mapping/ip-value';
+import { dateNanosKey, DEFAULT_DATE_NANOS_FORMAT, parseDateNanos } from '../mapping/date-nanos';
 import { notedUnsignedLongs, unsignedLongKey, unsignedLongOf } from '../mapping/unsigned-long';
 
 /** One document's contribution to one field: its terms, its length and its doc values. */
@@ -72,6 +73,7 @@ export function indexedValues(field: IndexedField, source: Record<string, unknow
     field.type !== 'keyword' &&
     field.type !== 'ip' &&
     field.type !== 'unsigned_long' &&
+    field.type !== 'date_nanos' &&
     !isNumericType(field.type)
   )
     return undefined;
@@ -126,6 +128,16 @@ export function contribute(
     // Doc values only (no terms): the address as 16 bytes in hex (mapping/ip-value.ts). A malformed
     // value reaches here only under ignore_malformed, and is left out.
     const keys = [...new Set(values.map((v) => ipKey(String(v))).filter((k) => k !== undefined))];
+    if (keys.length === 0) return undefined;
+    return { ...base, length: keys.length, keywords: keys.sort() };
+  }
+  if (field.type === 'date_nanos') {
+    // Doc values only: nanoseconds as 19 zero-padded digits in kw (mapping/date-nanos.ts).
+    const format = field.mapping.format ?? DEFAULT_DATE_NANOS_FORMAT;
+    const keys = values.flatMap((v) => {
+      const parsed = parseDateNanos(v, format);
+      return parsed.ok ? [dateNanosKey(parsed.nanos)] : [];
+    });
     if (keys.length === 0) return undefined;
     return { ...base, length: keys.length, keywords: keys.sort() };
   }

@@ -1,6 +1,7 @@
 import type { EsCause } from '@acme/common';
 import { DEFAULT_DATE_FORMAT, type FieldMapping } from './mapping-types';
 import { parseDate } from './parse-date';
+import { DEFAULT_DATE_NANOS_FORMAT, parseDateNanos } from './date-nanos';
 import { notAnIp, parseIpBytes } from './ip-value';
 import { parseUnsignedLongValue } from './unsigned-long';
 import { checkRawInteger, isDecimalOutsideLong, type RawNumber } from './raw-number';
@@ -49,6 +50,14 @@ export function checkFieldValue(field: FieldMapping, value: unknown, raw?: RawNu
       );
     case 'date':
       return checkDate(field.format ?? DEFAULT_DATE_FORMAT, value);
+    case 'date_nanos': {
+      const format = field.format ?? DEFAULT_DATE_NANOS_FORMAT;
+      const parsed = parseDateNanos(value, format);
+      if (parsed.ok) return OK;
+      return parsed.kind === 'range'
+        ? fail('illegal_argument_exception', parsed.reason)
+        : checkDate(format, value);
+    }
     case 'binary':
       if (typeof value === 'string' && isBase64(value)) return OK;
       return fail('illegal_argument_exception', `failed to decode base64 value [${preview(value)}]`);

@@ -14,6 +14,7 @@ export const FIELD_TYPES = [
   'half_float',
   'scaled_float',
   'date',
+  'date_nanos',
   'boolean',
   'binary',
   'ip',

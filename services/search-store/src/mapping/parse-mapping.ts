@@ -122,7 +122,7 @@ function parseField(fullName: string, name: string, input: unknown): FieldMappin
     }
   }
   const field: FieldMapping = { ...definition, type: fieldType };
-  if (fieldType === 'date' && definition.format !== undefined) {
+  if ((fieldType === 'date' || fieldType === 'date_nanos') && definition.format !== undefined) {
     if (typeof definition.format !== 'string' || !isKnownDateFormat(definition.format)) {
       throw mappingError(
         `Error parsing [format] on field [${name}]: Invalid format: [${String(definition.format)}]`,

@@ -4,6 +4,8 @@ import { docsWithTerms } from '../../index/postings-reader';
 import { NOTHING, type CompileContext } from './compile-context';
 import { ipRangeCondition, ipTermsCondition } from './compile-ip';
 import { compileTermClauses } from './compile-term-clauses';
+import { dateNanosRangeCondition, dateNanosTermsCondition } from './compile-date-nanos';
+import { DEFAULT_DATE_NANOS_FORMAT } from '../../mapping/date-nanos';
 import { unsignedLongRangeCondition, unsignedLongTermsCondition } from './compile-unsigned-long';
 import type { ReaderField } from '../index-reader';
 import type { Query } from '../query-ast';
@@ -59,6 +61,11 @@ export async function compileTerms(
     return constant(docsWithTerms(idx(), fid(), (term) => `${term} = ANY(${params.add(terms)}::text[])`));
   }
   if (field.type === 'ip') return constant(docsWithValue(idx(), fid(), ipTermsCondition(params, values)));
+  if (field.type === 'date_nanos') {
+    const format = field.mapping.format ?? DEFAULT_DATE_NANOS_FORMAT;
+    const condition = dateNanosTermsCondition(params, values, { now: ctx.now, format });
+    return condition === undefined ? NOTHING : constant(docsWithValue(idx(), fid(), condition));
+  }
   if (field.type === 'unsigned_long') {
     const condition = unsignedLongTermsCondition(params, values);
     return condition === undefined ? NOTHING : constant(docsWithValue(idx(), fid(), condition));
@@ -102,9 +109,14 @@ export async function compileRange(
     ['lt', '<', false],
     ['lte', '<=', true],
   ] as const;
-  if (field.type === 'ip' || field.type === 'unsigned_long') {
+  if (field.type === 'ip' || field.type === 'unsigned_long' || field.type === 'date_nanos') {
+    const format = query.format ?? field.mapping.format ?? DEFAULT_DATE_NANOS_FORMAT;
     const condition =
-      field.type === 'ip' ? ipRangeCondition(params, query) : unsignedLongRangeCondition(params, query);
+      field.type === 'ip'
+        ? ipRangeCondition(params, query)
+        : field.type === 'unsigned_long'
+          ? unsignedLongRangeCondition(params, query)
+          : dateNanosRangeCondition(params, query, { now: ctx.now, format, timeZone: query.timeZone });
     if (condition === undefined) return NOTHING;
     return constant(docsWithValue(params.add(reader.indexId), params.add(field.fieldId), condition));
   }

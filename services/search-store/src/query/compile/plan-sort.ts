@@ -4,6 +4,8 @@ import type { IndexReader } from '../index-reader';
 import type { RuntimeSortKey } from './plan-runtime-sort';
 import { formatFloat } from '../score/bm25';
 import { formatIpKey, ipKey } from '../../mapping/ip-value';
+import { dateNanosKey, DEFAULT_DATE_NANOS_FORMAT, parseDateNanos } from '../../mapping/date-nanos';
+import { RawJson } from '../../http/raw-json';
 import {
   unsignedLongFromKey,
   unsignedLongJson,
@@ -23,7 +25,7 @@ export interface SortPlan {
   expressions: string[];
   orderBy: string[];
   /** How to print each sort value in hits[i].sort. */
-  kinds: ('score' | 'doc' | 'shard' | 'num' | 'kw' | 'bool' | 'ip' | 'ul')[];
+  kinds: ('score' | 'doc' | 'shard' | 'num' | 'kw' | 'bool' | 'ip' | 'ul' | 'nanos')[];
   keys: SortKey[];
 }
 
@@ -71,7 +73,7 @@ export function planSort(
       });
     }
     // ip doc values are keys in `kw` whose byte order is the address order (mapping/ip-value.ts).
-    const column = type === 'keyword' || type === 'ip' || type === 'unsigned_long' ? 'kw' : 'num';
+    const column = KEYED_TYPES.has(type) ? 'kw' : 'num';
     const cases = mapped
       .filter((m) => m.field?.fieldId !== undefined)
       .map((m) => `WHEN ${params.add(m.reader.indexId)}::bigint THEN ${params.add(m.field!.fieldId)}::int`);
@@ -93,9 +95,11 @@ export function planSort(
           ? 'ip'
           : type === 'unsigned_long'
             ? 'ul'
-            : type === 'boolean'
-              ? 'bool'
-              : 'num',
+            : type === 'date_nanos'
+              ? 'nanos'
+              : type === 'boolean'
+                ? 'bool'
+                : 'num',
     );
   });
   return plan;
@@ -112,6 +116,9 @@ function shardDocOf(readers: IndexReader[], params: SqlParams): string {
   return `((${rank})::bigint * 4294967296 + q.doc_key)`;
 }
 
+/** Types whose doc values are keys in `kw`: keywords, ip, unsigned_long and date_nanos (mapping/). */
+const KEYED_TYPES: ReadonlySet<string> = new Set(['keyword', 'ip', 'unsigned_long', 'date_nanos']);
+
 /** search_after: the rows strictly after the given sort values, in the sort order (nulls last). */
 export function searchAfterCondition(plan: SortPlan, given: unknown[], params: SqlParams): string {
   if (given.length !== plan.keys.length) {
@@ -125,7 +132,10 @@ export function searchAfterCondition(plan: SortPlan, given: unknown[], params: S
   const cast = (i: number): string =>
     plan.kinds[i] === 'shard'
       ? 'bigint'
-      : plan.kinds[i] === 'kw' || plan.kinds[i] === 'ip' || plan.kinds[i] === 'ul'
+      : plan.kinds[i] === 'kw' ||
+          plan.kinds[i] === 'ip' ||
+          plan.kinds[i] === 'ul' ||
+          plan.kinds[i] === 'nanos'
         ? 'text'
         : plan.kinds[i] === 'score'
           ? 'float4'
@@ -135,8 +145,8 @@ export function searchAfterCondition(plan: SortPlan, given: unknown[], params: S
   // An ip sort value is the address as printed; compared as its doc-value key.
   const after = given.map((v, i) => {
     const kind = plan.kinds[i];
-    if (v === null || (kind !== 'ip' && kind !== 'ul')) return v;
-    return kwSortValue(kind === 'ip' ? 'ip' : 'unsigned_long', v);
+    if (v === null || (kind !== 'ip' && kind !== 'ul' && kind !== 'nanos')) return v;
+    return kwSortValue(kind === 'ip' ? 'ip' : kind === 'ul' ? 'unsigned_long' : 'date_nanos', v);
   });
   const ors: string[] = [];
   for (let i = 0; i < after.length; i++) {
@@ -169,11 +179,25 @@ export function sortValue(
   if (kind === 'kw') return value;
   if (kind === 'ip') return formatIpKey(String(value));
   if (kind === 'ul') return unsignedLongJson(unsignedLongFromKey(String(value)));
+  // date_nanos sort values are the nanoseconds, a long past 2^53 (ES 240_date_nanos).
+  if (kind === 'nanos') return new RawJson(BigInt(String(value)).toString());
   return Number(value);
 }
 
 /** A `kw` sort value given by the client (`missing`, search_after): an ip as its doc-value key. */
 function kwSortValue(type: string, value: unknown): string {
+  if (type === 'date_nanos') {
+    // Nanoseconds as given back in hits (exact as a string), else a date in the default format.
+    const text = String(value);
+    if (/^\d{1,19}$/.test(text)) return dateNanosKey(BigInt(text));
+    const parsed = parseDateNanos(value, DEFAULT_DATE_NANOS_FORMAT);
+    if (!parsed.ok)
+      throw new EsError(
+        'illegal_argument_exception',
+        `failed to parse date field [${text}] with format [${DEFAULT_DATE_NANOS_FORMAT}]`,
+      );
+    return dateNanosKey(parsed.nanos);
+  }
   if (type === 'unsigned_long') {
     // A JSON number past 2^53 arrives as a double: send such values as strings to be exact.
     const exact = unsignedLongOf(value);

@@ -3,6 +3,7 @@ import { formatDateValue, parseDateValue } from '../../index/date-value';
 import { valuesAtPath } from '../../index/indexed-fields';
 import { isIntegerType, isNumericType } from '../../mapping/field-types';
 import { canonicalIp } from '../../mapping/ip-value';
+import { DEFAULT_DATE_NANOS_FORMAT, formatDateNanos, parseDateNanos } from '../../mapping/date-nanos';
 import { parseJsonWithBigIntegers, unsignedLongJson, unsignedLongOf } from '../../mapping/unsigned-long';
 import { matchFieldPattern, type IndexReader, type ReaderField } from '../../query/index-reader';
 
@@ -49,6 +50,10 @@ function fieldValue(field: ReaderField, value: unknown): unknown {
     return ms === undefined ? undefined : formatDateValue(ms);
   }
   if (field.type === 'boolean') return value === true || value === 'true';
+  if (field.type === 'date_nanos') {
+    const parsed = parseDateNanos(value, field.mapping.format ?? DEFAULT_DATE_NANOS_FORMAT);
+    return parsed.ok ? formatDateNanos(parsed.nanos) : undefined;
+  }
   if (field.type === 'unsigned_long') {
     const exact = unsignedLongOf(value);
     return exact === undefined ? undefined : unsignedLongJson(exact);
