@@ -1,5 +1,6 @@
 import { EsError } from '@acme/common';
 import { docValuesOf } from '../index/doc-values-reader';
+import { flattenedPrefix } from '../mapping/flattened-value';
 import type { AggContext, MatchedSet, Queryable } from './agg-context';
 import { docValueType } from './doc-value-type';
 import { DEFAULT_MAX_RUNTIME_DOCS, forEachDocumentChunk } from './load-document-values';
@@ -88,6 +89,8 @@ export class FieldResolver {
       this.checkSupported(path, values.type as string, aggType, allowKeyword);
       return values;
     }
+    const flattened = this.flattenedValues(path, aggType, allowKeyword);
+    if (flattened) return flattened;
     const fields = this.ctx.fieldsByPath(path);
     const first = fields[0];
     if (!first)
@@ -122,6 +125,47 @@ export class FieldResolver {
           column,
           same.map((f) => ({ indexId: b.param(f.indexId, 'bigint'), fieldId: b.param(f.fieldId, 'int') })),
         ),
+    };
+  }
+
+  /**
+   * A flattened field (`labels`) or a key in one (`labels.release`): its leaves as keywords, read off
+   * the root field's entries under the key (mapping/flattened-value.ts); undefined for other paths.
+   */
+  private flattenedValues(path: string, aggType: string, allowKeyword: boolean): FieldValues | undefined {
+    let fields = this.ctx.fieldsByPath(path);
+    let key = '';
+    if (fields.length === 0) {
+      for (
+        let dot = path.lastIndexOf('.');
+        dot > 0 && fields.length === 0;
+        dot = path.lastIndexOf('.', dot - 1)
+      ) {
+        fields = this.ctx.fieldsByPath(path.slice(0, dot));
+        key = path.slice(dot + 1);
+      }
+    }
+    const same = fields.filter((f) => f.type === 'flattened');
+    if (same.length === 0) return undefined;
+    if (!allowKeyword) {
+      throw new EsError(
+        'illegal_argument_exception',
+        `Field [${path}] of type [flattened] is not supported for aggregation [${aggType}]`,
+      );
+    }
+    const prefix = flattenedPrefix(key);
+    return {
+      path,
+      type: 'keyword',
+      column: 'kw',
+      unique: true,
+      sql: (b) => {
+        const p = b.param(prefix);
+        return `SELECT u.doc_key, substr(u.v, ${b.param(prefix.length + 1, 'int')}) AS v FROM (${docValuesOf(
+          'kw',
+          same.map((f) => ({ indexId: b.param(f.indexId, 'bigint'), fieldId: b.param(f.fieldId, 'int') })),
+        )}) u WHERE u.v >= ${p} AND starts_with(u.v, ${p})`;
+      },
     };
   }
 

@@ -11,6 +11,7 @@ import { DEFAULT_DATE_FORMAT, parseDateValue } from './date-value';
 import { isIntegerType, isNumericType } from '../mapping/field-types';
 import { valuesAtPath, type IndexedField } from './indexed-fields';
 import { ipKey } from '../mapping/ip-value';
+import { flattenedEntries } from '../mapping/flattened-value';
 import { dateNanosKey, DEFAULT_DATE_NANOS_FORMAT, parseDateNanos } from '../mapping/date-nanos';
 import { notedUnsignedLongs, unsignedLongKey, unsignedLongOf } from '../mapping/unsigned-long';
 
@@ -78,6 +79,10 @@ export function indexedValues(field: IndexedField, source: Record<string, unknow
   )
     return undefined;
   // unsigned_long: the exact values noted when the document was mapped from its text, if it was.
+  if (field.type === 'flattened') {
+    const whole = valuesAtPath(source, field.sourcePath);
+    return whole.length === 0 ? undefined : whole;
+  }
   const exact = field.type === 'unsigned_long' ? notedUnsignedLongs(source, field.sourcePath) : undefined;
   const values = exact ?? valuesAtPath(source, field.sourcePath).filter((v) => typeof v !== 'object');
   return values.length === 0 ? undefined : values;
@@ -130,6 +135,12 @@ export function contribute(
     const keys = [...new Set(values.map((v) => ipKey(String(v))).filter((k) => k !== undefined))];
     if (keys.length === 0) return undefined;
     return { ...base, length: keys.length, keywords: keys.sort() };
+  }
+  if (field.type === 'flattened') {
+    // Doc values only: each leaf under the root and under its key (mapping/flattened-value.ts).
+    const keywords = flattenedEntries(values, field.mapping.ignore_above ?? Infinity);
+    if (keywords.length === 0) return undefined;
+    return { ...base, length: keywords.length, keywords };
   }
   if (field.type === 'date_nanos') {
     // Doc values only: nanoseconds as 19 zero-padded digits in kw (mapping/date-nanos.ts).

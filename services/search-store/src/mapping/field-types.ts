@@ -21,6 +21,7 @@ export const FIELD_TYPES = [
   'unsigned_long',
   'dense_vector',
   'sparse_vector',
+  'flattened',
   'object',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];

@@ -12,6 +12,7 @@ import {
 } from './mapping-limits';
 import type { DynamicSetting, FieldMapping, IndexMapping } from './mapping-types';
 import { needsRawLongText, previewNumber, type RawNumber } from './raw-number';
+import { DEFAULT_DEPTH_LIMIT, flattenedDepth } from './flattened-value';
 import { forgetUnsignedLongs, noteUnsignedLong, parseUnsignedLongValue } from './unsigned-long';
 
 /** A path into the JSON source (object keys as written, array positions) used to locate errors. */
@@ -230,6 +231,7 @@ class DocumentWalker {
       return;
     }
     const isObject = typeof value === 'object';
+    if (field?.type === 'flattened') return this.checkFlattened(objectPath, name, field, value, jsonPath);
     if (field && (field.type === undefined || field.type === 'object')) {
       if (!isObject) {
         const full = [...objectPath, name].join('.');
@@ -317,6 +319,23 @@ class DocumentWalker {
     const text = raw?.text ?? (inexact ? this.rawNumber?.(jsonPath)?.text : undefined);
     const parsed = parseUnsignedLongValue(value, text);
     if (parsed.ok) noteUnsignedLong(this.root, full, parsed.value);
+  }
+
+  /** flattened: any object (scalars too, as a root value), nested at most `depth_limit` objects deep. */
+  private checkFlattened(
+    objectPath: string[],
+    name: string,
+    field: FieldMapping,
+    value: unknown,
+    jsonPath: JsonPath,
+  ): void {
+    const limit = typeof field.depth_limit === 'number' ? field.depth_limit : DEFAULT_DEPTH_LIMIT;
+    if (typeof value !== 'object' || flattenedDepth(value) <= limit) return;
+    const full = [...objectPath, name].join('.');
+    throw this.parseFailure(full, field, value, jsonPath, {
+      type: 'illegal_argument_exception',
+      reason: `The provided [flattened] field [${full}] exceeds the maximum depth limit of [${limit}].`,
+    });
   }
 
   /** A failing number is checked again on its text, which decides ES's exact cause. */

@@ -54,6 +54,7 @@ const FIELD_PARAMETERS = new Set([
   'on_script_error',
   'time_series_dimension',
   'time_series_metric',
+  'depth_limit',
 ]);
 const OBJECT_PARAMETERS = new Set(['type', 'properties', 'dynamic', 'enabled', 'subobjects']);
 

@@ -1,6 +1,7 @@
 import { analyze } from '../../analysis/analyzer';
 import { keywordNormalizer } from '../../index/analyze-document';
-import { docsWithField } from '../../index/doc-values-reader';
+import { docsWithField, docsWithValue } from '../../index/doc-values-reader';
+import { flattenedExistsCondition, flattenedPrefixCondition, flattenedTarget } from './compile-flattened';
 import { docsWithTerms } from '../../index/postings-reader';
 import { NOTHING, type CompileContext } from './compile-context';
 import { compilePhrase } from './compile-phrase';
@@ -93,6 +94,12 @@ export async function compileQuery(
     case 'range':
       return compileRange(ctx, query, b, scoring);
     case 'exists': {
+      const flat = flattenedTarget(reader, query.field);
+      if (flat && flat.key !== '') {
+        if (flat.field.fieldId === undefined) return NOTHING;
+        const within = flattenedExistsCondition(params, flat);
+        return constant(docsWithValue(idx(), params.add(flat.field.fieldId), within));
+      }
       const ids = [...reader.fields.values()]
         .filter(
           (fl) =>
@@ -105,6 +112,12 @@ export async function compileQuery(
     }
     case 'prefix':
     case 'wildcard': {
+      const flat = query.kind === 'prefix' ? flattenedTarget(reader, query.field) : undefined;
+      if (flat) {
+        if (flat.field.fieldId === undefined) return NOTHING;
+        const starts = flattenedPrefixCondition(params, flat, query.value, query.caseInsensitive);
+        return constant(docsWithValue(idx(), params.add(flat.field.fieldId), starts));
+      }
       const field = reader.fields.get(query.field);
       if (!field || field.fieldId === undefined || (field.type !== 'keyword' && field.type !== 'text'))
         return NOTHING;
@@ -167,13 +180,13 @@ async function compileMatch(
   if (query.field === '_id')
     return compileQuery(ctx, { kind: 'ids', values: [String(query.query)], boost: 1 }, boost, scoring);
   const field = ctx.reader.fields.get(query.field);
-  if (!field) return NOTHING;
-  if (query.fuzzy && field.type !== 'text') {
+  if (!field && !flattenedTarget(ctx.reader, query.field)) return NOTHING;
+  if (field && query.fuzzy && field.type !== 'text') {
     checkFuzzyField(field);
     const value = keywordNormalizer(field, ctx.reader.settings)(String(query.query));
     return compileFuzzyClauses(ctx, field, [value], 1, query.fuzzy, boost, scoring);
   }
-  if (field.type !== 'text') {
+  if (field?.type !== 'text') {
     return compileTerms(ctx, query.field, [query.query], boost, scoring, false, true);
   }
   const tokens = analyze(analyzerFor(ctx, field, query.analyzer), String(query.query));

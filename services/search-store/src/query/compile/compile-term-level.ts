@@ -4,6 +4,7 @@ import { docsWithTerms } from '../../index/postings-reader';
 import { NOTHING, type CompileContext } from './compile-context';
 import { ipRangeCondition, ipTermsCondition } from './compile-ip';
 import { compileTermClauses } from './compile-term-clauses';
+import { flattenedRangeCondition, flattenedTarget, flattenedTermsCondition } from './compile-flattened';
 import { dateNanosRangeCondition, dateNanosTermsCondition } from './compile-date-nanos';
 import { DEFAULT_DATE_NANOS_FORMAT } from '../../mapping/date-nanos';
 import { unsignedLongRangeCondition, unsignedLongTermsCondition } from './compile-unsigned-long';
@@ -39,6 +40,18 @@ export async function compileTerms(
       type: 'illegal_argument_exception',
       reason: `The number of terms [${values.length}] used in the Terms Query request has exceeded the allowed maximum of [${MAX_TERMS_COUNT}]. This maximum can be set by changing the [index.max_terms_count] index level setting.`,
     });
+  }
+  const flat = flattenedTarget(reader, fieldName);
+  if (flat) {
+    if (flat.field.fieldId === undefined || values.length === 0) return NOTHING;
+    const condition = flattenedTermsCondition(params, flat, values);
+    return constant(
+      docsWithValue(
+        `${params.add(reader.indexId)}::bigint`,
+        `${params.add(flat.field.fieldId)}::int`,
+        condition,
+      ),
+    );
   }
   const field = reader.fields.get(fieldName);
   if (!field || field.fieldId === undefined || values.length === 0) return NOTHING;
@@ -98,6 +111,12 @@ export async function compileRange(
   scoring: boolean,
 ): Promise<string> {
   const { params, reader } = ctx;
+  const flat = flattenedTarget(reader, query.field);
+  if (flat) {
+    if (flat.field.fieldId === undefined) return NOTHING;
+    const condition = flattenedRangeCondition(params, flat, query);
+    return `SELECT doc_key, ${params.add(scoring ? boost : 0)}::float4 AS s FROM (${docsWithValue(params.add(reader.indexId), params.add(flat.field.fieldId), condition)}) c`;
+  }
   const field = reader.fields.get(query.field);
   if (!field || field.fieldId === undefined) return NOTHING;
   const conditions: string[] = [];

@@ -2,6 +2,7 @@ import { analyze, findAnalyzer } from '../../analysis/analyzer';
 import { keywordNormalizer, searchAnalyzerFor } from '../../index/analyze-document';
 import { matchFieldPattern, type IndexReader } from '../../query/index-reader';
 import { minimumShouldMatch } from '../../query/minimum-should-match';
+import { flattenedTarget } from '../../query/compile/compile-flattened';
 import type { MatchFuzziness, Query } from '../../query/query-ast';
 import { FuzzyExpansions } from './fuzzy-expansions';
 import type { SearchRequest } from '../../query/parse/search-request';
@@ -193,7 +194,8 @@ function planMatch(
 ): MatchNode | undefined {
   if (path.startsWith('_')) return undefined;
   const field = reader.fields.get(path);
-  if (!field) return { kind: 'none' };
+  // A key of a flattened field (`labels.release`) is no mapped field: the SQL path answers it.
+  if (!field) return flattenedTarget(reader, path) ? undefined : { kind: 'none' };
   if (query.fuzzy && field.type === 'keyword') {
     const value = keywordNormalizer(field, reader.settings)(String(query.query));
     return planFuzzy(reader, path, [value], 1, query.fuzzy, boost, expansions);
@@ -232,6 +234,7 @@ function planTerms(
 ): MatchNode | undefined {
   const field = reader.fields.get(path);
   if (values.length > MAX_TERMS_COUNT) return undefined;
+  if (!field && flattenedTarget(reader, path)) return undefined;
   if (!field || values.length === 0) return { kind: 'none' };
   if (field.type !== 'keyword' && field.type !== 'text') return undefined;
   const normalize = field.type === 'keyword' ? keywordNormalizer(field, reader.settings) : (v: string) => v;

@@ -25,8 +25,9 @@ export function extractFields(
       // unsigned_long values are read from the text again: JSON.parse rounds them past 2^53.
       const from =
         field.type === 'unsigned_long' && sourceText ? (exact ??= exactSource(sourceText)) : source;
+      // A flattened field's values are its objects, as ES returns them.
       const values = valuesAtPath(from, field.sourcePath)
-        .filter((v) => typeof v !== 'object')
+        .filter((v) => typeof v !== 'object' || field.type === 'flattened')
         .map((v) => fieldValue(field, v))
         .filter((v) => v !== undefined);
       if (values.length > 0) out[field.path] = values;
