@@ -18,6 +18,7 @@ const DYNAMIC_SETTINGS = new Set([
   'index.max_shingle_diff',
   'index.max_terms_count',
   'index.max_regex_length',
+  'index.query.default_field',
   'index.blocks.write',
   'index.blocks.read',
   'index.blocks.read_only',

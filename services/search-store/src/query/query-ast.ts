@@ -1,3 +1,5 @@
+import type { QueryStringQuery, SimpleQueryStringQuery } from './query-string-ast';
+
 /** The typed query tree the DSL parses into (Elasticsearch's query builders, in Lucene's nouns). */
 export type Query =
   | { kind: 'match_all'; boost: number }
@@ -27,7 +29,7 @@ export type Query =
       kind: 'multi_match';
       query: string;
       fields: { field: string; boost: number }[];
-      type: 'best_fields' | 'most_fields' | 'phrase' | 'phrase_prefix';
+      type: 'best_fields' | 'most_fields' | 'cross_fields' | 'phrase' | 'phrase_prefix' | 'bool_prefix';
       tieBreaker: number;
       operator: 'or' | 'and';
       minimumShouldMatch?: string;
@@ -94,7 +96,18 @@ export type Query =
       rewrite?: string;
     }
   | { kind: 'constant_score'; filter: Query; boost: number }
-  | { kind: 'dis_max'; queries: Query[]; tieBreaker: number; boost: number };
+  | { kind: 'dis_max'; queries: Query[]; tieBreaker: number; boost: number }
+  | {
+      kind: 'match_bool_prefix';
+      field: string;
+      query: string;
+      operator: 'or' | 'and';
+      minimumShouldMatch?: string;
+      analyzer?: string;
+      boost: number;
+    }
+  | QueryStringQuery
+  | SimpleQueryStringQuery;
 
 export type QueryKind = Query['kind'];
 

@@ -11,6 +11,7 @@ import { compileRange, compileTerms } from './compile-term-level';
 import { compileRuntimeLeaf, runtimeLeafField } from './compile-runtime-leaf';
 import { checkFuzzyField, compileFuzzy, compileFuzzyClauses } from './compile-fuzzy';
 import { compileRegexpQuery } from './compile-regexp';
+import { expandMatchBoolPrefix, expandQueryString } from './expand-query-string';
 import { matchFieldPattern } from '../index-reader';
 import { minimumShouldMatch } from '../minimum-should-match';
 import type { Query } from '../query-ast';
@@ -68,6 +69,11 @@ export async function compileQuery(
       );
     case 'multi_match':
       return compileMultiMatch(ctx, query, b, scoring);
+    case 'query_string':
+    case 'simple_query_string':
+      return compileQuery(ctx, expandQueryString(reader, query), boost, scoring);
+    case 'match_bool_prefix':
+      return compileQuery(ctx, expandMatchBoolPrefix(reader, query), boost, scoring);
     case 'bool':
       return compileBool(ctx, query, b, scoring);
     case 'dis_max': {
@@ -236,6 +242,17 @@ async function compileMultiMatch(
           scoring,
         ),
       );
+    } else if (query.type === 'bool_prefix') {
+      const prefix: Query = {
+        kind: 'match_bool_prefix',
+        field: target.field,
+        query: query.query,
+        operator: query.operator,
+        minimumShouldMatch: query.minimumShouldMatch,
+        analyzer: query.analyzer,
+        boost: 1,
+      };
+      parts.push(await compileQuery(ctx, prefix, fieldBoost, scoring));
     } else if (query.type === 'phrase') {
       parts.push(
         await compilePhrase(ctx, target.field, query.query, query.slop, query.analyzer, fieldBoost, scoring),

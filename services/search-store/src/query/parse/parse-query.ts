@@ -5,6 +5,11 @@ import { ES_QUERY_NAMES, suggestQueryName } from './suggest-query-name';
 import { matchFuzziness, parseFuzzy } from './parse-fuzzy';
 import { parseRegexpQuery } from './parse-regexp';
 import { parseTermsLookup } from './parse-terms-lookup';
+import {
+  parseMatchBoolPrefix,
+  parseQueryStringQuery,
+  parseSimpleQueryStringQuery,
+} from './parse-query-string-query';
 
 /**
  * The query DSL → typed AST, with Elasticsearch's errors: an unknown query is `parsing_exception`
@@ -287,11 +292,21 @@ const parseMultiMatch: Parser = (value, parent, name) => {
     return { field: field!, boost: boost === undefined ? 1 : Number(boost) };
   });
   const type = spec.type === undefined ? 'best_fields' : asString(spec.type, name, 'type', spec);
-  if (type !== 'best_fields' && type !== 'most_fields' && type !== 'phrase' && type !== 'phrase_prefix') {
+  if (
+    type !== 'best_fields' &&
+    type !== 'most_fields' &&
+    type !== 'cross_fields' &&
+    type !== 'phrase' &&
+    type !== 'phrase_prefix' &&
+    type !== 'bool_prefix'
+  ) {
     throw parsingError(`[${name}] query does not support type ${type}`, spec, 'type');
   }
   if (spec.fuzziness !== undefined && type !== 'best_fields' && type !== 'most_fields')
     throw parsingError(`Fuzziness not allowed for type [${type}]`, spec, 'fuzziness');
+  // ES's MultiMatchQueryBuilder: bool_prefix builds no phrases, so slop is refused.
+  if (type === 'bool_prefix' && spec.slop !== undefined)
+    throw parsingError(`[${name}] [slop] not allowed for type [bool_prefix]`, spec, 'slop');
   return {
     ...matchFuzziness(spec, name),
     kind: 'multi_match',
@@ -531,4 +546,8 @@ const PARSERS: Record<string, Parser> = {
   dis_max: parseDisMax,
   fuzzy: parseFuzzy,
   regexp: parseRegexpQuery,
+  query_string: (value, parent, name) => parseQueryStringQuery(value, parent, name, MAX_NESTED_DEPTH),
+  simple_query_string: (value, parent, name) =>
+    parseSimpleQueryStringQuery(value, parent, name, MAX_NESTED_DEPTH),
+  match_bool_prefix: parseMatchBoolPrefix,
 };

@@ -1,6 +1,7 @@
 import { EsError, newDictionary } from '@acme/common';
 import { locationOf } from './json-locations';
-import { parseQuery } from './parse-query';
+import { MAX_NESTED_DEPTH, parseQuery } from './parse-query';
+import { queryFromUrl } from './parse-query-string-query';
 import type { Query } from '../query-ast';
 
 /** A parsed `_search` request: the body merged with the URL parameters that override it. */
@@ -272,7 +273,7 @@ export function parseSearchRequest(
   }
   let query: Query =
     b.query === undefined ? { kind: 'match_all', boost: 1 } : parseQuery(b.query, b, 'query');
-  if (params.q !== undefined) query = parseQueryString(params.q, params.df);
+  if (params.q !== undefined) query = queryFromUrl(params, MAX_NESTED_DEPTH);
   const from =
     params.from !== undefined
       ? integer(params.from, 'from')
@@ -344,30 +345,5 @@ export function parseSearchRequest(
     minScore: typeof b.min_score === 'number' ? b.min_score : undefined,
     version: params.version === 'true' || b.version === true,
     seqNoPrimaryTerm: params.seq_no_primary_term === 'true' || b.seq_no_primary_term === true,
-  };
-}
-
-/** The `q` URL parameter, the simple forms of Lucene syntax: `field:value`, or terms over `df`/all fields. */
-function parseQueryString(q: string, defaultField?: string): Query {
-  const m = /^([\w.]+):(.+)$/.exec(q.trim());
-  if (m)
-    return {
-      kind: 'match',
-      field: m[1]!,
-      query: m[2]!.replace(/^"|"$/g, ''),
-      operator: 'or',
-      zeroTermsQuery: 'none',
-      boost: 1,
-    };
-  if (q.trim() === '*' || q.trim() === '*:*') return { kind: 'match_all', boost: 1 };
-  return {
-    kind: 'multi_match',
-    query: q,
-    fields: [{ field: defaultField ?? '*', boost: 1 }],
-    type: 'most_fields',
-    tieBreaker: 0,
-    operator: 'or',
-    slop: 0,
-    boost: 1,
   };
 }

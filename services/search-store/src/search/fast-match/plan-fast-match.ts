@@ -6,6 +6,7 @@ import { flattenedTarget } from '../../query/compile/compile-flattened';
 import type { MatchFuzziness, Query } from '../../query/query-ast';
 import { FuzzyExpansions } from './fuzzy-expansions';
 import type { SearchRequest } from '../../query/parse/search-request';
+import { expandMatchBoolPrefix, expandQueryString } from '../../query/compile/expand-query-string';
 
 /**
  * The scoring tree of the fast path: the same semantics compile-query.ts gives these queries in SQL
@@ -85,6 +86,11 @@ function isFastMatchShape(query: Query): boolean {
       return !query.field.startsWith('_') && !query.caseInsensitive;
     case 'terms':
       return !query.field.startsWith('_');
+    case 'query_string':
+    case 'simple_query_string':
+    case 'match_bool_prefix':
+      // Expanded per index (planNode); what the expansion holds decides the path.
+      return true;
     case 'bool':
       return (
         query.must.length + query.filter.length + query.should.length > 0 &&
@@ -144,7 +150,10 @@ function planNode(
     case 'match':
       return planMatch(reader, query.field, query, b, expansions);
     case 'multi_match':
-      return planMultiMatch(reader, query, b, expansions);
+      // Reached inside expanded queries too: only the types planMultiMatch scores.
+      return query.type === 'best_fields' || query.type === 'most_fields'
+        ? planMultiMatch(reader, query, b, expansions)
+        : undefined;
     case 'bool':
       return planBool(reader, query, b, expansions);
     case 'fuzzy': {
@@ -159,6 +168,11 @@ function planNode(
       return query.caseInsensitive ? undefined : planTerms(reader, query.field, [query.value], b, true);
     case 'terms':
       return planTerms(reader, query.field, query.values, b, false);
+    case 'query_string':
+    case 'simple_query_string':
+      return planNode(reader, expandQueryString(reader, query), boost, expansions);
+    case 'match_bool_prefix':
+      return planNode(reader, expandMatchBoolPrefix(reader, query), boost, expansions);
     default:
       return undefined;
   }

@@ -306,6 +306,53 @@ describe('the fast match path agrees with the SQL plans', () => {
     expect(withHits).toBeGreaterThan(60);
   });
 
+  it('agrees on 120 random query_string and simple_query_string requests', async () => {
+    const qsClause = (depth: number): string => {
+      const r = rnd();
+      if (depth > 0 && r < 0.15) return `(${qsText(depth - 1)})${rnd() < 0.3 ? '^2' : ''}`;
+      if (r < 0.35)
+        return `${pick(['title', 'body', 'tag'])}:${pick(['a', 'b']) === 'a' ? word() : pick(['a', 'b', 'c'])}`;
+      return `${word()}${rnd() < 0.15 ? `^${pick(['0.5', '3'])}` : ''}`;
+    };
+    const qsText = (depth: number): string =>
+      Array.from({ length: 1 + Math.floor(rnd() * 4) }, (_, i) => {
+        const op = i === 0 ? '' : pick(['', '', ' AND ', ' OR ', ' && ', ' || ']);
+        const mod = pick(['', '', '', '+', '-', 'NOT ']);
+        return `${op}${op === '' && i > 0 ? ' ' : ''}${mod}${qsClause(depth)}`;
+      }).join('');
+    const sqsText = (): string =>
+      Array.from(
+        { length: 1 + Math.floor(rnd() * 4) },
+        (_, i) => `${i === 0 ? '' : pick([' ', ' | ', ' +'])}${pick(['', '', '-'])}${word()}`,
+      ).join('');
+    let fast = 0;
+    for (let i = 0; i < 120; i++) {
+      const options: Record<string, unknown> = {};
+      if (rnd() < 0.4) options.fields = pick([['title', 'body'], ['title^2', 'body'], ['body'], ['*']]);
+      if (rnd() < 0.3) options.default_operator = 'and';
+      if (rnd() < 0.2) options.minimum_should_match = pick(['1', '2', '50%']);
+      const simple = rnd() < 0.35;
+      if (!simple && rnd() < 0.3) options.tie_breaker = 0.3;
+      if (!simple && rnd() < 0.2) options.type = 'most_fields';
+      const query = simple
+        ? { simple_query_string: { query: sqsText(), ...options } }
+        : { query_string: { query: qsText(2), ...options } };
+      const body = { query, size: pick([10, 40]) };
+      const index = rnd() < 0.8 ? first : `${first},${second}`;
+      const expected = await viaSql(index, body);
+      const actual = await viaFastPath(index, body);
+      if (!actual) continue;
+      fast++;
+      try {
+        expect(comparable(actual)).toEqual(comparable(expected));
+      } catch (error) {
+        throw new Error(`request ${i} on ${index}: ${JSON.stringify(body)}\n${String(error)}`);
+      }
+    }
+    // Negations alone (a bool of must_not) and the like take the SQL path; most do not.
+    expect(fast).toBeGreaterThan(80);
+  });
+
   it('answers operator and over many blocks exactly as the SQL plans do (the rarest term drives)', async () => {
     const index = `fm-c-${suffix}`;
     const rare = new Set([3, 200, 201, 202, 520, 777]);
