@@ -350,3 +350,22 @@ describe('match_bool_prefix and multi_match bool_prefix', () => {
     expect(json.error.reason).toBe('[multi_match] [slop] not allowed for type [bool_prefix]');
   });
 });
+
+describe('multi_match cross_fields', () => {
+  it('scores each term over the fields with blended document frequencies', async () => {
+    // quick: df title 1, body 2 → blended body 2, title 3 (the rarer field gets max + 1, capped by docCount 3).
+    // fox:   df title 1, body 2 → the same.
+    const titleQuick = expectedTermScore({ ...TITLE, df: 3, freq: 1, dl: 2 });
+    const bodyQuick = expectedTermScore({ ...BODY, df: 2, freq: 1, dl: 9 });
+    const res = await scores({
+      multi_match: { query: 'quick fox', type: 'cross_fields', fields: ['title', 'body'] },
+    });
+    // doc 1: both terms in both fields, each term takes its best field.
+    expect(res['1']).toBe(sumScores(Math.max(titleQuick, bodyQuick), Math.max(titleQuick, bodyQuick)));
+    expect(Object.keys(res).sort()).toEqual(['1', '3', '4']);
+    const and = await scores({
+      multi_match: { query: 'quick hill', type: 'cross_fields', fields: ['title', 'body'], operator: 'and' },
+    });
+    expect(Object.keys(and)).toEqual(['3']);
+  });
+});

@@ -11,6 +11,7 @@ import { compileRange, compileTerms } from './compile-term-level';
 import { compileRuntimeLeaf, runtimeLeafField } from './compile-runtime-leaf';
 import { checkFuzzyField, compileFuzzy, compileFuzzyClauses } from './compile-fuzzy';
 import { compileRegexpQuery } from './compile-regexp';
+import { compileCrossFields } from './compile-cross-fields';
 import { expandMatchBoolPrefix, expandQueryString } from './expand-query-string';
 import { matchFieldPattern } from '../index-reader';
 import { minimumShouldMatch } from '../minimum-should-match';
@@ -68,7 +69,9 @@ export async function compileQuery(
         scoring,
       );
     case 'multi_match':
-      return compileMultiMatch(ctx, query, b, scoring);
+      return query.type === 'cross_fields'
+        ? compileCrossFields(ctx, query, b, scoring, compileQuery)
+        : compileMultiMatch(ctx, query, b, scoring);
     case 'query_string':
     case 'simple_query_string':
       return compileQuery(ctx, expandQueryString(reader, query), boost, scoring);
