@@ -69,9 +69,9 @@ describe('query DSL parser', () => {
   });
 
   it('names Elasticsearch queries it does not implement instead of calling them unknown', () => {
-    expect(errorOf(() => parse('{"query":{"query_string":{"query":"a"}}}')).error).toMatchObject({
+    expect(errorOf(() => parse('{"query":{"intervals":{"a":{}}}}')).error).toMatchObject({
       type: 'parsing_exception',
-      reason: '[query_string] query is not supported by search-store',
+      reason: '[intervals] query is not supported by search-store',
     });
   });
 
