@@ -236,6 +236,20 @@ describe('query_string', () => {
   });
 });
 
+describe('highlighting a query_string', () => {
+  it('marks the words of its terms and phrases, not of its negations', async () => {
+    const res = await fx.es.search({
+      index: fx.articles.name,
+      query: { query_string: { query: 'body:(quick OR "lazy dog") -body:hill' } },
+      highlight: { fields: { body: {} } },
+    });
+    expect(res.hits.hits.map((h) => [h._id, h.highlight?.body])).toEqual([
+      ['1', ['the <em>quick</em> brown fox jumps over the <em>lazy</em> <em>dog</em>']],
+      ['2', ['a <em>lazy</em> <em>dog</em> sleeps all day long']],
+    ]);
+  });
+});
+
 describe('the q URL parameter', () => {
   it('is a query_string with df, default_operator and lenient from the URL', async () => {
     const ids = async (qs: string): Promise<string[]> => {

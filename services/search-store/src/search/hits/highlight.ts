@@ -1,5 +1,6 @@
 import { analyze, type Analyzer } from '../../analysis/analyzer';
 import type { Query } from '../../query/query-ast';
+import type { QsNode } from '../../query/query-string-ast';
 
 /** The analyzed query terms per field that the plain highlighter marks (match, match_phrase, multi_match, term). */
 export function collectHighlightTerms(
@@ -41,6 +42,27 @@ export function collectHighlightTerms(
     case 'dis_max':
       for (const q of query.queries) collectHighlightTerms(q, analyzerFor, fieldsFor, out);
       break;
+    case 'query_string':
+    case 'simple_query_string': {
+      // The words of its terms and phrases on their fields (the default ones when none is named).
+      if ('reason' in query.tree) break;
+      const defaults =
+        query.fields?.map((f) => f.field) ??
+        (query.kind === 'query_string' && query.defaultField ? [query.defaultField] : ['*']);
+      const stack: QsNode[] = [query.tree];
+      while (stack.length > 0) {
+        const node = stack.pop()!;
+        if (node.t === 'bool') {
+          for (const c of node.clauses) if (c.occur !== 'must_not') stack.push(c.node);
+        } else if (node.t === 'boost') stack.push(node.node);
+        else if (node.t === 'term' || node.t === 'multi' || node.t === 'phrase') {
+          if (node.field === '_exists_') continue;
+          for (const pattern of node.field === undefined ? defaults : [node.field])
+            for (const field of fieldsFor(pattern)) add(field, node.text, true);
+        }
+      }
+      break;
+    }
     default:
       break;
   }
