@@ -13,6 +13,9 @@
 // word_similarity, LIMIT 10): both find near-miss words, by edit distance and by trigrams.
 // Prints docs/s, p50/p99 per query kind, size on disk, search-store's peak RSS and the ratios to the
 // targets of issue 6, and appends a dated section to bench/RESULTS.md (NO_RECORD=1 to skip).
+//   query_string: the same words as a user types them in a search box (`a`, `a -b`, `a OR (b -c)`) as
+//                     query_string on body against websearch_to_tsquery (`a`, `a -b`, `a or b -c`), the
+//                     same boolean meaning (tsquery's & binds tighter than |, as the parentheses say)
 // Knobs: DOCS (default 100000), QUERIES (200), BULK (5000), AGG_RUNS (20), PARAGRAPHS (3 per document),
 // SCROLL_SIZE (1000).
 import { spawn, spawnSync } from 'node:child_process';
@@ -144,6 +147,7 @@ async function measurePostgres(url, documents, queries) {
     // websearch_to_tsquery('a or b') is a | b; plainto_tsquery('a b') is a & b.
     const or = search("websearch_to_tsquery('simple', replace($1, ' ', ' or '))");
     const and = search("plainto_tsquery('simple', $1)");
+    const websearch = search("websearch_to_tsquery('simple', $1)");
     const agg = async () =>
       (
         await client.query(
@@ -165,6 +169,9 @@ async function measurePostgres(url, documents, queries) {
       ftsBytes: await tableBytes(client, ['fts']),
       or: await runQueries('(b) ts_rank OR', queries, or),
       and: await runQueries('(b) ts_rank AND', queries, and),
+      queryString: await runQueries('(b) ts_rank websearch_to_tsquery', queries, (words) =>
+        websearch(searchBoxQuery(words).websearch),
+      ),
       agg: await runQueries('(b) GROUP BY category', Array(AGG_RUNS).fill(''), agg, 2),
     };
   } finally {
@@ -181,6 +188,14 @@ function typos(queries) {
     .map((q) => q.split(' ').sort((a, b) => b.length - a.length)[0])
     .filter((w) => w && w.length >= 4)
     .map((w) => `${w[0]}${w[2]}${w[1]}${w.slice(3)}`);
+}
+
+/** One query's words as typed in a search box: query_string text and websearch_to_tsquery text, alike. */
+function searchBoxQuery(words) {
+  const [a, b, c] = words.split(' ');
+  if (c !== undefined) return { queryString: `${a} OR (${b} -${c})`, websearch: `${a} or ${b} -${c}` };
+  if (b !== undefined) return { queryString: `${a} -${b}`, websearch: `${a} -${b}` };
+  return { queryString: a, websearch: a };
 }
 
 async function runQueries(name, queries, run, warmup = WARMUP_QUERIES) {
@@ -345,6 +360,17 @@ async function measureSearchStore(databaseUrl, port, documents, queries) {
     const fuzzy = await runQueries('(c) fuzzy AUTO', typos(queries), fuzzyQuery);
     const or = await runQueries('(c) match OR', queries, match('or'));
     const and = await runQueries('(c) match AND', queries, match('and'));
+    const queryString = await runQueries(
+      '(c) query_string',
+      queries,
+      async (words) =>
+        (
+          await request(base, 'POST', `/${INDEX}/_search`, {
+            size: 10,
+            query: { query_string: { query: searchBoxQuery(words).queryString, default_field: 'body' } },
+          })
+        ).hits.hits.length,
+    );
     const aggs = await runQueries('(c) terms+avg agg', Array(AGG_RUNS).fill(''), agg, 2);
     const scroll = await timed(async () => {
       let page = await request(base, 'POST', `/${INDEX}/_search?scroll=1m`, {
@@ -366,7 +392,17 @@ async function measureSearchStore(databaseUrl, port, documents, queries) {
     await pool.connect();
     const bytes = await tableBytes(pool, null);
     await pool.end();
-    return { docsPerSec, or, and, fuzzy, agg: aggs, scrollDocsPerSec, bytes, rss: memory.peak() };
+    return {
+      docsPerSec,
+      or,
+      and,
+      fuzzy,
+      queryString,
+      agg: aggs,
+      scrollDocsPerSec,
+      bytes,
+      rss: memory.peak(),
+    };
   } finally {
     memory.stop();
     for (const pool of pools.values()) await pool.close();
@@ -420,6 +456,7 @@ function report({ started, loadBefore, documents, paragraphs, queries, peer, sto
     `| OR (ts_rank / match) | ${f1(peer.or.p50)} ms | ${f1(peer.or.p99)} ms | ${f1(store.or.p50)} ms | ${f1(store.or.p99)} ms | ${f1(store.or.meanHits)} |`,
     `| AND (ts_rank / match and) | ${f1(peer.and.p50)} ms | ${f1(peer.and.p99)} ms | ${f1(store.and.p50)} ms | ${f1(store.and.p99)} ms | ${f1(store.and.meanHits)} |`,
     `| fuzzy word (pg_trgm <% / fuzzy AUTO) | ${f1(peer.fuzzy.p50)} ms | ${f1(peer.fuzzy.p99)} ms | ${f1(store.fuzzy.p50)} ms | ${f1(store.fuzzy.p99)} ms | ${f1(store.fuzzy.meanHits)} |`,
+    `| query_string (websearch_to_tsquery / query_string) | ${f1(peer.queryString.p50)} ms | ${f1(peer.queryString.p99)} ms | ${f1(store.queryString.p50)} ms | ${f1(store.queryString.p99)} ms | ${f1(store.queryString.meanHits)} |`,
     `| terms(category)+avg(words), ${AGG_RUNS} runs | ${f1(peer.agg.p50)} ms (GROUP BY) | ${f1(peer.agg.p99)} ms | ${f1(store.agg.p50)} ms | ${f1(store.agg.p99)} ms | |`,
     '',
     `Full scroll over every document (\`_doc\` order, ${SCROLL_SIZE} a page, one snapshot): ${f0(store.scrollDocsPerSec)} docs/s.`,
