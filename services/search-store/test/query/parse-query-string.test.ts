@@ -85,7 +85,7 @@ describe('query_string lexer (Lucene classic QueryParser tokens)', () => {
     ]);
   });
 
-  it('is linear on hostile input (no backtracking): 4× the input, well under 16× the time', () => {
+  it('is linear on hostile input (no backtracking): 16× the input, far under 256× the time', () => {
     const hostile = [
       (n: number) => '/'.repeat(n),
       (n: number) => `"${'\\"'.repeat(n / 2)}`,
@@ -94,18 +94,18 @@ describe('query_string lexer (Lucene classic QueryParser tokens)', () => {
       (n: number) => 'a AND '.repeat(n / 6),
       (n: number) => '\\'.repeat(n),
     ];
-    /** The fastest of five runs, to see through a busy machine. */
+    /** The fastest of three runs, to see through a busy machine. */
     const time = (n: number): number => {
       let best = Infinity;
-      for (let run = 0; run < 5; run++) {
+      for (let run = 0; run < 3; run++) {
         const started = process.hrtime.bigint();
         for (const make of hostile) parseQueryStringSyntax(make(n), OR);
         best = Math.min(best, Number(process.hrtime.bigint() - started));
       }
       return best;
     };
-    time(8_000); // warm the JIT
-    expect(time(32_000) / time(8_000)).toBeLessThan(9);
+    time(4_000); // warm the JIT
+    expect(time(64_000) / time(4_000)).toBeLessThan(64);
   });
 });
 
