@@ -57,6 +57,16 @@ export interface QueryStringOptions {
   minimumShouldMatch?: string;
   type: MultiMatchType;
   tieBreaker?: number;
+  /** What `term~` and `term~N` become: fuzziness (for `~` alone), prefix length, expansions, transpositions. */
+  fuzzy: {
+    fuzziness: string;
+    prefixLength: number;
+    maxExpansions: number;
+    transpositions: boolean;
+    rewrite?: string;
+  };
+  /** `/regexp/`'s max_determinized_states. */
+  maxDeterminizedStates?: number;
   boost: number;
 }
 

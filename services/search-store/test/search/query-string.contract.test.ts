@@ -196,18 +196,21 @@ describe('query_string', () => {
     expect(json.status).toBe(400);
   });
 
-  it('refuses fuzzy terms and regexps with a 400 rather than answering exact matches', async () => {
-    for (const [query, what] of [
-      ['roam~1', '[query_string] fuzzy queries (term~N) are not supported by search-store'],
-      ['name:/jo.*n/', '[query_string] regular expressions (/regexp/) are not supported by search-store'],
-    ] as const) {
-      const { status, json } = await raw(`/${fx.articles.name}/_search`, {
-        query: { query_string: { query } },
-      });
-      expect(status).toBe(400);
-      expect(json.error.type).toBe('parsing_exception');
-      expect(json.error.reason).toBe(what);
-    }
+  it('runs term~N as the fuzzy query and /re/ as the regexp query', async () => {
+    expect(await scores({ query_string: { query: 'title:quikc~1' } })).toEqual(
+      await scores({ fuzzy: { title: { value: 'quikc', fuzziness: '1' } } }),
+    );
+    expect(Object.keys(await scores({ query_string: { query: 'title:quikc~1' } }))).toEqual(['1']);
+    // `~` alone takes the query's fuzziness (AUTO: 1 edit for 3 to 5 letters); text fields are normalised.
+    expect(await scores({ query_string: { query: 'title:QUIKC~', fuzzy_prefix_length: 1 } })).toEqual(
+      await scores({ fuzzy: { title: { value: 'quikc', prefix_length: 1 } } }),
+    );
+    expect(await scores({ query_string: { query: 'title:/qu.ck/' } })).toEqual({ '1': 1 });
+    expect(await scores({ query_string: { query: 'title:/qu.ck/^2' } })).toEqual(
+      await scores({ regexp: { title: { value: 'qu.ck', boost: 2 } } }),
+    );
+    const bad = await raw(`/${fx.articles.name}/_search`, { query: { query_string: { query: 'roam~3' } } });
+    expect(bad.status).toBe(400);
   });
 
   it('refuses unknown options, a missing query and too long a query', async () => {
@@ -323,12 +326,14 @@ describe('simple_query_string', () => {
     expect(bad.json.error.reason).toBe('Unknown simple_query_string flag [BOGUS]');
   });
 
-  it('refuses fuzzy terms with a 400', async () => {
-    const { status, json } = await raw(`/${fx.articles.name}/_search`, {
-      query: { simple_query_string: { query: 'quikc~1' } },
-    });
-    expect(status).toBe(400);
-    expect(json.error.reason).toMatch(/fuzzy/);
+  it('runs term~N as a fuzzy query on each field (most_fields)', async () => {
+    expect(await scores({ simple_query_string: { query: 'quikc~1', fields: ['title'] } })).toEqual(
+      await scores({ fuzzy: { title: { value: 'quikc', fuzziness: '1' } } }),
+    );
+    // FUZZY off: `~1` is part of the word.
+    expect(
+      await scores({ simple_query_string: { query: 'quikc~1', fields: ['title'], flags: 'AND|OR' } }),
+    ).toEqual({});
   });
 });
 

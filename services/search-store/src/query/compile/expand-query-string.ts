@@ -11,6 +11,8 @@ import {
   type SimpleQueryStringQuery,
 } from '../query-string-ast';
 import { ShardQueryError } from '../shard-query-error';
+import { DEFAULT_MAX_DETERMINIZED_STATES } from '../../text/regexp-automaton';
+import { REGEXP_FLAGS } from '../../text/regexp-syntax';
 
 /**
  * A query_string / simple_query_string tree → the query kinds we already compile, against one
@@ -157,11 +159,19 @@ function expand(ctx: Context, node: QsNode): Query | undefined {
     case 'range':
       return perField(ctx, node.field, (path, field) => range(ctx, path, field, node));
     case 'fuzzy':
+      return perField(ctx, node.field, (path, fl) => fuzzy(ctx, path, fl, node.text, node.edits));
     case 'regexp':
-      // Refused when parsed (parse-query-string-query.ts); kept here for the kinds to come.
-      throw new ShardQueryError({
-        type: 'illegal_argument_exception',
-        reason: `[${ctx.q.kind}] ${node.t} queries are not supported by search-store`,
+      return perField(ctx, node.field, (path, fl) => {
+        if (fl.type !== 'text' && fl.type !== 'keyword') return multiTermRefusal(ctx, 'regexp', path, fl);
+        return {
+          kind: 'regexp',
+          field: path,
+          value: node.text,
+          flags: REGEXP_FLAGS.ALL,
+          caseInsensitive: false,
+          maxDeterminizedStates: ctx.q.maxDeterminizedStates ?? DEFAULT_MAX_DETERMINIZED_STATES,
+          boost: 1,
+        };
       });
   }
 }
@@ -393,6 +403,33 @@ function prefix(ctx: Context, path: string, field: ReaderField, text: string): Q
     caseInsensitive: false,
     boost: 1,
   };
+}
+
+/**
+ * `term~` / `term~N` (getFuzzyQuery): a fuzzy query per field on the normalised term, `~` alone taking
+ * the query's `fuzziness` (AUTO), with its fuzzy_prefix_length, fuzzy_max_expansions and transpositions.
+ */
+function fuzzy(
+  ctx: Context,
+  path: string,
+  field: ReaderField,
+  text: string,
+  edits: string | undefined,
+): Query {
+  if (field.type !== 'text' && field.type !== 'keyword') return multiTermRefusal(ctx, 'fuzzy', path, field);
+  const options = ctx.q.fuzzy;
+  const query: Query = {
+    kind: 'fuzzy',
+    field: path,
+    value: normalize(ctx, field, text),
+    fuzziness: edits === undefined || edits === '' ? options.fuzziness : edits,
+    prefixLength: options.prefixLength,
+    maxExpansions: options.maxExpansions,
+    transpositions: options.transpositions,
+    boost: 1,
+  };
+  if (options.rewrite !== undefined) query.rewrite = options.rewrite;
+  return query;
 }
 
 function wildcard(ctx: Context, field: string | undefined, text: string): Query | undefined {

@@ -1,5 +1,6 @@
 import { EsError } from '@acme/common';
 import { locationOf } from './json-locations';
+import { parseFuzziness } from './parse-fuzziness';
 import { parseQueryStringSyntax } from './parse-query-string';
 import { SQS_FLAGS, parseSimpleQueryStringSyntax, type SqsFlag } from './parse-simple-query-string';
 import type { Query } from '../query-ast';
@@ -99,18 +100,12 @@ function checkKeys(spec: Json, allowed: readonly string[], message: (key: string
   }
 }
 
-/**
- * Fuzzy (`term~2`) and regexp (`/re/`) are part of the syntax; the `fuzzy` and `regexp` query kinds
- * they compile to are not in this build, so they are refused rather than answered as exact terms.
- */
-function refuseUnsupported(node: QsNode | undefined, name: string, spec: Json): void {
+/** A `term~N`'s edit distance as ES's Fuzziness.fromString reads it (400 on a bad one). */
+function checkFuzzyEdits(node: QsNode | undefined): void {
   const stack: QsNode[] = node ? [node] : [];
   while (stack.length > 0) {
     const n = stack.pop()!;
-    if (n.t === 'fuzzy' || n.t === 'regexp') {
-      const what = n.t === 'fuzzy' ? 'fuzzy queries (term~N)' : 'regular expressions (/regexp/)';
-      throw parsingError(`[${name}] ${what} are not supported by search-store`, spec, 'query');
-    }
+    if (n.t === 'fuzzy' && n.edits !== undefined && n.edits !== '') n.edits = parseFuzziness(n.edits);
     if (n.t === 'bool') for (const c of n.clauses) stack.push(c.node);
     if (n.t === 'boost') stack.push(n.node);
   }
@@ -171,7 +166,7 @@ export function parseQueryStringQuery(value: unknown, parent: Json, name: string
       allowLeadingWildcard: bool(spec, 'allow_leading_wildcard', name) ?? true,
       maxDepth,
     }) ?? ({ t: 'bool', clauses: [] } as QsNode);
-  if (!isSyntaxError(tree)) refuseUnsupported(tree, name, spec);
+  if (!isSyntaxError(tree)) checkFuzzyEdits(tree);
   return {
     kind: 'query_string',
     ...common,
@@ -181,6 +176,7 @@ export function parseQueryStringQuery(value: unknown, parent: Json, name: string
     phraseSlop,
     type: type as MultiMatchType,
     tieBreaker: num(spec, 'tie_breaker', name),
+    maxDeterminizedStates: num(spec, 'max_determinized_states', name),
   };
 }
 
@@ -204,6 +200,13 @@ function commonOptions(
     analyzeWildcard: bool(spec, 'analyze_wildcard', name) ?? false,
     lenient: bool(spec, 'lenient', name),
     minimumShouldMatch: str(spec, 'minimum_should_match', name),
+    fuzzy: {
+      fuzziness: spec.fuzziness === undefined ? 'AUTO' : parseFuzziness(spec.fuzziness),
+      prefixLength: num(spec, 'fuzzy_prefix_length', name) ?? 0,
+      maxExpansions: num(spec, 'fuzzy_max_expansions', name) ?? 50,
+      transpositions: bool(spec, 'fuzzy_transpositions', name) ?? true,
+      rewrite: str(spec, 'fuzzy_rewrite', name),
+    },
     boost: num(spec, 'boost', name) ?? 1,
   };
 }
@@ -265,7 +268,6 @@ export function parseSimpleQueryStringQuery(
       defaultOperator: common.defaultOperator,
       maxDepth,
     }) ?? ({ t: 'bool', clauses: [] } as QsNode);
-  refuseUnsupported(tree, name, spec);
   // simple_query_string scores a term over several fields as most_fields (DisjunctionMaxQuery, tie 1).
   return { kind: 'simple_query_string', ...common, tree, phraseSlop: 0, type: 'most_fields', tieBreaker: 1 };
 }

@@ -312,7 +312,7 @@ describe('the fast match path agrees with the SQL plans', () => {
       if (depth > 0 && r < 0.15) return `(${qsText(depth - 1)})${rnd() < 0.3 ? '^2' : ''}`;
       if (r < 0.35)
         return `${pick(['title', 'body', 'tag'])}:${pick(['a', 'b']) === 'a' ? word() : pick(['a', 'b', 'c'])}`;
-      return `${word()}${rnd() < 0.15 ? `^${pick(['0.5', '3'])}` : ''}`;
+      return `${word()}${rnd() < 0.1 ? '~1' : ''}${rnd() < 0.15 ? `^${pick(['0.5', '3'])}` : ''}`;
     };
     const qsText = (depth: number): string =>
       Array.from({ length: 1 + Math.floor(rnd() * 4) }, (_, i) => {
@@ -349,8 +349,9 @@ describe('the fast match path agrees with the SQL plans', () => {
         throw new Error(`request ${i} on ${index}: ${JSON.stringify(body)}\n${String(error)}`);
       }
     }
-    // Negations alone (a bool of must_not) and the like take the SQL path; most do not.
-    expect(fast).toBeGreaterThan(80);
+    // Negations alone (a bool of must_not), fuzzy terms over several fields and the like take the SQL
+    // path; about two thirds do not.
+    expect(fast).toBeGreaterThan(50);
   });
 
   it('answers operator and over many blocks exactly as the SQL plans do (the rarest term drives)', async () => {
