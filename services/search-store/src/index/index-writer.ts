@@ -15,6 +15,7 @@ import { removePostings } from './posting-blocks.repo';
 import { saveAnalyzedBatch } from './save-analyzed-batch';
 import { TermDictionaryCaches, type TermDictionaryCache } from './term-dictionary-cache';
 import { EventLoopTurns } from '../storage/event-loop-turns';
+import { VectorWriter } from './vector-writer';
 
 /** What the writer needs to know about the index a batch goes to. */
 export interface IndexContext {
@@ -100,6 +101,7 @@ export const DEFAULT_TERM_CACHE_BYTES = 64 * 2 ** 20;
 /** The Postgres implementation of the seam: see inverted-index.repo.ts for the SQL. */
 export function createIndexWriter(options: IndexWriterOptions = {}): DroppingIndexWriter {
   const caches = new TermDictionaryCaches(options.termCacheBytes ?? DEFAULT_TERM_CACHE_BYTES);
+  const vectors = new VectorWriter();
 
   /**
    * Every transaction that changes an index's dictionary gives it a new token first (which also
@@ -152,6 +154,12 @@ export function createIndexWriter(options: IndexWriterOptions = {}): DroppingInd
       if (prepared && isPreparedFor(prepared, index, documents)) {
         const docKeys = documents.map((d) => Number(d.docKey));
         await saveThrough(client, index, prepared.batch, docKeys);
+        await vectors.add(
+          client,
+          index.indexId,
+          index.mappings,
+          documents.map((d, i) => ({ docKey: docKeys[i]!, source: d.source })),
+        );
         return;
       }
       // doc_key order, so each term's postings are produced already sorted for the blocks.
@@ -167,6 +175,12 @@ export function createIndexWriter(options: IndexWriterOptions = {}): DroppingInd
         batch,
         ordered.map((d) => Number(d.docKey)),
       );
+      await vectors.add(
+        client,
+        index.indexId,
+        index.mappings,
+        ordered.map((d) => ({ docKey: Number(d.docKey), source: d.source })),
+      );
     },
 
     async remove(client, index, docKeys) {
@@ -178,16 +192,19 @@ export function createIndexWriter(options: IndexWriterOptions = {}): DroppingInd
       await deleteUnusedTerms(client, index.indexId, unused);
       await saveFieldStatDeltas(client, index.indexId, statDeltas);
       await deleteDocValues(client, index.indexId, docKeys);
+      await vectors.remove(client, index.indexId, index.mappings, docKeys.map(Number));
     },
 
     async copyIndex(client, fromIndexId, toIndexId) {
       (await claim(client, toIndexId))?.clear();
       await copyInvertedIndex(client, fromIndexId, toIndexId);
+      await vectors.copy(client, fromIndexId, toIndexId);
     },
 
     async dropIndex(client, indexId) {
       caches.drop(indexId);
       await deleteInvertedIndex(client, indexId);
+      await vectors.drop(client, indexId);
     },
   };
 }

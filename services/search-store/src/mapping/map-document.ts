@@ -1,4 +1,5 @@
 import { EsError, newDictionary, ownValue, setOwn, type EsCause } from '@acme/common';
+import { denseVectorValueCause } from './check-dense-vector';
 import { checkFieldValue, preview } from './check-field-value';
 import { inferDynamicField, type DynamicField } from './infer-dynamic-field';
 import {
@@ -383,7 +384,7 @@ class DocumentWalker {
         reason: `The [dense_vector] field [${full}] in doc [document with id '${this.id}'] has a different number of dimensions [${values.length}] than defined in the mapping [${field.dims}]`,
       };
     }
-    return undefined;
+    return denseVectorValueCause(field, values as number[]);
   }
 
   private parseFailure(

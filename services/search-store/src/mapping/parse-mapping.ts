@@ -1,4 +1,5 @@
 import { EsError, newDictionary } from '@acme/common';
+import { denseVectorMappingError } from './check-dense-vector';
 import { FIELD_TYPES, type FieldType } from './field-types';
 import type { DynamicSetting, FieldMapping, IndexMapping } from './mapping-types';
 import { isKnownDateFormat } from './parse-date';
@@ -130,6 +131,9 @@ function parseField(fullName: string, name: string, input: unknown): FieldMappin
       );
     }
   }
+  const vectorError =
+    fieldType === 'dense_vector' ? denseVectorMappingError(fullName, definition) : undefined;
+  if (vectorError) throw mappingError(vectorError);
   if (fieldType === 'dense_vector' && definition.dims !== undefined) {
     const dims = definition.dims;
     if (typeof dims !== 'number' || !Number.isInteger(dims) || dims < 1 || dims > 4096) {

@@ -316,6 +316,9 @@ const STORE_TABLES = [
   'doc_tokens',
   'field_stats',
   'fields',
+  'dense_vectors',
+  'hnsw_nodes',
+  'hnsw_graphs',
 ];
 
 /**

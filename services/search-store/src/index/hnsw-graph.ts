@@ -1,0 +1,423 @@
+import { NodeHeap } from './hnsw-heap';
+import type { Similarity } from './vector-similarity';
+
+/** A node found by a search: its doc key and its raw similarity (dot product, or −l2² for l2_norm). */
+export interface VectorHit {
+  docKey: number;
+  sim: number;
+}
+
+export interface GraphOptions {
+  dims: number;
+  similarity: Similarity;
+  /** False for flat fields: vectors only, exact search only. */
+  linked: boolean;
+  m: number;
+  efConstruction: number;
+}
+
+/**
+ * One field's vectors in memory and, for hnsw fields, their HNSW graph (Malkov & Yashunin 2018,
+ * "Efficient and robust approximate nearest neighbor search using Hierarchical Navigable Small World
+ * graphs"): layer 0 holds every node with up to 2·M links, each upper layer a geometrically thinner
+ * sample with up to M; neighbours are chosen with the paper's heuristic (algorithm 4). Nodes are
+ * ordinals in insertion order; the persisted form (hnsw_nodes) names neighbours by doc key.
+ * Cosine vectors are kept normalised so every similarity but l2_norm is a dot product.
+ */
+export class HnswGraph {
+  size = 0;
+  entry = -1;
+  maxLevel = -1;
+  tombstones = 0;
+  /** Ordinals whose links changed since the last `takeDirty` (the writer persists them). */
+  private dirty = new Set<number>();
+  private vectors: Float32Array;
+  private docKeys: Float64Array;
+  private levels: Int8Array;
+  private deletedBits: Uint8Array;
+  private links0: Int32Array;
+  private counts0: Uint16Array;
+  private upper = new Map<number, Int32Array[]>();
+  private readonly ordinals = new Map<number, number>();
+  private visited: Uint32Array;
+  private visitTag = 0;
+  private readonly m0: number;
+  private readonly levelFactor: number;
+  /** Reused by every layer search (drained by the caller before the next one; all of it is synchronous). */
+  private readonly candidateHeap = new NodeHeap(true, 256);
+  private readonly resultHeap = new NodeHeap(false, 256);
+
+  constructor(readonly options: GraphOptions) {
+    const capacity = 1024;
+    this.vectors = new Float32Array(capacity * options.dims);
+    this.docKeys = new Float64Array(capacity);
+    this.levels = new Int8Array(capacity);
+    this.deletedBits = new Uint8Array(capacity);
+    this.m0 = options.m * 2;
+    this.links0 = options.linked ? new Int32Array(capacity * this.m0) : new Int32Array(0);
+    this.counts0 = new Uint16Array(capacity);
+    this.visited = new Uint32Array(capacity);
+    this.levelFactor = 1 / Math.log(Math.max(2, options.m));
+  }
+
+  get live(): number {
+    return this.size - this.tombstones;
+  }
+
+  has(docKey: number): boolean {
+    return this.ordinals.has(docKey);
+  }
+
+  ordinalOf(docKey: number): number | undefined {
+    return this.ordinals.get(docKey);
+  }
+
+  docKeyOf(ordinal: number): number {
+    return this.docKeys[ordinal]!;
+  }
+
+  isDeleted(ordinal: number): boolean {
+    return this.deletedBits[ordinal] === 1;
+  }
+
+  vectorOf(ordinal: number): Float32Array {
+    const d = this.options.dims;
+    return this.vectors.subarray(ordinal * d, ordinal * d + d);
+  }
+
+  /** The level a doc key's node gets: from a hash of the key, so a reload or a replica draws the same. */
+  levelFor(docKey: number): number {
+    let h = (Math.imul(docKey | 0, 0x9e3779b1) ^ Math.imul((docKey / 2 ** 32) | 0, 0x85ebca6b)) >>> 0;
+    h = (h ^ (h >>> 16)) >>> 0;
+    h = Math.imul(h, 0x7feb352d) >>> 0;
+    h = (h ^ (h >>> 15)) >>> 0;
+    const uniform = (h + 1) / 2 ** 32;
+    return Math.min(16, Math.floor(-Math.log(uniform) * this.levelFactor));
+  }
+
+  /** The vector as the graph compares it (normalised for cosine). */
+  prepare(values: ArrayLike<number>): Float32Array {
+    const v = Float32Array.from(values);
+    if (this.options.similarity === 'cosine') {
+      let norm = 0;
+      for (let i = 0; i < v.length; i++) norm += v[i]! * v[i]!;
+      norm = Math.sqrt(norm);
+      if (norm > 0) for (let i = 0; i < v.length; i++) v[i] = v[i]! / norm;
+    }
+    return v;
+  }
+
+  /** Higher is more similar: the dot product, or −‖a−b‖² for l2_norm. */
+  sim(query: Float32Array, ordinal: number): number {
+    const d = this.options.dims;
+    const base = ordinal * d;
+    const vs = this.vectors;
+    let sum = 0;
+    if (this.options.similarity === 'l2_norm') {
+      for (let i = 0; i < d; i++) {
+        const x = query[i]! - vs[base + i]!;
+        sum += x * x;
+      }
+      return -sum;
+    }
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let i = 0;
+    for (; i + 3 < d; i += 4) {
+      sum += query[i]! * vs[base + i]!;
+      s1 += query[i + 1]! * vs[base + i + 1]!;
+      s2 += query[i + 2]! * vs[base + i + 2]!;
+      s3 += query[i + 3]! * vs[base + i + 3]!;
+    }
+    for (; i < d; i++) sum += query[i]! * vs[base + i]!;
+    return sum + s1 + s2 + s3;
+  }
+
+  /** sim between two nodes, without a view per call (the insert path makes millions of these). */
+  private simBetween(a: number, b: number): number {
+    const d = this.options.dims;
+    const vs = this.vectors;
+    const x = a * d;
+    const y = b * d;
+    let sum = 0;
+    if (this.options.similarity === 'l2_norm') {
+      for (let i = 0; i < d; i++) {
+        const t = vs[x + i]! - vs[y + i]!;
+        sum += t * t;
+      }
+      return -sum;
+    }
+    for (let i = 0; i < d; i++) sum += vs[x + i]! * vs[y + i]!;
+    return sum;
+  }
+
+  private grow(): void {
+    const capacity = this.docKeys.length * 2;
+    const grown = <
+      T extends Float32Array | Float64Array | Int8Array | Uint8Array | Int32Array | Uint16Array | Uint32Array,
+    >(
+      old: T,
+      length: number,
+    ): T => {
+      const next = new (old.constructor as new (n: number) => T)(length);
+      next.set(old);
+      return next;
+    };
+    this.vectors = grown(this.vectors, capacity * this.options.dims);
+    this.docKeys = grown(this.docKeys, capacity);
+    this.levels = grown(this.levels, capacity);
+    this.deletedBits = grown(this.deletedBits, capacity);
+    this.counts0 = grown(this.counts0, capacity);
+    this.visited = grown(this.visited, capacity);
+    if (this.options.linked) this.links0 = grown(this.links0, capacity * this.m0);
+  }
+
+  /** Adds a node without linking it (loading persisted nodes, or a flat field). */
+  append(docKey: number, vector: Float32Array, level: number, deleted = false): number {
+    if (this.size === this.docKeys.length) this.grow();
+    const ordinal = this.size++;
+    this.vectors.set(vector, ordinal * this.options.dims);
+    this.docKeys[ordinal] = docKey;
+    this.levels[ordinal] = level;
+    this.ordinals.set(docKey, ordinal);
+    if (deleted) {
+      this.deletedBits[ordinal] = 1;
+      this.tombstones += 1;
+    }
+    if (level > 0) {
+      const layers: Int32Array[] = [];
+      for (let l = 1; l <= level; l++) layers.push(new Int32Array(0));
+      this.upper.set(ordinal, layers);
+    }
+    return ordinal;
+  }
+
+  levelOf(ordinal: number): number {
+    return this.levels[ordinal]!;
+  }
+
+  neighbours(ordinal: number, layer: number): Int32Array {
+    if (layer === 0) {
+      const start = ordinal * this.m0;
+      return this.links0.subarray(start, start + this.counts0[ordinal]!);
+    }
+    return this.upper.get(ordinal)?.[layer - 1] ?? new Int32Array(0);
+  }
+
+  setNeighbours(ordinal: number, layer: number, list: ArrayLike<number>): void {
+    if (layer === 0) {
+      const count = Math.min(list.length, this.m0);
+      for (let i = 0; i < count; i++) this.links0[ordinal * this.m0 + i] = list[i]!;
+      this.counts0[ordinal] = count;
+    } else {
+      const layers = this.upper.get(ordinal);
+      if (layers) layers[layer - 1] = Int32Array.from(list).subarray(0, this.options.m);
+    }
+    this.dirty.add(ordinal);
+  }
+
+  markDeleted(docKey: number): boolean {
+    const ordinal = this.ordinals.get(docKey);
+    if (ordinal === undefined || this.deletedBits[ordinal] === 1) return false;
+    this.deletedBits[ordinal] = 1;
+    this.tombstones += 1;
+    return true;
+  }
+
+  /** Ordinals whose neighbour lists changed since the last call. */
+  takeDirty(): number[] {
+    const out = [...this.dirty];
+    this.dirty = new Set();
+    return out;
+  }
+
+  private nextTag(): number {
+    this.visitTag += 1;
+    if (this.visitTag === 0xffffffff) {
+      this.visited.fill(0);
+      this.visitTag = 1;
+    }
+    return this.visitTag;
+  }
+
+  /** Algorithm 2: the `ef` nodes nearest `query` on one layer, from the entry points. */
+  private searchLayer(
+    query: Float32Array,
+    entries: number[],
+    ef: number,
+    layer: number,
+    accept?: (ordinal: number) => boolean,
+  ): NodeHeap {
+    const tag = this.nextTag();
+    const candidates = this.candidateHeap;
+    const results = this.resultHeap;
+    candidates.clear();
+    results.clear();
+    for (const e of entries) {
+      this.visited[e] = tag;
+      const s = this.sim(query, e);
+      candidates.push(e, s);
+      if (!accept || accept(e)) results.push(e, s);
+    }
+    while (candidates.size > 0) {
+      const bestSim = candidates.topSim();
+      if (results.size >= ef && bestSim < results.topSim()) break;
+      const current = candidates.pop();
+      const list = this.neighbours(current, layer);
+      for (let i = 0; i < list.length; i++) {
+        const n = list[i]!;
+        if (this.visited[n] === tag) continue;
+        this.visited[n] = tag;
+        const s = this.sim(query, n);
+        if (results.size < ef || s > results.topSim()) {
+          candidates.push(n, s);
+          if (!accept || accept(n)) {
+            results.push(n, s);
+            if (results.size > ef) results.pop();
+          }
+        }
+      }
+    }
+    return results;
+  }
+
+  /** Algorithm 4: keep a candidate only if it is nearer the base than every neighbour already kept. */
+  private selectNeighbours(ids: number[], sims: number[], max: number): number[] {
+    const kept: number[] = [];
+    const limit = Math.min(ids.length, max * 4);
+    for (let i = 0; i < limit && kept.length < max; i++) {
+      const candidate = ids[i]!;
+      let diverse = true;
+      for (const k of kept) {
+        if (this.simBetween(candidate, k) > sims[i]!) {
+          diverse = false;
+          break;
+        }
+      }
+      if (diverse) kept.push(candidate);
+    }
+    // Fill up with the nearest pruned ones (hnswlib's keepPrunedConnections): fewer orphans.
+    for (let i = 0; i < ids.length && kept.length < max; i++) if (!kept.includes(ids[i]!)) kept.push(ids[i]!);
+    return kept;
+  }
+
+  /** Algorithm 1: inserts a vector (already `prepare`d) and links it on each of its layers. */
+  insert(docKey: number, vector: Float32Array): void {
+    const level = this.levelFor(docKey);
+    const ordinal = this.append(docKey, vector, level);
+    this.dirty.add(ordinal);
+    if (!this.options.linked) return;
+    if (this.entry < 0) {
+      this.entry = ordinal;
+      this.maxLevel = level;
+      return;
+    }
+    let ep = this.entry;
+    for (let l = this.maxLevel; l > level; l--) ep = this.greedy(vector, ep, l);
+    for (let l = Math.min(level, this.maxLevel); l >= 0; l--) {
+      const found = this.searchLayer(vector, [ep], this.options.efConstruction, l).drainBestFirst();
+      const max = l === 0 ? this.m0 : this.options.m;
+      const chosen = this.selectNeighbours(found.ids, found.sims, this.options.m);
+      this.setNeighbours(ordinal, l, chosen);
+      for (const n of chosen) this.link(n, ordinal, l, max);
+      ep = found.ids[0] ?? ep;
+    }
+    if (level > this.maxLevel) {
+      this.entry = ordinal;
+      this.maxLevel = level;
+    }
+  }
+
+  /** Adds `to` to `from`'s list on a layer, shrinking the list with the heuristic when it is full. */
+  private link(from: number, to: number, layer: number, max: number): void {
+    const list = this.neighbours(from, layer);
+    if (list.length < max) {
+      const next = new Int32Array(list.length + 1);
+      next.set(list);
+      next[list.length] = to;
+      this.setNeighbours(from, layer, next);
+      return;
+    }
+    // A full list keeps its `max` nearest (hnswlib shrinks with the heuristic; the nearest are as good
+    // for recall at 2·M links on layer 0 and cost one comparison per link instead of M).
+    const toSim = this.simBetween(from, to);
+    let worst = -1;
+    let worstSim = toSim;
+    for (let i = 0; i < list.length; i++) {
+      const s = this.simBetween(from, list[i]!);
+      if (s < worstSim) {
+        worstSim = s;
+        worst = i;
+      }
+    }
+    if (worst < 0) return;
+    const next = Int32Array.from(list);
+    next[worst] = to;
+    this.setNeighbours(from, layer, next);
+  }
+
+  private greedy(query: Float32Array, start: number, layer: number): number {
+    let current = start;
+    let best = this.sim(query, current);
+    for (let changed = true; changed;) {
+      changed = false;
+      const list = this.neighbours(current, layer);
+      for (let i = 0; i < list.length; i++) {
+        const s = this.sim(query, list[i]!);
+        if (s > best) {
+          best = s;
+          current = list[i]!;
+          changed = true;
+        }
+      }
+    }
+    return current;
+  }
+
+  /**
+   * The `k` live nodes nearest `query` (prepared) among those `accept` takes, exploring `ef` ≥ k
+   * candidates on layer 0 (ES's num_candidates). The filter applies during the search, as Lucene's
+   * `acceptDocs`: rejected and deleted nodes are paths through the graph, never results.
+   */
+  search(query: Float32Array, k: number, ef: number, accept?: (docKey: number) => boolean): VectorHit[] {
+    if (!this.options.linked || this.entry < 0) return this.exact(query, k, accept);
+    let ep = this.entry;
+    for (let l = this.maxLevel; l > 0; l--) ep = this.greedy(query, ep, l);
+    const ok = (o: number): boolean => this.deletedBits[o] !== 1 && (!accept || accept(this.docKeys[o]!));
+    const found = this.searchLayer(query, [ep], Math.max(ef, k), 0, ok).drainBestFirst();
+    return found.ids.slice(0, k).map((o, i) => ({ docKey: this.docKeys[o]!, sim: found.sims[i]! }));
+  }
+
+  /** Every live accepted node compared: the reference the graph is measured against. */
+  exact(query: Float32Array, k: number, accept?: (docKey: number) => boolean): VectorHit[] {
+    const heap = new NodeHeap(false, k + 1);
+    for (let o = 0; o < this.size; o++) {
+      if (this.deletedBits[o] === 1) continue;
+      if (accept && !accept(this.docKeys[o]!)) continue;
+      const s = this.sim(query, o);
+      if (heap.size < k || s > heap.topSim()) {
+        heap.push(o, s);
+        if (heap.size > k) heap.pop();
+      }
+    }
+    const found = heap.drainBestFirst();
+    return found.ids.map((o, i) => ({ docKey: this.docKeys[o]!, sim: found.sims[i]! }));
+  }
+
+  /** The exact k nearest among some doc keys (a small filter's documents). */
+  exactAmong(query: Float32Array, k: number, docKeys: Iterable<number>): VectorHit[] {
+    const heap = new NodeHeap(false, k + 1);
+    for (const docKey of docKeys) {
+      const o = this.ordinals.get(docKey);
+      if (o === undefined || this.deletedBits[o] === 1) continue;
+      const s = this.sim(query, o);
+      if (heap.size < k || s > heap.topSim()) {
+        heap.push(o, s);
+        if (heap.size > k) heap.pop();
+      }
+    }
+    const found = heap.drainBestFirst();
+    return found.ids.map((o, i) => ({ docKey: this.docKeys[o]!, sim: found.sims[i]! }));
+  }
+}

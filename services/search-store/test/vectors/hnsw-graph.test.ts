@@ -1,0 +1,74 @@
+import { HnswGraph } from '../../src/index/hnsw-graph';
+import { seededRandom } from '../support/seeded-random';
+import type { Similarity } from '../../src/index/vector-similarity';
+
+/**
+ * Property: on random data, the graph's k nearest are a subset of the true neighbours' candidates
+ * (every hit is a live vector with its exact similarity) and recall@k against the exact scan stays
+ * above the floor, for each similarity, with deletes, and with a filter.
+ */
+function randomVectors(n: number, dims: number, seed: number): Float32Array[] {
+  const random = seededRandom(seed);
+  return Array.from({ length: n }, () => Float32Array.from({ length: dims }, () => random() * 2 - 1));
+}
+
+function build(similarity: Similarity, vectors: Float32Array[]): HnswGraph {
+  const graph = new HnswGraph({
+    dims: vectors[0]!.length,
+    similarity,
+    linked: true,
+    m: 16,
+    efConstruction: 100,
+  });
+  vectors.forEach((v, i) => graph.insert(i + 1, graph.prepare(v)));
+  return graph;
+}
+
+function recall(
+  graph: HnswGraph,
+  queries: Float32Array[],
+  k: number,
+  ef: number,
+  accept?: (docKey: number) => boolean,
+): number {
+  let found = 0;
+  for (const q of queries) {
+    const prepared = graph.prepare(q);
+    const exact = new Set(graph.exact(prepared, k, accept).map((h) => h.docKey));
+    const approx = graph.search(prepared, k, ef, accept);
+    for (const hit of approx) {
+      // A hit is a real vector with its exact similarity, live and accepted.
+      expect(hit.sim).toBeCloseTo(graph.sim(prepared, graph.ordinalOf(hit.docKey)!), 5);
+      expect(graph.isDeleted(graph.ordinalOf(hit.docKey)!)).toBe(false);
+      if (accept) expect(accept(hit.docKey)).toBe(true);
+      if (exact.has(hit.docKey)) found += 1;
+    }
+    expect(approx.length).toBe(Math.min(k, exact.size));
+  }
+  return found / (queries.length * k);
+}
+
+describe('HnswGraph', () => {
+  it.each(['cosine', 'dot_product', 'l2_norm', 'max_inner_product'] as const)(
+    'finds the k nearest with recall ≥ 0.9 on random 16-dim data (%s)',
+    (similarity) => {
+      const graph = build(similarity, randomVectors(3000, 16, 7));
+      expect(recall(graph, randomVectors(50, 16, 99), 10, 100)).toBeGreaterThanOrEqual(0.9);
+    },
+  );
+
+  it('links every node of a tiny graph (each is found as its own nearest)', () => {
+    const vectors = randomVectors(40, 3, 3);
+    const graph = build('cosine', vectors);
+    vectors.forEach((v, i) => expect(graph.search(graph.prepare(v), 1, 10)[0]!.docKey).toBe(i + 1));
+  });
+
+  it('keeps recall with a third of the nodes deleted and under a filter', () => {
+    const vectors = randomVectors(3000, 16, 11);
+    const graph = build('l2_norm', vectors);
+    for (let k = 1; k <= 3000; k += 3) graph.markDeleted(k);
+    expect(recall(graph, randomVectors(50, 16, 5), 10, 100)).toBeGreaterThanOrEqual(0.9);
+    const even = (docKey: number) => docKey % 2 === 0;
+    expect(recall(graph, randomVectors(50, 16, 6), 10, 100, even)).toBeGreaterThanOrEqual(0.9);
+  });
+});
