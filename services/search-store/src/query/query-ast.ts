@@ -107,7 +107,31 @@ export type Query =
       boost: number;
     }
   | QueryStringQuery
-  | SimpleQueryStringQuery;
+  | SimpleQueryStringQuery
+  | VectorQuery;
+
+/** Vector search (issue 22): parsed in parse/parse-knn.ts and parse-vector-queries.ts, compiled in compile/compile-knn.ts. */
+export type VectorQuery =
+  | {
+      kind: 'knn';
+      field: string;
+      queryVector: number[];
+      k: number;
+      numCandidates: number;
+      filter: Query[];
+      similarity?: number;
+      boost: number;
+    }
+  | {
+      kind: 'script_score';
+      query: Query;
+      source: string;
+      params: Record<string, unknown>;
+      minScore?: number;
+      boost: number;
+    }
+  | { kind: 'rrf'; retrievers: Query[]; rankConstant: number; rankWindowSize: number; boost: number }
+  | { kind: 'sparse_vector'; field: string; weights: Map<string, number>; boost: number };
 
 export type QueryKind = Query['kind'];
 

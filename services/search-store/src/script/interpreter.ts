@@ -26,6 +26,9 @@ export interface ScriptEnv {
   doc?: DocMap;
   ctx?: Value;
   emit?: (args: Value[], at: number) => void;
+  /** script_score: `_score`, and functions of the context (the vector functions, vector-functions.ts). */
+  score?: number;
+  call?: (name: string, args: Value[], at: number) => Value | undefined;
 }
 
 interface Slot {
@@ -259,6 +262,9 @@ export class Interpreter {
       case 'ctx':
         if (this.env.ctx !== undefined) return this.env.ctx;
         break;
+      case '_score':
+        if (this.env.score !== undefined) return this.env.score;
+        break;
       default:
         if (STATIC_TYPES.has(name)) return new StaticType(name);
     }
@@ -270,6 +276,8 @@ export class Interpreter {
       this.env.emit(args, at);
       return null;
     }
+    const called = this.env.call?.(name, args, at);
+    if (called !== undefined) return called;
     return fail('illegal_argument_exception', `Unknown call [${name}] with [${args.length}] arguments.`, at);
   }
 

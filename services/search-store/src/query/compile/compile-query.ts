@@ -3,6 +3,7 @@ import { keywordNormalizer } from '../../index/analyze-document';
 import { docsWithField, docsWithValue } from '../../index/doc-values-reader';
 import { flattenedExistsCondition, flattenedPrefixCondition, flattenedTarget } from './compile-flattened';
 import { docsWithTerms } from '../../index/postings-reader';
+import { docsWithVector } from '../../index/vector-reader';
 import { NOTHING, type CompileContext } from './compile-context';
 import { compilePhrase } from './compile-phrase';
 import { compilePhrasePrefix } from './compile-phrase-prefix';
@@ -13,6 +14,7 @@ import { checkFuzzyField, compileFuzzy, compileFuzzyClauses } from './compile-fu
 import { compileRegexpQuery } from './compile-regexp';
 import { compileCrossFields } from './compile-cross-fields';
 import { expandMatchBoolPrefix, expandQueryString } from './expand-query-string';
+import { compileVectorQuery } from './compile-vector-query';
 import { matchFieldPattern } from '../index-reader';
 import { minimumShouldMatch } from '../minimum-should-match';
 import type { Query } from '../query-ast';
@@ -109,6 +111,8 @@ export async function compileQuery(
         const within = flattenedExistsCondition(params, flat);
         return constant(docsWithValue(idx(), params.add(flat.field.fieldId), within));
       }
+      if (reader.fields.get(query.field)?.type === 'dense_vector')
+        return constant(docsWithVector(idx(), `${params.add(query.field)}::text`));
       const ids = [...reader.fields.values()]
         .filter(
           (fl) =>
@@ -119,6 +123,11 @@ export async function compileQuery(
       const fieldIds = params.add(ids);
       return constant(docsWithField(idx(), fieldIds));
     }
+    case 'knn':
+    case 'script_score':
+    case 'rrf':
+    case 'sparse_vector':
+      return compileVectorQuery(ctx, query, b, scoring, compileQuery);
     case 'prefix':
     case 'wildcard': {
       const flat = query.kind === 'prefix' ? flattenedTarget(reader, query.field) : undefined;

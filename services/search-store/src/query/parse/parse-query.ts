@@ -10,6 +10,7 @@ import {
   parseQueryStringQuery,
   parseSimpleQueryStringQuery,
 } from './parse-query-string-query';
+import { vectorQueryParsers } from './parse-vector-queries';
 
 /**
  * The query DSL → typed AST, with Elasticsearch's errors: an unknown query is `parsing_exception`
@@ -522,6 +523,7 @@ const parseDisMax: Parser = (value, parent, name) => {
 };
 
 const PARSERS: Record<string, Parser> = {
+  ...vectorQueryParsers(parseQuery),
   match_all: (value, parent, name) => ({
     kind: 'match_all',
     boost: boostOf(expectObject(value, parent, name), name),

@@ -2,6 +2,8 @@ import { EsError, newDictionary } from '@acme/common';
 import { locationOf } from './json-locations';
 import { MAX_NESTED_DEPTH, parseQuery } from './parse-query';
 import { queryFromUrl } from './parse-query-string-query';
+import { withTopLevelKnn } from './parse-knn';
+import { parseRetriever } from './parse-vector-queries';
 import type { Query } from '../query-ast';
 
 /** A parsed `_search` request: the body merged with the URL parameters that override it. */
@@ -85,6 +87,8 @@ const BODY_KEYS = new Set([
   'ext',
   // Read by search/contexts/point-in-time-search.ts before the rest of the body.
   'pit',
+  'knn',
+  'retriever',
 ]);
 
 /** Known Elasticsearch search features that would change the answer: refused rather than ignored. */
@@ -96,7 +100,6 @@ const UNSUPPORTED_KEYS = new Set([
   'slice',
   'indices_boost',
   'terminate_after',
-  'knn',
 ]);
 
 function isObject(value: unknown): value is Json {
@@ -287,6 +290,10 @@ export function parseSearchRequest(
         ? 10
         : integer(b.size, 'size', b);
   if (size < 0) throw validation(`[size] parameter cannot be negative, found [${size}]`);
+  query =
+    b.retriever !== undefined
+      ? parseRetriever(b, size, parseQuery)
+      : withTopLevelKnn(b, query, size, parseQuery);
   if (from < 0) throw validation(`[from] parameter cannot be negative, found [${from}]`);
   const sortSpec = params.sort !== undefined ? list(params.sort) : b.sort;
   const sort =
