@@ -14,6 +14,7 @@ import { ipKey } from '../mapping/ip-value';
 import { flattenedEntries } from '../mapping/flattened-value';
 import { dateNanosKey, DEFAULT_DATE_NANOS_FORMAT, parseDateNanos } from '../mapping/date-nanos';
 import { notedUnsignedLongs, unsignedLongKey, unsignedLongOf } from '../mapping/unsigned-long';
+import { featuresOf } from './sparse-features';
 
 /** One document's contribution to one field: its terms, its length and its doc values. */
 export interface FieldContribution {
@@ -29,6 +30,8 @@ export interface FieldContribution {
   length: number;
   numbers: number[];
   keywords: string[];
+  /** sparse_vector: (token, weight encoded as a freq) pairs (sparse-features.ts). */
+  features?: readonly (readonly [string, number])[];
 }
 
 /** The analyzer a text field indexes with: its own, the index default, else standard. */
@@ -78,6 +81,10 @@ export function indexedValues(field: IndexedField, source: Record<string, unknow
     !isNumericType(field.type)
   )
     return undefined;
+  if (field.type === 'sparse_vector') {
+    const objects = valuesAtPath(source, field.sourcePath).filter((v) => typeof v === 'object');
+    return objects.length === 0 ? undefined : objects;
+  }
   // unsigned_long: the exact values noted when the document was mapped from its text, if it was.
   if (field.type === 'flattened') {
     const whole = valuesAtPath(source, field.sourcePath);
@@ -161,6 +168,10 @@ export function contribute(
       .map(unsignedLongKey);
     if (keys.length === 0) return undefined;
     return { ...base, length: keys.length, keywords: keys.sort() };
+  }
+  if (field.type === 'sparse_vector') {
+    const features = featuresOf(values);
+    return features.length === 0 ? undefined : { ...base, features, length: features.length };
   }
   const numbers = values.map((v) => toNumber(field, v)).filter((n): n is number => n !== undefined);
   if (numbers.length === 0) return undefined;

@@ -170,6 +170,7 @@ export class BatchAnalyzer {
     const field = this.fieldOrdinal(c.path, c.type);
     if (c.tokens) this.addTokens(doc, field, c.tokens, c.norm);
     else if (c.terms) this.addKeywords(doc, field, c.terms);
+    else if (c.features) this.addFeatures(doc, field, c.features);
     this.addStats(field, c.length);
     for (const num of c.numbers) this.addValue(doc, field, num, null);
     for (const kw of c.keywords) this.addValue(doc, field, null, kw);
@@ -263,6 +264,17 @@ export class BatchAnalyzer {
       const term = this.counted(this.terms.intern(field, text));
       this.streamTokens.push(term + 1);
       this.addOccurrence(doc, term, 1);
+    }
+  }
+
+  /** A sparse_vector's tokens: a posting each whose freq is the encoded weight (sparse-features.ts). */
+  private addFeatures(doc: number, field: number, features: readonly (readonly [string, number])[]): void {
+    this.startStream(doc, field, features.length);
+    for (const [text, freq] of features) {
+      const term = this.counted(this.terms.intern(field, text));
+      this.streamTokens.push(term + 1);
+      this.addOccurrence(doc, term, 1);
+      this.postingFreq.set(this.lastPosting.at(term), freq);
     }
   }
 
