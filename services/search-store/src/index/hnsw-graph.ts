@@ -420,4 +420,53 @@ export class HnswGraph {
     const found = heap.drainBestFirst();
     return found.ids.map((o, i) => ({ docKey: this.docKeys[o]!, sim: found.sims[i]! }));
   }
+
+  /**
+   * Repairs the graph around a deleted node (its tombstone stays a way through): every node of its
+   * neighbour lists that links back to it gets, in place of the link, the nearest of the deleted
+   * node's other live neighbours it does not hold yet, so deletes do not cut the graph into pieces;
+   * an entry point that was deleted moves to a live node of the highest level.
+   */
+  repair(docKey: number): void {
+    const dead = this.ordinals.get(docKey);
+    if (dead === undefined || !this.options.linked) return;
+    for (let l = 0; l <= this.levelOf(dead); l++) {
+      const around = Array.from(this.neighbours(dead, l)).filter((o) => this.deletedBits[o] !== 1);
+      for (const n of around) {
+        const list = Array.from(this.neighbours(n, l));
+        const at = list.indexOf(dead);
+        if (at < 0) continue;
+        let best = -1;
+        let bestSim = -Infinity;
+        for (const c of around) {
+          if (c === n || list.includes(c)) continue;
+          const s = this.simBetween(n, c);
+          if (s > bestSim) {
+            bestSim = s;
+            best = c;
+          }
+        }
+        if (best >= 0) list[at] = best;
+        else list.splice(at, 1);
+        this.setNeighbours(n, l, list);
+      }
+    }
+    if (this.entry === dead) this.moveEntry();
+  }
+
+  private moveEntry(): void {
+    let best = -1;
+    let level = -1;
+    for (let o = 0; o < this.size; o++) {
+      if (this.deletedBits[o] === 1) continue;
+      if (this.levels[o]! > level) {
+        level = this.levels[o]!;
+        best = o;
+      }
+    }
+    if (best >= 0) {
+      this.entry = best;
+      this.maxLevel = level;
+    }
+  }
 }

@@ -115,26 +115,8 @@ export class VectorWriter {
           graph.insert(keys[i]!, graph.prepare(values[i]!));
           if (turns.due()) await turns.give();
         }
-        const dirty = graph.takeDirty();
-        if (hasGraph(effective)) {
-          await saveNodes(
-            client,
-            indexId,
-            field.path,
-            dirty.map((o) => ({
-              docKey: graph.docKeyOf(o),
-              level: graph.levelOf(o),
-              neighbours: encodeNeighbours(graph, o),
-            })),
-          );
-          await saveEntry(
-            client,
-            indexId,
-            field.path,
-            graph.entry < 0 ? null : graph.docKeyOf(graph.entry),
-            graph.maxLevel,
-          );
-        }
+        if (hasGraph(effective)) await this.persist(client, indexId, effective, graph);
+        else graph.takeDirty();
         this.caches.install(indexId, effective, graph, token);
       } catch (error) {
         this.caches.drop(indexId, field.path);
@@ -155,17 +137,46 @@ export class VectorWriter {
         await deleteVectors(client, indexId, field.path, docKeys);
         if (!field.indexed) continue;
       }
-      const token = randomUUID();
-      const previous = await claimGraph(client, indexId, field.path, token);
-      const graph = this.caches.forWriter(indexId, field, previous);
-      if (hasGraph(field)) await tombstoneNodes(client, indexId, field.path, docKeys);
-      if (!graph) {
+      const { graph, token } = await this.openForWrite(client, indexId, field);
+      try {
+        const dead = hasGraph(field) ? await tombstoneNodes(client, indexId, field.path, docKeys) : docKeys;
+        for (const k of dead) {
+          if (graph.markDeleted(k)) graph.repair(k);
+        }
+        if (hasGraph(field)) await this.persist(client, indexId, field, graph);
+        this.caches.install(indexId, field, graph, token);
+      } catch (error) {
         this.caches.drop(indexId, field.path);
-        continue;
+        throw error;
       }
-      for (const k of docKeys) graph.markDeleted(k);
-      this.caches.install(indexId, field, graph, token);
     }
+  }
+
+  /** Writes the nodes whose lists changed, and the entry point. */
+  private async persist(
+    client: PoolClient,
+    indexId: string,
+    field: DenseVectorField,
+    graph: HnswGraph,
+  ): Promise<void> {
+    const dirty = graph.takeDirty();
+    await saveNodes(
+      client,
+      indexId,
+      field.path,
+      dirty.map((o) => ({
+        docKey: graph.docKeyOf(o),
+        level: graph.levelOf(o),
+        neighbours: encodeNeighbours(graph, o),
+      })),
+    );
+    await saveEntry(
+      client,
+      indexId,
+      field.path,
+      graph.entry < 0 ? null : graph.docKeyOf(graph.entry),
+      graph.maxLevel,
+    );
   }
 
   async copy(client: PoolClient, fromIndexId: string, toIndexId: string): Promise<void> {

@@ -63,10 +63,15 @@ describe('HnswGraph', () => {
     vectors.forEach((v, i) => expect(graph.search(graph.prepare(v), 1, 10)[0]!.docKey).toBe(i + 1));
   });
 
-  it('keeps recall with a third of the nodes deleted and under a filter', () => {
+  it('keeps recall with a third of the nodes deleted and repaired, and under a filter', () => {
     const vectors = randomVectors(3000, 16, 11);
     const graph = build('l2_norm', vectors);
-    for (let k = 1; k <= 3000; k += 3) graph.markDeleted(k);
+    for (let k = 1; k <= 3000; k += 3) {
+      graph.markDeleted(k);
+      graph.repair(k);
+    }
+    // The entry point moved off the deleted nodes.
+    expect(graph.isDeleted(graph.entry)).toBe(false);
     expect(recall(graph, randomVectors(50, 16, 5), 10, 100)).toBeGreaterThanOrEqual(0.9);
     const even = (docKey: number) => docKey % 2 === 0;
     expect(recall(graph, randomVectors(50, 16, 6), 10, 100, even)).toBeGreaterThanOrEqual(0.9);
