@@ -1,4 +1,8 @@
 import { NodeHeap } from './hnsw-heap';
+import { createKernel, type DistanceKernel } from './simd-distance';
+
+/** WebAssembly page size. */
+const PAGE = 65536;
 import type { Similarity } from './vector-similarity';
 
 /** A node found by a search: its doc key and its raw similarity (dot product, or −l2² for l2_norm). */
@@ -31,6 +35,9 @@ export class HnswGraph {
   tombstones = 0;
   /** Ordinals whose links changed since the last `takeDirty` (the writer persists them). */
   private dirty = new Set<number>();
+  /** Vectors in the kernel's memory: slot 0 is the query scratch, node o at slot o + 1, `stride` floats each. */
+  private readonly kernel: DistanceKernel;
+  private readonly stride: number;
   private vectors: Float32Array;
   private docKeys: Float64Array;
   private levels: Int8Array;
@@ -49,7 +56,9 @@ export class HnswGraph {
 
   constructor(readonly options: GraphOptions) {
     const capacity = 1024;
-    this.vectors = new Float32Array(capacity * options.dims);
+    this.stride = Math.max(4, Math.ceil(options.dims / 4) * 4);
+    this.kernel = createKernel(Math.ceil(((capacity + 1) * this.stride * 4) / PAGE));
+    this.vectors = new Float32Array(this.kernel.memory.buffer);
     this.docKeys = new Float64Array(capacity);
     this.levels = new Int8Array(capacity);
     this.deletedBits = new Uint8Array(capacity);
@@ -81,8 +90,26 @@ export class HnswGraph {
   }
 
   vectorOf(ordinal: number): Float32Array {
-    const d = this.options.dims;
-    return this.vectors.subarray(ordinal * d, ordinal * d + d);
+    const at = (ordinal + 1) * this.stride;
+    return this.vectors.subarray(at, at + this.options.dims);
+  }
+
+  /** Byte offset of a node's vector in the kernel's memory. */
+  private addr(ordinal: number): number {
+    return (ordinal + 1) * this.stride * 4;
+  }
+
+  /** sim of the vector at byte offset `q` (the scratch, or a node's) and a node, in SIMD. */
+  private simAt(q: number, ordinal: number): number {
+    return this.options.similarity === 'l2_norm'
+      ? -this.kernel.l2(q, this.addr(ordinal), this.stride)
+      : this.kernel.dot(q, this.addr(ordinal), this.stride);
+  }
+
+  /** Puts a query into the scratch slot; returns its byte offset. */
+  private scratch(query: Float32Array): number {
+    this.vectors.set(query.subarray(0, this.options.dims), 0);
+    return 0;
   }
 
   /** The level a doc key's node gets: from a hash of the key, so a reload or a replica draws the same. */
@@ -110,7 +137,7 @@ export class HnswGraph {
   /** Higher is more similar: the dot product, or −‖a−b‖² for l2_norm. */
   sim(query: Float32Array, ordinal: number): number {
     const d = this.options.dims;
-    const base = ordinal * d;
+    const base = (ordinal + 1) * this.stride;
     const vs = this.vectors;
     let sum = 0;
     if (this.options.similarity === 'l2_norm') {
@@ -134,22 +161,9 @@ export class HnswGraph {
     return sum + s1 + s2 + s3;
   }
 
-  /** sim between two nodes, without a view per call (the insert path makes millions of these). */
+  /** sim between two nodes (the insert path makes millions of these). */
   private simBetween(a: number, b: number): number {
-    const d = this.options.dims;
-    const vs = this.vectors;
-    const x = a * d;
-    const y = b * d;
-    let sum = 0;
-    if (this.options.similarity === 'l2_norm') {
-      for (let i = 0; i < d; i++) {
-        const t = vs[x + i]! - vs[y + i]!;
-        sum += t * t;
-      }
-      return -sum;
-    }
-    for (let i = 0; i < d; i++) sum += vs[x + i]! * vs[y + i]!;
-    return sum;
+    return this.simAt(this.addr(a), b);
   }
 
   private grow(): void {
@@ -164,7 +178,9 @@ export class HnswGraph {
       next.set(old);
       return next;
     };
-    this.vectors = grown(this.vectors, capacity * this.options.dims);
+    const needed = (capacity + 1) * this.stride * 4 - this.kernel.memory.buffer.byteLength;
+    if (needed > 0) this.kernel.memory.grow(Math.ceil(needed / PAGE));
+    this.vectors = new Float32Array(this.kernel.memory.buffer);
     this.docKeys = grown(this.docKeys, capacity);
     this.levels = grown(this.levels, capacity);
     this.deletedBits = grown(this.deletedBits, capacity);
@@ -177,7 +193,7 @@ export class HnswGraph {
   append(docKey: number, vector: Float32Array, level: number, deleted = false): number {
     if (this.size === this.docKeys.length) this.grow();
     const ordinal = this.size++;
-    this.vectors.set(vector, ordinal * this.options.dims);
+    this.vectors.set(vector.subarray(0, this.options.dims), (ordinal + 1) * this.stride);
     this.docKeys[ordinal] = docKey;
     this.levels[ordinal] = level;
     this.ordinals.set(docKey, ordinal);
@@ -243,7 +259,7 @@ export class HnswGraph {
 
   /** Algorithm 2: the `ef` nodes nearest `query` on one layer, from the entry points. */
   private searchLayer(
-    query: Float32Array,
+    q: number,
     entries: number[],
     ef: number,
     layer: number,
@@ -256,7 +272,7 @@ export class HnswGraph {
     results.clear();
     for (const e of entries) {
       this.visited[e] = tag;
-      const s = this.sim(query, e);
+      const s = this.simAt(q, e);
       candidates.push(e, s);
       if (!accept || accept(e)) results.push(e, s);
     }
@@ -269,7 +285,7 @@ export class HnswGraph {
         const n = list[i]!;
         if (this.visited[n] === tag) continue;
         this.visited[n] = tag;
-        const s = this.sim(query, n);
+        const s = this.simAt(q, n);
         if (results.size < ef || s > results.topSim()) {
           candidates.push(n, s);
           if (!accept || accept(n)) {
@@ -314,9 +330,10 @@ export class HnswGraph {
       return;
     }
     let ep = this.entry;
-    for (let l = this.maxLevel; l > level; l--) ep = this.greedy(vector, ep, l);
+    const q = this.addr(ordinal);
+    for (let l = this.maxLevel; l > level; l--) ep = this.greedy(q, ep, l);
     for (let l = Math.min(level, this.maxLevel); l >= 0; l--) {
-      const found = this.searchLayer(vector, [ep], this.options.efConstruction, l).drainBestFirst();
+      const found = this.searchLayer(q, [ep], this.options.efConstruction, l).drainBestFirst();
       const max = l === 0 ? this.m0 : this.options.m;
       const chosen = this.selectNeighbours(found.ids, found.sims, this.options.m);
       this.setNeighbours(ordinal, l, chosen);
@@ -357,14 +374,14 @@ export class HnswGraph {
     this.setNeighbours(from, layer, next);
   }
 
-  private greedy(query: Float32Array, start: number, layer: number): number {
+  private greedy(q: number, start: number, layer: number): number {
     let current = start;
-    let best = this.sim(query, current);
+    let best = this.simAt(q, current);
     for (let changed = true; changed;) {
       changed = false;
       const list = this.neighbours(current, layer);
       for (let i = 0; i < list.length; i++) {
-        const s = this.sim(query, list[i]!);
+        const s = this.simAt(q, list[i]!);
         if (s > best) {
           best = s;
           current = list[i]!;
@@ -382,20 +399,22 @@ export class HnswGraph {
    */
   search(query: Float32Array, k: number, ef: number, accept?: (docKey: number) => boolean): VectorHit[] {
     if (!this.options.linked || this.entry < 0) return this.exact(query, k, accept);
+    const q = this.scratch(query);
     let ep = this.entry;
-    for (let l = this.maxLevel; l > 0; l--) ep = this.greedy(query, ep, l);
+    for (let l = this.maxLevel; l > 0; l--) ep = this.greedy(q, ep, l);
     const ok = (o: number): boolean => this.deletedBits[o] !== 1 && (!accept || accept(this.docKeys[o]!));
-    const found = this.searchLayer(query, [ep], Math.max(ef, k), 0, ok).drainBestFirst();
+    const found = this.searchLayer(q, [ep], Math.max(ef, k), 0, ok).drainBestFirst();
     return found.ids.slice(0, k).map((o, i) => ({ docKey: this.docKeys[o]!, sim: found.sims[i]! }));
   }
 
   /** Every live accepted node compared: the reference the graph is measured against. */
   exact(query: Float32Array, k: number, accept?: (docKey: number) => boolean): VectorHit[] {
+    const q = this.scratch(query);
     const heap = new NodeHeap(false, k + 1);
     for (let o = 0; o < this.size; o++) {
       if (this.deletedBits[o] === 1) continue;
       if (accept && !accept(this.docKeys[o]!)) continue;
-      const s = this.sim(query, o);
+      const s = this.simAt(q, o);
       if (heap.size < k || s > heap.topSim()) {
         heap.push(o, s);
         if (heap.size > k) heap.pop();
@@ -407,11 +426,12 @@ export class HnswGraph {
 
   /** The exact k nearest among some doc keys (a small filter's documents). */
   exactAmong(query: Float32Array, k: number, docKeys: Iterable<number>): VectorHit[] {
+    const q = this.scratch(query);
     const heap = new NodeHeap(false, k + 1);
     for (const docKey of docKeys) {
       const o = this.ordinals.get(docKey);
       if (o === undefined || this.deletedBits[o] === 1) continue;
-      const s = this.sim(query, o);
+      const s = this.simAt(q, o);
       if (heap.size < k || s > heap.topSim()) {
         heap.push(o, s);
         if (heap.size > k) heap.pop();
