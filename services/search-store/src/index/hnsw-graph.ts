@@ -356,22 +356,17 @@ export class HnswGraph {
       this.setNeighbours(from, layer, next);
       return;
     }
-    // A full list keeps its `max` nearest (hnswlib shrinks with the heuristic; the nearest are as good
-    // for recall at 2·M links on layer 0 and cost one comparison per link instead of M).
-    const toSim = this.simBetween(from, to);
-    let worst = -1;
-    let worstSim = toSim;
-    for (let i = 0; i < list.length; i++) {
-      const s = this.simBetween(from, list[i]!);
-      if (s < worstSim) {
-        worstSim = s;
-        worst = i;
-      }
-    }
-    if (worst < 0) return;
-    const next = Int32Array.from(list);
-    next[worst] = to;
-    this.setNeighbours(from, layer, next);
+    // A full list is shrunk with the same heuristic as a new node's (hnswlib's getNeighborsByHeuristic2):
+    // keeping only the nearest would crowd a list into one cluster and cut the paths out of it.
+    const all = [...list, to];
+    const sims = all.map((n) => this.simBetween(from, n));
+    const order = all.map((_, i) => i).sort((a, b) => sims[b]! - sims[a]!);
+    const chosen = this.selectNeighbours(
+      order.map((i) => all[i]!),
+      order.map((i) => sims[i]!),
+      max,
+    );
+    this.setNeighbours(from, layer, chosen);
   }
 
   private greedy(q: number, start: number, layer: number): number {
