@@ -258,11 +258,14 @@ async function measureSearchStore(databaseUrl, port, vectors, queries, truths) {
         knn: { field: 'v', query_vector: Array.from(q), k: K, num_candidates: NUM_CANDIDATES },
       }).then((body) => body.hits.hits.map((h) => h._id));
     const hnsw = await runQueries('search-store knn (hnsw)', queries, knn);
-    // The same request shape with no vector work: what any search costs here (HTTP, snapshot, hits).
-    const floor = await runQueries('search-store match_all (floor)', queries, () =>
-      request(base, 'POST', `/${INDEX}/_search`, { size: K, _source: false, query: { match_all: {} } }).then(
-        (body) => body.hits.hits.map((h) => h._id),
-      ),
+    // A search of 10 hits with no vector work: what any search costs here (HTTP, snapshot, hits).
+    const tenIds = Array.from({ length: K }, (_, i) => String(i + 1));
+    const floor = await runQueries('search-store ids (floor)', queries, () =>
+      request(base, 'POST', `/${INDEX}/_search`, {
+        size: K,
+        _source: false,
+        query: { ids: { values: tenIds } },
+      }).then((body) => body.hits.hits.map((h) => h._id)),
     );
     const exactQueries = queries.slice(0, EXACT_QUERIES);
     const scriptScore = (q) =>
@@ -341,7 +344,7 @@ function report({ started, loadBefore, store, peer }) {
     '|---|---|---|---|---|',
     `| search-store knn (our HNSW), HTTP | ${f2(store.hnsw.p50)} ms | ${f2(store.hnsw.p99)} ms | ${store.hnsw.recall.toFixed(3)} | ${f0(store.vectorsPerSec)} vectors/s (_bulk, graph in the write's transaction) |`,
     `| search-store exact (script_score cosineSimilarity over match_all, ${EXACT_QUERIES} queries), HTTP | ${f2(store.exact.p50)} ms | ${f2(store.exact.p99)} ms | ${store.exact.recall.toFixed(3)} | |`,
-    `| search-store match_all size 10 (no vector work: the floor of any search), HTTP | ${f2(store.floor.p50)} ms | ${f2(store.floor.p99)} ms | | |`,
+    `| search-store ids query of 10 documents (no vector work: the floor of any search), HTTP | ${f2(store.floor.p50)} ms | ${f2(store.floor.p99)} ms | | |`,
     `| hnswlib-node in process | ${f2(peer.p50)} ms | ${f2(peer.p99)} ms | ${peer.recall.toFixed(3)} | ${f0(peer.vectorsPerSec)} vectors/s |`,
     '',
     `Size on disk: dense_vectors ${mb(store.bytes.dense_vectors ?? 0)}, graph (hnsw_nodes + hnsw_graphs) ${mb(graphBytes)}, documents ${mb(store.bytes.documents ?? 0)}.`,
