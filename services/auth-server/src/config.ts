@@ -74,6 +74,12 @@ export const authConfigSchema = z.object({
   CLIENT_JWKS_CACHE_SECONDS: envInt(0, 86_400).default(300),
   /** An assertion naming a kid not in the cached set fetches again, at most once per this many seconds. */
   CLIENT_JWKS_REFETCH_SECONDS: envInt(0, 3600).default(10),
+  /** RFC 9449 §11.1: a DPoP proof is accepted this long after its `iat`, and its `jti` remembered as long. */
+  DPOP_PROOF_MAX_AGE_SECONDS: envInt(5, 600).default(60),
+  /** RFC 9449 §8: /token requires its own nonce in every DPoP proof (`use_dpop_nonce` + `DPoP-Nonce`). */
+  DPOP_NONCE_REQUIRED: envBool.default(false),
+  /** One nonce window: a nonce (an HMAC of the window's number, the same on every instance) lives 1–2 of them. */
+  DPOP_NONCE_WINDOW_SECONDS: envInt(10, 3600).default(300),
   /** Set: search-store's resource server is registered (or its secret rotated) from it at start. */
   BOOTSTRAP_SEARCH_STORE_SECRET: bootstrapSecretSchema.optional(),
 });

@@ -29,6 +29,7 @@ describe('storage on real Postgres and Redis', () => {
       secretHash: hash(),
       name: 'c',
       requirePushedAuthorizationRequests: false,
+      dpopBoundAccessTokens: false,
       clientType: 'confidential',
       applicationType: 'web',
       redirectUris: [],

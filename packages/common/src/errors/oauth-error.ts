@@ -26,6 +26,10 @@ export const OAUTH_ERROR_STATUS = {
   consent_required: 400,
   interaction_required: 400,
   invalid_token: 401,
+  // RFC 9449 §5 (token endpoint: 400) and §7.1 (a resource server answers 401, with({ status })).
+  invalid_dpop_proof: 400,
+  // RFC 9449 §8: the proof lacks the server's current nonce; the answer carries DPoP-Nonce.
+  use_dpop_nonce: 400,
   insufficient_scope: 403,
   expired: 401,
   invalid: 401,

@@ -14,6 +14,9 @@ import {
 import { pushedAuthorizationRequestRouter } from './pushed-authorization-request.route';
 import { createClientJwksFetcher } from '../domain/clients/client-jwks-fetcher';
 import { createAssertionJtiStore } from '../storage/assertion-jti.store';
+import { createDpopNonces } from '@acme/common';
+import { deriveKey } from '../domain/crypto/secret-hasher';
+import type { TokenDpop } from '../domain/dpop/token-dpop';
 import { createFailureLimiter } from './rate-limit';
 import { createResourceServerAuth } from './resource-server-auth';
 import { revocationStreamRouter } from './revocation-stream.route';
@@ -81,11 +84,25 @@ export function createAuthCore(deps: {
     }),
   };
   const clientAuth = { ctx, limiter: tokenLimiter, relays: rsAuth, assertions };
+  // RFC 9449 §11.1 proof jtis, shared by the instances through Redis (as assertion jtis); §8 nonces
+  // derived from the signing secret, so every instance accepts every other's.
+  const dpop: TokenDpop = {
+    // Not under the per-test throttle prefix: keys are (key, jti) hashes, the same for every instance.
+    replay: createAssertionJtiStore({ redis, prefix: 'auth:dpop:jti' }),
+    ...(config.DPOP_NONCE_REQUIRED
+      ? {
+          nonces: createDpopNonces({
+            secret: deriveKey(config.TOKEN_SIGNING_SECRET, 'dpop-nonce'),
+            windowSeconds: config.DPOP_NONCE_WINDOW_SECONDS,
+          }),
+        }
+      : {}),
+  };
   // /token_info first: it is the hot path (issue 4).
   router.use(introspectionRouter(introspection));
   router.use(revocationStreamRouter(ctx, introspectionLimiter, rsAuth));
   router.use(discoveryRouter(ctx));
-  router.use(tokenRouter(ctx, clientAuth));
+  router.use(tokenRouter(ctx, clientAuth, dpop));
   router.use(deviceAuthorizationRouter(ctx, clientAuth));
   router.use(pushedAuthorizationRequestRouter(ctx, clientAuth));
   router.use(revokeRouter(ctx, clientAuth));

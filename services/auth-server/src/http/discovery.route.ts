@@ -8,6 +8,7 @@ import { CLIENT_ASSERTION_ALGS } from '../domain/clients/client-jwks';
 // RFC 8414 §2: private_key_jwt (RFC 7523) wherever a secret works; its algorithms are fixed.
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
 import { END_SESSION_PATH } from './end-session.route';
+import { DPOP_SIGNING_ALGS } from '@acme/common';
 import { PAR_PATH } from './pushed-authorization-request.route';
 
 /**
@@ -44,6 +45,8 @@ export function discoveryRouter(ctx: AuthContext): Router {
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGS,
     code_challenge_methods_supported: ['S256'],
+    // RFC 9449 §5.1: proofs are taken at /token with these algorithms (asymmetric only).
+    dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],
     claims_supported: [
       'sub',
       'iss',

@@ -11,6 +11,8 @@ import { exchangeToken } from '../domain/token-exchange/exchange-token';
 import { authenticateRequestClient, type ClientAuth } from './client-auth';
 import { cors } from './cors';
 import { listParam, parseFormBody } from './parse-params';
+import { checkTokenProof } from '../domain/dpop/check-token-proof';
+import type { TokenDpop } from '../domain/dpop/token-dpop';
 
 const GRANT_TYPES = [
   'authorization_code',
@@ -25,7 +27,7 @@ const GRANT_TYPES = [
  * (RFC 8628 §3.4) and token exchange (RFC 8693 §2); the password grant is refused (RFC 9700 §2.4). Responses are no-store (§5.1); errors
  * follow §5.2.
  */
-export function tokenRouter(ctx: AuthContext, clientAuth: ClientAuth): Router {
+export function tokenRouter(ctx: AuthContext, clientAuth: ClientAuth, dpop: TokenDpop): Router {
   const router = express.Router();
   router.options('/token', cors);
   router.post('/token', cors, express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
@@ -37,19 +39,24 @@ export function tokenRouter(ctx: AuthContext, clientAuth: ClientAuth): Router {
       throw new OAuthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
     const client = await authenticateRequestClient(clientAuth, req, params);
     const resource = listParam(req.body, 'resource');
+    // RFC 9449 §8.2: with nonces on, every answer to a proof carries the current one.
+    if (dpop.nonces && req.headers.dpop !== undefined) res.set('DPoP-Nonce', dpop.nonces.current());
+    const binding = await checkTokenProof(ctx, dpop, req.headers.dpop, client);
     const body =
       grantType === 'authorization_code'
-        ? await exchangeCode(ctx, client, params)
+        ? await exchangeCode(ctx, client, params, binding)
         : grantType === 'refresh_token'
-          ? await refreshTokens(ctx, client, params)
+          ? await refreshTokens(ctx, client, params, binding)
           : grantType === DEVICE_CODE_GRANT_TYPE
-            ? await exchangeDeviceCode(ctx, client, params)
+            ? await exchangeDeviceCode(ctx, client, params, binding)
             : grantType === TOKEN_EXCHANGE_GRANT_TYPE
-              ? await exchangeToken(ctx, client, {
-                  ...params,
-                  targets: [...resource, ...listParam(req.body, 'audience')],
-                })
-              : await clientCredentials(ctx, client, { scope: params.scope, resource });
+              ? await exchangeToken(
+                  ctx,
+                  client,
+                  { ...params, targets: [...resource, ...listParam(req.body, 'audience')] },
+                  binding,
+                )
+              : await clientCredentials(ctx, client, { scope: params.scope, resource }, binding);
     res.json(body);
   });
   return router;

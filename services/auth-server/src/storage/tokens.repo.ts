@@ -28,6 +28,7 @@ const toRecord = (row: Record<string, unknown>): TokenRecord => ({
   issuedAt: row.issued_at as Date,
   expiresAt: row.expires_at as Date | null,
   act: row.act as ActClaim | null,
+  dpopJkt: row.dpop_jkt as string | null,
   revokedAt: row.revoked_at as Date | null,
   rotatedAt: row.rotated_at as Date | null,
   lastUsedAt: row.last_used_at as Date | null,
@@ -43,15 +44,15 @@ export function createTokensRepo(db: Queryable): TokensRepo {
       const col = <K extends keyof StoredToken>(key: K) => tokens.map((t) => t[key]);
       await db.query(
         `INSERT INTO tokens (token_hash, kind, format, jti, grant_id, client_id, user_id, scopes, audience,
-           family_id, code_hash, issued_at, expires_at, act)
+           family_id, code_hash, issued_at, expires_at, act, dpop_jkt)
          SELECT t.token_hash, t.kind, t.format, t.jti, t.grant_id, t.client_id, t.user_id,
                 string_to_array(t.scopes, ' '), string_to_array(t.audience, ' '), t.family_id, t.code_hash,
-                t.issued_at, t.expires_at, t.act
+                t.issued_at, t.expires_at, t.act, t.dpop_jkt
          FROM unnest($1::bytea[], $2::text[], $3::text[], $4::text[], $5::uuid[], $6::text[], $7::uuid[],
                      $8::text[], $9::text[], $10::uuid[], $11::bytea[], $12::timestamptz[], $13::timestamptz[],
-                     $14::jsonb[])
+                     $14::jsonb[], $15::text[])
            AS t(token_hash, kind, format, jti, grant_id, client_id, user_id, scopes, audience, family_id,
-                code_hash, issued_at, expires_at, act)`,
+                code_hash, issued_at, expires_at, act, dpop_jkt)`,
         [
           col('tokenHash'),
           col('kind'),
@@ -67,6 +68,7 @@ export function createTokensRepo(db: Queryable): TokensRepo {
           col('issuedAt'),
           col('expiresAt'),
           tokens.map((t) => (t.act ? JSON.stringify(t.act) : null)),
+          tokens.map((t) => t.dpopJkt ?? null),
         ],
       );
     },
@@ -79,7 +81,7 @@ export function createTokensRepo(db: Queryable): TokensRepo {
         name: 'tokens-find-by-hash',
         text: `SELECT t.token_hash, t.kind, t.format, t.jti, t.grant_id, t.client_id, t.user_id, t.scopes,
            t.audience, t.family_id, t.code_hash, t.issued_at, t.expires_at, t.revoked_at, t.rotated_at,
-           t.last_used_at, t.act, g.revoked_at AS grant_revoked_at, g.auth_time AS grant_auth_time, u.username
+           t.last_used_at, t.act, t.dpop_jkt, g.revoked_at AS grant_revoked_at, g.auth_time AS grant_auth_time, u.username
          FROM tokens t JOIN grants g ON g.grant_id = t.grant_id LEFT JOIN users u ON u.user_id = t.user_id
          WHERE t.token_hash = $1`,
         values: [tokenHash],

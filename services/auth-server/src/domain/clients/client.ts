@@ -26,6 +26,8 @@ export interface Client {
   backchannelLogoutSessionRequired: boolean;
   /** RFC 9126 §6: /authorize takes its requests only pushed (`request_uri` from POST /par). */
   requirePushedAuthorizationRequests: boolean;
+  /** RFC 9449 §5.2 `dpop_bound_access_tokens`: /token refuses its requests without a DPoP proof. */
+  dpopBoundAccessTokens: boolean;
   /** RFC 7591 §2: how it authenticates at /token (either secret method for `client_secret_basic`). */
   tokenEndpointAuthMethod: 'client_secret_basic' | 'private_key_jwt' | 'none';
   /** RFC 7591 §2 `jwks`: its public keys for private_key_jwt (RFC 7523); null otherwise. */

@@ -6,6 +6,7 @@ import { allowsRefresh, issueTokens, type TokenResponse } from '../tokens/issue-
 import { checkDeviceGrantAllowed } from './check-device-grant-allowed';
 import type { PolledDeviceAuthorization } from './device-authorization';
 import { deriveUserCode, hashUserCode } from './user-code';
+import type { DpopBinding } from '../dpop/token-dpop';
 
 /** RFC 8628 §3.5: a client polling faster than its interval gets slow_down and 5 s more. */
 const SLOW_DOWN_SECONDS = 5;
@@ -31,6 +32,7 @@ export async function exchangeDeviceCode(
   ctx: AuthContext,
   client: Client,
   params: { device_code?: string },
+  dpop?: DpopBinding,
 ): Promise<TokenResponse> {
   checkDeviceGrantAllowed(client);
   const deviceCode = params.device_code;
@@ -75,6 +77,7 @@ export async function exchangeDeviceCode(
         audience: row.resources,
         withRefresh: allowsRefresh(client, row.scopes),
         idToken: { nonce: null, authTime: row.authTime },
+        ...(dpop ? { dpop } : {}),
       },
     );
     return { tokens };

@@ -4,6 +4,7 @@ import type { Client } from '../clients/client';
 import { issueTokens, type TokenResponse } from '../tokens/issue-tokens';
 import { resolveAudience } from '../tokens/resolve-audience';
 import { parseScope } from './parse-scope';
+import type { DpopBinding } from '../dpop/token-dpop';
 
 /**
  * RFC 6749 §4.4: confidential clients only; no user, so no `sub` (RFC 9700 §4.15 lets the resource server
@@ -13,6 +14,7 @@ export async function clientCredentials(
   ctx: AuthContext,
   client: Client,
   params: { scope?: string; resource: string[] },
+  dpop?: DpopBinding,
 ): Promise<TokenResponse> {
   if (client.clientType !== 'confidential' || !client.grantTypes.includes('client_credentials'))
     throw new OAuthError('unauthorized_client', 'client_credentials is not allowed for this client');
@@ -37,5 +39,6 @@ export async function clientCredentials(
     scopes,
     audience,
     withRefresh: false,
+    ...(dpop ? { dpop } : {}),
   });
 }

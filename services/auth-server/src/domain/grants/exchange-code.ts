@@ -4,6 +4,7 @@ import type { Client } from '../clients/client';
 import { issueTokens, allowsRefresh, type TokenResponse } from '../tokens/issue-tokens';
 import { revokeGrants } from '../revocation/revoke';
 import { checkPkce } from './check-pkce';
+import type { DpopBinding } from '../dpop/token-dpop';
 
 /**
  * RFC 6749 §4.1.3: the code is single use and bound to client, redirect_uri and the PKCE challenge.
@@ -13,6 +14,7 @@ export async function exchangeCode(
   ctx: AuthContext,
   client: Client,
   params: { code?: string; redirect_uri?: string; code_verifier?: string },
+  dpop?: DpopBinding,
 ): Promise<TokenResponse> {
   if (!client.grantTypes.includes('authorization_code'))
     throw new OAuthError('unauthorized_client', 'authorization_code is not allowed for this client');
@@ -47,5 +49,6 @@ export async function exchangeCode(
     codeHash: code.codeHash,
     withRefresh: allowsRefresh(client, code.scopes),
     idToken: { nonce: code.nonce, authTime: code.authTime },
+    ...(dpop ? { dpop } : {}),
   });
 }

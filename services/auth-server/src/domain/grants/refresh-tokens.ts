@@ -6,6 +6,7 @@ import { createReplaySealer, type ReplaySealer } from '../crypto/replay-sealer';
 import { issueTokens, type TokenResponse } from '../tokens/issue-tokens';
 import { revokeFamily } from '../revocation/revoke';
 import { parseScope } from './parse-scope';
+import type { DpopBinding } from '../dpop/token-dpop';
 
 /**
  * RFC 6749 §6 with rotation and reuse detection (RFC 9700 §4.14.2). Exactly one use of a refresh token
@@ -24,6 +25,7 @@ export async function refreshTokens(
   ctx: AuthContext,
   client: Client,
   params: { refresh_token?: string; scope?: string },
+  dpop?: DpopBinding,
 ): Promise<TokenResponse> {
   if (!client.grantTypes.includes('refresh_token'))
     throw new OAuthError('unauthorized_client', 'refresh_token is not allowed for this client');
@@ -59,6 +61,7 @@ export async function refreshTokens(
         audience: record.audience,
         familyId: record.familyId ?? undefined,
         withRefresh: true,
+        ...(dpop ? { dpop } : {}),
         // OIDC Core §12.2: a new ID token with the original sub and auth_time, and no nonce.
         ...(record.grantAuthTime ? { idToken: { nonce: null, authTime: record.grantAuthTime } } : {}),
       },

@@ -8,6 +8,7 @@ import { checkTokenTypes } from './check-token-types';
 import { findPresentedToken } from './find-presented-token';
 import { resolveExchangeAudience } from './resolve-exchange-audience';
 import { ACCESS_TOKEN_TYPE, type TokenExchangeRequest } from './token-exchange';
+import type { DpopBinding } from '../dpop/token-dpop';
 
 /** RFC 8693 §2.2.1: the response names the type of the token it issued. */
 export interface TokenExchangeResponse extends TokenResponse {
@@ -29,6 +30,7 @@ export async function exchangeToken(
   ctx: AuthContext,
   client: Client,
   request: TokenExchangeRequest,
+  dpop?: DpopBinding,
 ): Promise<TokenExchangeResponse> {
   checkTokenExchangeAllowed(client);
   const { subjectToken, actorToken } = checkTokenTypes(request);
@@ -63,6 +65,7 @@ export async function exchangeToken(
     withRefresh: false,
     ...(lifetimes.length > 0 ? { maxLifetimeSeconds: Math.min(...lifetimes) } : {}),
     ...(act ? { act } : {}),
+    ...(dpop ? { dpop } : {}),
   });
   return { ...response, issued_token_type: ACCESS_TOKEN_TYPE };
 }

@@ -1,5 +1,6 @@
 import type { Client } from '../clients/client';
 import type { ActClaim, StoredToken } from './token-record';
+import type { DpopBinding } from '../dpop/token-dpop';
 
 /**
  * What one issuance of tokens is for. Its own file: issue-tokens.ts and mint-access-token.ts, which it
@@ -20,7 +21,9 @@ export interface IssueRequest {
   /** RFC 8693 §4.1: the actor of an exchanged token. */
   act?: ActClaim;
   idToken?: { nonce: string | null; authTime: Date };
+  /** RFC 9449 §5: the request's verified DPoP key; the access token (and a public client's refresh token) is bound to it. */
+  dpop?: DpopBinding;
 }
 
 /** The columns every token of one issuance shares. */
-export type TokenBase = Omit<StoredToken, 'tokenHash' | 'kind' | 'format' | 'jti' | 'expiresAt'>;
+export type TokenBase = Omit<StoredToken, 'tokenHash' | 'kind' | 'format' | 'jti' | 'expiresAt' | 'dpopJkt'>;

@@ -6,10 +6,12 @@ import { accessTokenTtl, mintAccessToken } from './mint-access-token';
 import { generateSecret } from '../crypto/secret-hasher';
 import { atHash } from './jwt-codec';
 import { claimsForScopes } from '../users/claims-for-scopes';
+import { DPOP_TOKEN_TYPE } from '../dpop/token-dpop';
 
 export interface TokenResponse {
   access_token: string;
-  token_type: 'Bearer';
+  /** RFC 9449 §5.1: DPoP when the access token is bound to the request's proof key. */
+  token_type: 'Bearer' | 'DPoP';
   expires_in?: number;
   refresh_token?: string;
   id_token?: string;
@@ -47,7 +49,7 @@ export async function issueTokens(ctx: AuthContext, req: IssueRequest): Promise<
   const rows = [stored];
   const response: TokenResponse = {
     access_token: accessToken,
-    token_type: 'Bearer',
+    token_type: req.dpop ? DPOP_TOKEN_TYPE : 'Bearer',
     scope: req.scopes.join(' '),
   };
   if (ttl !== null) response.expires_in = ttl;
@@ -60,6 +62,9 @@ export async function issueTokens(ctx: AuthContext, req: IssueRequest): Promise<
       format: 'opaque',
       jti: null,
       expiresAt: new Date(now.getTime() + client.refreshTokenTtlSeconds * 1000),
+      // RFC 9449 §5.0: a public client's refresh token is bound to its DPoP key (it has no other
+      // credential); a confidential client's is not, its authentication already binds it.
+      dpopJkt: req.dpop && client.clientType === 'public' ? req.dpop.jkt : null,
     });
     response.refresh_token = refreshToken;
   }

@@ -40,6 +40,8 @@ export function mintAccessToken(
         exp: iat + ttl,
         scope: req.scopes.join(' '),
         ...(req.act ? { act: req.act } : {}),
+        // RFC 9449 §6.1: the confirmation of the DPoP key.
+        ...(req.dpop ? { cnf: { jkt: req.dpop.jkt } } : {}),
       },
       client.jwtAlg,
     );
@@ -53,6 +55,7 @@ export function mintAccessToken(
         format: 'jwt',
         jti,
         expiresAt,
+        dpopJkt: req.dpop?.jkt ?? null,
       },
     };
   }
@@ -67,6 +70,7 @@ export function mintAccessToken(
       format: 'opaque',
       jti: null,
       expiresAt,
+      dpopJkt: req.dpop?.jkt ?? null,
     },
   };
 }

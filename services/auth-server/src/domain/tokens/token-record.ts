@@ -25,6 +25,8 @@ export interface StoredToken {
   expiresAt: Date | null;
   /** Only on tokens issued by a token exchange with an actor (RFC 8693 §4.1). */
   act?: ActClaim | null;
+  /** RFC 9449 §6: the thumbprint of the key the token is bound to; null: a bearer token. */
+  dpopJkt?: string | null;
 }
 
 /** What a revocation touched: enough to clear caches and to tell resource servers (jti). */
