@@ -46,7 +46,10 @@ function viewFor(ctx: AuthContext, record: TokenRecord, rs: ResourceServer): Int
     scope,
     client_id: record.clientId,
     ...(record.username ? { username: record.username } : {}),
-    token_type: 'Bearer',
+    // RFC 9449 §6.2: a bound token says so, with the key's thumbprint, so the resource server checks
+    // the proof against it (and refuses the token as Bearer, §7.2).
+    token_type: record.dpopJkt ? 'DPoP' : 'Bearer',
+    ...(record.dpopJkt ? { cnf: { jkt: record.dpopJkt } } : {}),
     ...(record.expiresAt ? { exp: Math.floor(record.expiresAt.getTime() / 1000) } : {}),
     iat: Math.floor(record.issuedAt.getTime() / 1000),
     ...(record.userId ? { sub: record.userId } : {}),
