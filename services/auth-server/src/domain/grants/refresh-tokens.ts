@@ -20,6 +20,7 @@ import type { DpopBinding } from '../dpop/token-dpop';
  * - A reuse after the window revokes the whole family.
  * Scope may only narrow (§6: else invalid_scope), checked before rotating so a bad request burns nothing.
  * When the grant has openid (and the refreshed scope keeps it) a new ID token comes too (OIDC Core §12.2).
+ * A DPoP-bound refresh token (public clients, RFC 9449 §5.0) needs a proof of its key.
  */
 export async function refreshTokens(
   ctx: AuthContext,
@@ -35,6 +36,10 @@ export async function refreshTokens(
   const record = await ctx.repos.tokens.findByHash(hash);
   if (!record || record.kind !== 'refresh_token' || record.clientId !== client.clientId)
     throw new OAuthError('invalid_grant', 'unknown refresh token');
+  // RFC 9449 §5.0: a public client's refresh token bound to a DPoP key is used only with a proof of
+  // that key. Checked before rotation state, so a thief without the key cannot trigger reuse revocation.
+  if (record.dpopJkt && record.dpopJkt !== dpop?.jkt)
+    throw new OAuthError('invalid_grant', 'refresh token is bound to another DPoP key');
   if (record.revokedAt || record.grantRevokedAt)
     throw new OAuthError('invalid_grant', 'refresh token revoked');
   if (record.expiresAt && record.expiresAt <= new Date())
