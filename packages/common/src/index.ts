@@ -29,6 +29,7 @@ export * from './auth/dpop-proof';
 export * from './auth/dpop-jwk-thumbprint';
 export * from './auth/dpop-nonce';
 export * from './auth/dpop-replay-cache';
+export * from './auth/dpop-resource-check';
 export * from './storage/in-transaction';
 export * from './storage/create-pg-pool';
 export * from './storage/statement-cancelled';

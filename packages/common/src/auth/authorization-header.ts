@@ -2,12 +2,14 @@
  * The Authorization header, parsed once.
  * - RFC 9110 §11.1: the auth scheme is case-insensitive and separated from its credentials by spaces.
  * - RFC 6750 §2.1: a Bearer token is a b64token (`ALPHA DIGIT - . _ ~ + /` then `=` padding).
+ * - RFC 9449 §7.1: DPoP carries the access token as Bearer does (token68 syntax), with a `DPoP` proof header.
  * - RFC 7617 §2: Basic is base64(user-id ":" password); the user-id cannot contain ":", so split at the first.
  */
 export type AuthorizationCredentials =
   | { scheme: 'bearer'; token: string }
+  | { scheme: 'dpop'; token: string }
   | { scheme: 'basic'; username: string; password: string }
-  | { scheme: 'malformed'; declared: 'bearer' | 'basic' | 'other' };
+  | { scheme: 'malformed'; declared: 'bearer' | 'dpop' | 'basic' | 'other' };
 
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -23,6 +25,11 @@ export function parseAuthorization(header: string | undefined): AuthorizationCre
     return B64TOKEN.test(value)
       ? { scheme: 'bearer', token: value }
       : { scheme: 'malformed', declared: 'bearer' };
+  }
+  if (scheme === 'dpop') {
+    return B64TOKEN.test(value)
+      ? { scheme: 'dpop', token: value }
+      : { scheme: 'malformed', declared: 'dpop' };
   }
   if (scheme === 'basic') return parseBasic(value);
   return { scheme: 'malformed', declared: 'other' };

@@ -4,6 +4,8 @@ import { parseAuthorization } from './authorization-header';
 import type { IntrospectionClient } from './introspection-client';
 import { isIntrospectionError } from './introspection-error';
 import { hasScope, principalFromIntrospection, type Principal } from './principal';
+import { checkResourceDpop, DpopResourceError } from './dpop-resource-check';
+import type { DpopReplayCache } from './dpop-replay-cache';
 
 /**
  * Express middleware for a resource server (RFC 6750):
@@ -11,6 +13,8 @@ import { hasScope, principalFromIntrospection, type Principal } from './principa
  * - §3.1: no credentials → 401 with `WWW-Authenticate: Bearer realm="…"` and no error code; a token that
  *   fails verification → 401 `error="invalid_token"`; a missing scope → 403 `error="insufficient_scope"`
  *   with the `scope` the route needs.
+ * - RFC 9449 §7: with `dpop`, `Authorization: DPoP` and its proof are taken too; a DPoP-bound token sent
+ *   as Bearer is refused always (§7.2), with a `DPoP` challenge listing `algs`.
  * - Fail closed: when the authorization server cannot answer, 503 and never a pass.
  * Errors are OAuthError values passed to next(); the service's error handler renders them.
  */
@@ -19,24 +23,56 @@ export type TokenVerifier = (token: string) => Promise<Principal> | Principal;
 export interface BearerAuthOptions {
   realm: string;
   verify: TokenVerifier;
+  /** Accept DPoP (RFC 9449 §7.1): the proofs' jti cache, their acceptable age, the request's public URI. */
+  dpop?: {
+    replay: DpopReplayCache;
+    maxAgeSeconds: number;
+    /** Default: `protocol://host` + originalUrl, as express sees them (trust proxy included). */
+    url?: (req: Parameters<RequestHandler>[0]) => string;
+  };
 }
 
 export function bearerAuth(options: BearerAuthOptions): RequestHandler {
   const realm = quote(options.realm);
   return async (req, _res, next) => {
     const credentials = parseAuthorization(req.get('authorization'));
-    const declaredBearer =
-      credentials?.scheme === 'bearer' ||
-      (credentials?.scheme === 'malformed' && credentials.declared === 'bearer');
-    if (credentials === undefined || !declaredBearer) {
+    const dpop = options.dpop;
+    const accepted = (scheme: string) => scheme === 'bearer' || (dpop !== undefined && scheme === 'dpop');
+    const declared =
+      credentials !== undefined &&
+      (accepted(credentials.scheme) ||
+        (credentials.scheme === 'malformed' && accepted(credentials.declared)));
+    if (credentials === undefined || !declared) {
       throw new OAuthError('unauthorized', 'bearer token required', {
         'WWW-Authenticate': `Bearer realm=${realm}`,
       });
     }
-    if (credentials.scheme !== 'bearer') throw invalidToken(realm, 'token is malformed');
+    if (credentials.scheme !== 'bearer' && credentials.scheme !== 'dpop')
+      throw invalidToken(realm, 'token is malformed');
     try {
-      req.principal = await options.verify(credentials.token);
+      const principal = await options.verify(credentials.token);
+      await checkResourceDpop({
+        scheme: credentials.scheme,
+        token: credentials.token,
+        principal,
+        proof: req.headers.dpop,
+        method: req.method,
+        url: dpop?.url?.(req) ?? `${req.protocol}://${req.get('host') ?? ''}${req.originalUrl}`,
+        replay: dpop?.replay ?? { claim: () => Promise.resolve(false) },
+        maxAgeSeconds: dpop?.maxAgeSeconds ?? 0,
+      });
+      req.principal = principal;
     } catch (error) {
+      if (error instanceof DpopResourceError) {
+        throw new OAuthError(
+          error.error,
+          error.description,
+          {
+            'WWW-Authenticate': error.challenge(options.realm),
+          },
+          401,
+        );
+      }
       if (isIntrospectionError(error)) {
         throw new OAuthError('temporarily_unavailable', `cannot verify the token: ${error.message}`);
       }

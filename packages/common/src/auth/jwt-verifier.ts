@@ -97,5 +97,10 @@ function principalFromClaims(claims: JwtPayload): Principal {
   if (typeof claims.client_id === 'string') principal.clientId = claims.client_id;
   if (typeof claims.username === 'string') principal.username = claims.username;
   if (claims.exp !== undefined) principal.expiresAt = claims.exp;
+  const cnf: unknown = claims.cnf;
+  if (typeof cnf === 'object' && cnf !== null && Object.hasOwn(cnf, 'jkt')) {
+    const jkt = (cnf as { jkt: unknown }).jkt;
+    if (typeof jkt === 'string') principal.dpopJkt = jkt;
+  }
   return principal;
 }

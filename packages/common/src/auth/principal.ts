@@ -14,6 +14,8 @@ export interface Principal {
   expiresAt?: number;
   audience: readonly string[];
   source: 'introspection' | 'jwt';
+  /** RFC 9449 §6: `cnf.jkt` of a DPoP-bound token; the request must prove that key. */
+  dpopJkt?: string;
 }
 
 declare module 'express-serve-static-core' {
@@ -48,5 +50,6 @@ export function principalFromIntrospection(answer: ActiveIntrospection): Princip
   if (answer.client_id !== undefined) principal.clientId = answer.client_id;
   if (answer.username !== undefined) principal.username = answer.username;
   if (answer.exp !== undefined) principal.expiresAt = answer.exp;
+  if (answer.cnf?.jkt !== undefined) principal.dpopJkt = answer.cnf.jkt;
   return principal;
 }

@@ -26,6 +26,8 @@ export const activeIntrospectionSchema = z.object({
   jti: z.string().optional(),
   /** RFC 8693 §4.1: who acts for `sub` (a token exchange with an actor); nested for prior actors. */
   act: z.record(z.string(), z.unknown()).optional(),
+  /** RFC 9449 §6.2: the DPoP key a bound token is confirmed by (RFC 7800 `cnf`). */
+  cnf: z.object({ jkt: z.string().optional() }).passthrough().optional(),
 });
 export const inactiveIntrospectionSchema = z.object({ active: z.literal(false) });
 export const introspectionResponseSchema = z.union([activeIntrospectionSchema, inactiveIntrospectionSchema]);

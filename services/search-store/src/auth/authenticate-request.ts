@@ -1,6 +1,10 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import {
+  checkResourceDpop,
   createIntrospectionClient,
+  createLocalDpopReplayCache,
+  DpopResourceError,
+  type DpopReplayCache,
   introspectionVerifier,
   isIntrospectionError,
   isOAuthError,
@@ -15,6 +19,7 @@ import {
 import type { SearchConfig } from '../config';
 import {
   authenticationUnavailable,
+  dpopRefused,
   missingCredentials,
   unableToAuthenticate,
   unableToAuthenticateUser,
@@ -27,6 +32,9 @@ import { createServiceAccountTokens, ServiceAccountError } from './service-accou
  *   resource-server credentials (cached in process, never past the token's exp);
  * - `Authorization: Basic user:password` → a service account (an OAuth client on auth-server): its
  *   client_credentials token, cached until shortly before expiry, then introspected like a Bearer token.
+ * - `Authorization: DPoP <access token>` with a `DPoP` proof (RFC 9449 §7.1): introspected the same way, then
+ *   the proof is checked for this method and URI, `ath` and the token's `cnf.jkt`; a DPoP-bound token sent
+ *   as Bearer is refused (§7.2). Both search paths (express and the lean one) run this same handler.
  * The route's scope is checked after routing, by the route itself (route-scope.ts#requireScope), so it is
  * the scope of the handler that will run. Errors are Elasticsearch's security_exception;
  * when auth-server cannot answer the request fails with 503 and never passes.
@@ -45,6 +53,10 @@ export interface AuthenticateRequestOptions {
   introspection?: IntrospectionClient;
   now?: () => number;
   fetch?: typeof fetch;
+  /** Used DPoP proof jtis (RFC 9449 §11.1); default: this process's (search-store has no Redis). */
+  dpopReplay?: DpopReplayCache;
+  /** How long after its iat a DPoP proof is accepted (and its jti remembered); default 60 s. */
+  dpopProofMaxAgeSeconds?: number;
 }
 
 /** Liveness, readiness and metrics stay reachable without credentials (orchestrators and scrapers). */
@@ -72,6 +84,9 @@ export function authenticateRequest(options: AuthenticateRequestOptions): Reques
     fetch: options.fetch,
   });
 
+  const dpopReplay = options.dpopReplay ?? createLocalDpopReplayCache();
+  const dpopMaxAge = options.dpopProofMaxAgeSeconds ?? 60;
+
   const unavailable = (error: IntrospectionError | ServiceAccountError) => {
     logger.warn('auth-server unavailable; request refused', { reason: error.message });
     return authenticationUnavailable(describeUnavailable(error));
@@ -87,16 +102,30 @@ export function authenticateRequest(options: AuthenticateRequestOptions): Reques
     }
   }
 
-  async function authenticate(
-    header: string | undefined,
-    uri: string,
-    address: string | undefined,
-  ): Promise<{ principal: Principal; user: string }> {
-    const credentials = parseAuthorization(header);
+  async function authenticate(req: Request): Promise<{ principal: Principal; user: string }> {
+    const uri = req.originalUrl;
+    const address = req.ip;
+    const credentials = parseAuthorization(req.get('authorization'));
     if (credentials === undefined) throw missingCredentials(uri);
-    if (credentials.scheme === 'malformed') throw unableToAuthenticate(credentials.declared === 'bearer');
-    if (credentials.scheme === 'bearer') {
+    if (credentials.scheme === 'malformed')
+      throw unableToAuthenticate(credentials.declared === 'bearer' || credentials.declared === 'dpop');
+    if (credentials.scheme === 'bearer' || credentials.scheme === 'dpop') {
       const principal = await verify(credentials.token, () => unableToAuthenticate(true));
+      try {
+        await checkResourceDpop({
+          scheme: credentials.scheme,
+          token: credentials.token,
+          principal,
+          proof: req.headers.dpop,
+          method: req.method,
+          url: `${req.protocol}://${req.get('host') ?? ''}${req.originalUrl}`,
+          replay: dpopReplay,
+          maxAgeSeconds: dpopMaxAge,
+        });
+      } catch (error) {
+        if (error instanceof DpopResourceError) throw dpopRefused(error.challenge());
+        throw error;
+      }
       return { principal, user: principalName(principal) };
     }
     const { username, password } = credentials;
@@ -120,7 +149,7 @@ export function authenticateRequest(options: AuthenticateRequestOptions): Reques
 
   return async (req, _res, next) => {
     if (OPEN_PATHS.has(req.path)) return next();
-    const { principal, user } = await authenticate(req.get('authorization'), req.originalUrl, req.ip);
+    const { principal, user } = await authenticate(req);
     req.principal = principal;
     req.authenticatedUser = user;
     next();

@@ -40,6 +40,17 @@ export function unableToAuthenticate(bearerFailed: boolean): EsError {
   );
 }
 
+/**
+ * RFC 9449 §7.1/§7.2: a DPoP-bound token sent as Bearer, or a DPoP request whose proof fails. Elasticsearch
+ * has no DPoP; the body is its usual failed-credentials one, the challenges add the DPoP one (with `algs`).
+ */
+export function dpopRefused(dpopChallenge: string): EsError {
+  return unauthenticated(
+    'unable to authenticate with provided credentials and anonymous access is not allowed for this request',
+    [BASIC_CHALLENGE, BEARER_CHALLENGE, dpopChallenge],
+  );
+}
+
 export function unauthorizedAction(options: {
   action: string;
   user: string;
