@@ -140,6 +140,7 @@ describe('storage on real Postgres and Redis', () => {
       resources: [],
       codeChallenge: null,
       nonce: 'n',
+      dpopJkt: null,
       authTime: new Date(),
       expiresAt: new Date(Date.now() + 60_000),
     };

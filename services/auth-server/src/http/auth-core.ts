@@ -104,7 +104,7 @@ export function createAuthCore(deps: {
   router.use(discoveryRouter(ctx));
   router.use(tokenRouter(ctx, clientAuth, dpop));
   router.use(deviceAuthorizationRouter(ctx, clientAuth));
-  router.use(pushedAuthorizationRequestRouter(ctx, clientAuth));
+  router.use(pushedAuthorizationRequestRouter(ctx, clientAuth, dpop));
   router.use(revokeRouter(ctx, clientAuth));
   router.use(userinfoRouter(ctx));
   router.use(adminRouter(ctx));

@@ -15,12 +15,13 @@ const toCode = (row: Record<string, unknown>): AuthorizationCode => ({
   resources: row.resources as string[],
   codeChallenge: row.code_challenge as string | null,
   nonce: row.nonce as string | null,
+  dpopJkt: row.dpop_jkt as string | null,
   authTime: row.auth_time as Date,
   expiresAt: row.expires_at as Date,
 });
 
 const COLUMNS = `c.code_hash, c.grant_id, c.client_id, c.user_id, c.redirect_uri, c.scopes, c.resources,
-  c.code_challenge, c.nonce, c.auth_time, c.expires_at, g.revoked_at AS grant_revoked_at`;
+  c.code_challenge, c.nonce, c.dpop_jkt, c.auth_time, c.expires_at, g.revoked_at AS grant_revoked_at`;
 
 const toRedeemed = (row: Record<string, unknown>): RedeemedCode => ({
   ...toCode(row),
@@ -32,8 +33,8 @@ export function createAuthorizationCodesRepo(db: Queryable): AuthorizationCodesR
     async save(code: AuthorizationCode): Promise<void> {
       await db.query(
         `INSERT INTO authorization_codes (code_hash, grant_id, client_id, user_id, redirect_uri, scopes, resources,
-           code_challenge, code_challenge_method, nonce, auth_time, expires_at)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
+           code_challenge, code_challenge_method, nonce, auth_time, expires_at, dpop_jkt)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)`,
         [
           code.codeHash,
           code.grantId,
@@ -47,6 +48,7 @@ export function createAuthorizationCodesRepo(db: Queryable): AuthorizationCodesR
           code.nonce,
           code.authTime,
           code.expiresAt,
+          code.dpopJkt,
         ],
       );
     },

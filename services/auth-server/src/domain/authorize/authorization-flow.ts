@@ -22,6 +22,8 @@ export interface AuthorizationRequest {
   prompt: string[];
   maxAge?: number;
   loginHint?: string;
+  /** RFC 9449 §10: the code is bound to this DPoP key (RFC 7638 thumbprint). */
+  dpopJkt?: string;
   /** RFC 9126: the request came from POST /par; approving it uses it up. */
   pushedRequestHash?: Buffer;
 }

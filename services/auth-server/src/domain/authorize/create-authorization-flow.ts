@@ -68,6 +68,7 @@ export function createAuthorizationFlow(ctx: AuthContext): AuthorizationFlow {
           resources: audience,
           codeChallenge: request.codeChallenge ?? null,
           nonce: request.nonce ?? null,
+          dpopJkt: request.dpopJkt ?? null,
           authTime: user.authTime,
           expiresAt: new Date(Date.now() + ctx.config.AUTH_CODE_TTL_SECONDS * 1000),
         });

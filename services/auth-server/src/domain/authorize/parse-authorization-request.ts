@@ -103,6 +103,9 @@ export async function parseAuthorizationRequest(
   const maxAge = p.max_age === undefined ? undefined : Number(p.max_age);
   if (maxAge !== undefined && (!Number.isInteger(maxAge) || maxAge < 0))
     throw fail('invalid_request', 'max_age must be a non-negative integer');
+  // RFC 9449 §10: a SHA-256 JWK thumbprint, base64url (43 characters).
+  if (p.dpop_jkt !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(p.dpop_jkt))
+    throw fail('invalid_request', 'malformed dpop_jkt');
   const prompt = (p.prompt ?? '').split(' ').filter(Boolean);
   if (prompt.includes('none') && prompt.length > 1)
     throw fail('invalid_request', 'prompt=none cannot be combined');
@@ -123,5 +126,6 @@ export async function parseAuthorizationRequest(
     prompt,
     ...(maxAge !== undefined ? { maxAge } : {}),
     ...(p.login_hint !== undefined ? { loginHint: p.login_hint } : {}),
+    ...(p.dpop_jkt !== undefined ? { dpopJkt: p.dpop_jkt } : {}),
   };
 }

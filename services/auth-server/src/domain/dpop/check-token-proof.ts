@@ -23,10 +23,20 @@ export async function checkTokenProof(
       throw new OAuthError('invalid_dpop_proof', 'this client must send a DPoP proof');
     return undefined;
   }
+  return checkEndpointProof(ctx, dpop, header, '/token');
+}
+
+/** One proof for a POST to our endpoint at `path` (under ISSUER); the errors of checkTokenProof. */
+export async function checkEndpointProof(
+  ctx: AuthContext,
+  dpop: TokenDpop,
+  header: string | string[],
+  path: string,
+): Promise<DpopBinding> {
   try {
     const proof = await verifyDpopProof(header, {
       method: 'POST',
-      url: `${ctx.config.ISSUER}/token`,
+      url: `${ctx.config.ISSUER}${path}`,
       maxAgeSeconds: ctx.config.DPOP_PROOF_MAX_AGE_SECONDS,
       futureSkewSeconds: DPOP_FUTURE_SKEW_SECONDS,
       replay: dpop.replay,

@@ -8,6 +8,8 @@ export interface AuthorizationCode {
   resources: string[];
   codeChallenge: string | null;
   nonce: string | null;
+  /** RFC 9449 §10: the authorization request's dpop_jkt; the redemption must prove that key. */
+  dpopJkt: string | null;
   authTime: Date;
   expiresAt: Date;
 }

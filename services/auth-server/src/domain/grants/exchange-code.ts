@@ -40,6 +40,9 @@ export async function exchangeCode(
   if (redirectUri !== code.redirectUri)
     throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorization request');
   checkPkce(code.codeChallenge, params.code_verifier);
+  // RFC 9449 §10: a code bound by dpop_jkt is redeemed only with a proof of that key.
+  if (code.dpopJkt !== null && code.dpopJkt !== dpop?.jkt)
+    throw new OAuthError('invalid_dpop_proof', 'the DPoP proof key does not match dpop_jkt');
   return issueTokens(ctx, {
     client,
     grantId: code.grantId,
