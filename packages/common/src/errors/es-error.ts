@@ -6,6 +6,8 @@
  */
 export const ES_ERROR_STATUS = {
   action_request_validation_exception: 400,
+  // AggregationExecutionException.InvalidPath (a bad buckets_path): 400 since Elasticsearch 8.8.
+  aggregation_execution_exception: 400,
   aliases_not_found_exception: 404,
   circuit_breaking_exception: 429,
   cluster_block_exception: 403,

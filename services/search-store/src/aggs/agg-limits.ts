@@ -29,7 +29,7 @@ export function aggDepthExceeded(): EsError {
 /** Copies of its parent's documents a bucket aggregation's SQL holds (aggs/*-agg.ts membership). */
 function copiesOf(node: AggNode): number {
   if (node.type === 'filters') return node.filters.length + (node.otherBucketKey === undefined ? 0 : 1);
-  if (node.type === 'filter' || node.type === 'top_hits') return 1;
+  if (node.type === 'filter' || node.type === 'top_hits' || node.type === 'pipeline') return 1;
   return node.spec.missing === undefined || node.spec.missing === null ? 1 : 2;
 }
 

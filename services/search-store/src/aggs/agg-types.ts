@@ -1,3 +1,5 @@
+import type { PipelineSpec } from './pipeline/pipeline-types';
+
 /** The parsed aggregation tree (the `aggs` / `aggregations` object of a search body). */
 
 export const METRIC_TYPES = ['avg', 'sum', 'min', 'max', 'stats', 'value_count', 'cardinality'] as const;
@@ -29,7 +31,8 @@ export type AggNode =
       spec: HistogramSpec;
       subs: AggNode[];
     }
-  | { type: 'top_hits'; name: string; meta?: unknown; spec: TopHitsSpec; subs: AggNode[] };
+  | { type: 'top_hits'; name: string; meta?: unknown; spec: TopHitsSpec; subs: AggNode[] }
+  | { type: 'pipeline'; name: string; meta?: unknown; spec: PipelineSpec; subs: AggNode[] };
 
 export type TermsOrder = Array<{ key: string; asc: boolean }>;
 

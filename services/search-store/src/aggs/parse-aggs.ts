@@ -9,9 +9,12 @@ import {
   type TermsOrder,
   type TopHitsSpec,
 } from './agg-types';
+import { parsePipeline } from './pipeline/parse-pipeline';
+import { PIPELINE_TYPES, type PipelineType } from './pipeline/pipeline-types';
+import { validatePipelines } from './pipeline/apply-pipelines';
 
 const BUCKET_TYPES = ['terms', 'filter', 'filters', 'range', 'date_range', 'histogram', 'date_histogram'];
-const KNOWN = new Set<string>([...METRIC_TYPES, ...BUCKET_TYPES, 'top_hits']);
+const KNOWN = new Set<string>([...METRIC_TYPES, ...BUCKET_TYPES, 'top_hits', ...PIPELINE_TYPES]);
 /** Keyed by the client's `calendar_interval`: a Map, so `constructor` is no unit (it was a 500). */
 const CALENDAR = new Map<string, HistogramSpec['calendar']>([
   ['minute', 'minute'],
@@ -46,6 +49,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function parseAggs(body: unknown): AggNode[] {
   const nodes = parseLevel(body, 1);
   checkAggLimits(nodes);
+  validatePipelines(nodes);
   return nodes;
 }
 
@@ -89,6 +93,8 @@ function parseAgg(name: string, def: unknown, level: number): AggNode {
   if (!isObject(spec))
     throw parsingError(`Expected [START_OBJECT] under [${type}], but got a different token`);
   const node = buildNode(type, name, spec, subs);
+  if (subs.length > 0 && PIPELINE_TYPES.has(type))
+    throw parsingError(`Aggregation [${name}] cannot define sub-aggregations`);
   if (subs.length > 0 && ((METRIC_TYPES as readonly string[]).includes(type) || type === 'top_hits')) {
     throw new EsError(
       'illegal_argument_exception',
@@ -124,6 +130,8 @@ function int(v: unknown, what: string, fallback: number): number {
 }
 
 function buildNode(type: string, name: string, spec: Record<string, unknown>, subs: AggNode[]): AggNode {
+  if (PIPELINE_TYPES.has(type))
+    return { type: 'pipeline', name, subs, spec: parsePipeline(type as PipelineType, name, spec) };
   switch (type) {
     case 'terms': {
       const size = int(spec.size, 'size', 10);

@@ -4,6 +4,7 @@ import { computeFilter, computeFilters } from './filter-agg';
 import { computeHistogram } from './histogram-agg';
 import { computeMetric } from './metric-agg';
 import { parseAggs } from './parse-aggs';
+import { applyPipelines } from './pipeline/apply-pipelines';
 import { computeRange } from './range-agg';
 import { byName } from './render-bucket';
 import type { DocSet } from './sql-builder';
@@ -27,6 +28,9 @@ const computeNode: ComputeAgg = (run, node, docs, groups) => {
       return computeHistogram(run, node, docs, groups);
     case 'top_hits':
       return computeTopHits(run, node, docs, groups);
+    case 'pipeline':
+      // Pipelines read the other aggregations' output: applyPipelines, once everything is computed.
+      return Promise.resolve(new Map());
     default:
       return computeMetric(run, node, docs, groups);
   }
@@ -49,5 +53,7 @@ export async function runAggregations(
     `SELECT m.doc_key, ''::text AS g FROM (${b.fragment(matched.sql, matched.params)}) m`;
   top.allDocs = matched.all === true;
   const results = await run.computeAll(nodes, top, ['']);
-  return results.get('') ?? byName();
+  const out = results.get('') ?? byName();
+  applyPipelines(nodes, out, ctx.scriptDeadline ?? Date.now() + 5_000);
+  return out;
 }

@@ -73,7 +73,11 @@ export async function computeTerms(
   const values = await run.fields.resolve(spec.field, 'terms', true);
   const subOrder = usesSubOrder(spec.order);
   for (const o of spec.order) {
-    if (o.key !== '_count' && o.key !== '_key' && !node.subs.some((s) => s.name === o.key.split(/[.[]/)[0])) {
+    if (
+      o.key !== '_count' &&
+      o.key !== '_key' &&
+      !node.subs.some((s) => s.type !== 'pipeline' && s.name === o.key.split(/[.[]/)[0])
+    ) {
       throw new EsError(
         'illegal_argument_exception',
         `Invalid aggregator order path [${o.key}]. The provided aggregation [${o.key}] either does not exist, or is a pipeline aggregation and cannot be used to sort the buckets.`,
