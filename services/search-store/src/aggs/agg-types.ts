@@ -32,7 +32,8 @@ export type AggNode =
       subs: AggNode[];
     }
   | { type: 'top_hits'; name: string; meta?: unknown; spec: TopHitsSpec; subs: AggNode[] }
-  | { type: 'pipeline'; name: string; meta?: unknown; spec: PipelineSpec; subs: AggNode[] };
+  | { type: 'pipeline'; name: string; meta?: unknown; spec: PipelineSpec; subs: AggNode[] }
+  | { type: 'composite'; name: string; meta?: unknown; spec: CompositeSpec; subs: AggNode[] };
 
 export type TermsOrder = Array<{ key: string; asc: boolean }>;
 
@@ -69,4 +70,21 @@ export interface TopHitsSpec {
   from: number;
   sort: Array<{ field: string; asc: boolean }>;
   source: boolean | { includes: string[]; excludes: string[] };
+}
+
+/** One `sources` entry of a composite aggregation. */
+export interface CompositeSource {
+  name: string;
+  kind: 'terms' | 'histogram' | 'date_histogram';
+  field: string;
+  missingBucket: boolean;
+  asc: boolean;
+  histogram?: HistogramSpec;
+}
+
+export interface CompositeSpec {
+  sources: CompositeSource[];
+  size: number;
+  /** Source name → value (a Map: the names are the client's). */
+  after?: Map<string, unknown>;
 }

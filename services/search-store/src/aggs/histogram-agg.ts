@@ -9,14 +9,14 @@ import { GROUP_SEP, type DocSet, type SqlBuilder } from './sql-builder';
 type HistogramNode = Extract<AggNode, { type: 'histogram' | 'date_histogram' }>;
 
 /** PostgreSQL's AT TIME ZONE reads "+01:00" as POSIX (inverted); an interval keeps ISO's sign. */
-function zoneSql(b: SqlBuilder, tz: string): string {
+export function zoneSql(b: SqlBuilder, tz: string): string {
   if (/^[+-]\d{2}:?\d{2}$/.test(tz))
     return `(${b.param(tz.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2'))})::interval`;
   return b.param(tz === 'Z' ? 'UTC' : tz, 'text');
 }
 
 /** The bucket key of value `v` (SQL): floor((v - offset) / interval) * interval + offset, or date_trunc in the zone. */
-function keySql(b: SqlBuilder, node: HistogramNode, tz: string): string {
+export function keySql(b: SqlBuilder, node: HistogramNode, tz: string): string {
   const { spec } = node;
   if (spec.calendar) {
     const zone = zoneSql(b, tz);

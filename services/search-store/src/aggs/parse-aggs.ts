@@ -12,8 +12,19 @@ import {
 import { parsePipeline } from './pipeline/parse-pipeline';
 import { PIPELINE_TYPES, type PipelineType } from './pipeline/pipeline-types';
 import { validatePipelines } from './pipeline/apply-pipelines';
+import { parseComposite } from './parse-composite';
+import { checkCompositePlacement } from './composite-agg';
 
-const BUCKET_TYPES = ['terms', 'filter', 'filters', 'range', 'date_range', 'histogram', 'date_histogram'];
+const BUCKET_TYPES = [
+  'composite',
+  'terms',
+  'filter',
+  'filters',
+  'range',
+  'date_range',
+  'histogram',
+  'date_histogram',
+];
 const KNOWN = new Set<string>([...METRIC_TYPES, ...BUCKET_TYPES, 'top_hits', ...PIPELINE_TYPES]);
 /** Keyed by the client's `calendar_interval`: a Map, so `constructor` is no unit (it was a 500). */
 const CALENDAR = new Map<string, HistogramSpec['calendar']>([
@@ -50,6 +61,7 @@ export function parseAggs(body: unknown): AggNode[] {
   const nodes = parseLevel(body, 1);
   checkAggLimits(nodes);
   validatePipelines(nodes);
+  checkCompositePlacement(nodes);
   return nodes;
 }
 
@@ -154,6 +166,8 @@ function buildNode(type: string, name: string, spec: Record<string, unknown>, su
         },
       };
     }
+    case 'composite':
+      return { type, name, subs, spec: parseComposite(name, spec, parseHistogram) };
     case 'filter':
       return { type, name, subs, query: spec };
     case 'filters': {
@@ -246,7 +260,7 @@ function parseInterval(text: string): number | undefined {
   return m ? Number(m[1]) * (UNIT_MS[m[2] as string] as number) : undefined;
 }
 
-function parseHistogram(
+export function parseHistogram(
   type: 'histogram' | 'date_histogram',
   name: string,
   spec: Record<string, unknown>,

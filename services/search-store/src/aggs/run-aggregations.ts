@@ -1,5 +1,6 @@
 import type { AggContext, MatchedSet, Queryable } from './agg-context';
 import { AggRun, type ComputeAgg } from './agg-run';
+import { computeComposite } from './composite-agg';
 import { computeFilter, computeFilters } from './filter-agg';
 import { computeHistogram } from './histogram-agg';
 import { computeMetric } from './metric-agg';
@@ -28,6 +29,8 @@ const computeNode: ComputeAgg = (run, node, docs, groups) => {
       return computeHistogram(run, node, docs, groups);
     case 'top_hits':
       return computeTopHits(run, node, docs, groups);
+    case 'composite':
+      return computeComposite(run, node, docs, groups);
     case 'pipeline':
       // Pipelines read the other aggregations' output: applyPipelines, once everything is computed.
       return Promise.resolve(new Map());
