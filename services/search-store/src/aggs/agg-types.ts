@@ -8,6 +8,8 @@ export type MetricType = (typeof METRIC_TYPES)[number];
 export interface FieldSpec {
   field: string;
   missing?: unknown;
+  /** cardinality's precision_threshold. */
+  precisionThreshold?: number;
 }
 
 export type AggNode =

@@ -210,7 +210,7 @@ function buildNode(type: string, name: string, spec: Record<string, unknown>, su
         type: type as MetricType,
         name,
         subs,
-        spec: { field: field(type, spec), missing: spec.missing },
+        spec: { field: field(type, spec), missing: spec.missing, ...precisionOf(type, name, spec) },
       };
   }
 }
@@ -356,4 +356,20 @@ function parseTopHits(spec: Record<string, unknown>): TopHitsSpec {
     };
   }
   return { size: int(spec.size, 'size', 3), from: int(spec.from, 'from', 0), sort, source };
+}
+
+/** cardinality's precision_threshold (ES caps it at 40,000; a negative one is refused). */
+function precisionOf(
+  type: string,
+  name: string,
+  spec: Record<string, unknown>,
+): { precisionThreshold?: number } {
+  if (type !== 'cardinality' || spec.precision_threshold === undefined) return {};
+  const n = int(spec.precision_threshold, 'precision_threshold', 3000);
+  if (n < 0)
+    throw new EsError(
+      'illegal_argument_exception',
+      `[precisionThreshold] must be greater than or equal to 0. Found [${n}] in [${name}]`,
+    );
+  return { precisionThreshold: Math.min(n, 40_000) };
 }

@@ -1,5 +1,6 @@
 import type { AggContext, MatchedSet, Queryable } from './agg-context';
 import { AggRun, type ComputeAgg } from './agg-run';
+import { computeCardinality } from './cardinality-agg';
 import { computeComposite } from './composite-agg';
 import { computeFilter, computeFilters } from './filter-agg';
 import { computeHistogram } from './histogram-agg';
@@ -29,6 +30,8 @@ const computeNode: ComputeAgg = (run, node, docs, groups) => {
       return computeHistogram(run, node, docs, groups);
     case 'top_hits':
       return computeTopHits(run, node, docs, groups);
+    case 'cardinality':
+      return computeCardinality(run, node, docs, groups, node.spec.precisionThreshold);
     case 'composite':
       return computeComposite(run, node, docs, groups);
     case 'pipeline':
