@@ -35,7 +35,8 @@ export type AggNode =
     }
   | { type: 'top_hits'; name: string; meta?: unknown; spec: TopHitsSpec; subs: AggNode[] }
   | { type: 'pipeline'; name: string; meta?: unknown; spec: PipelineSpec; subs: AggNode[] }
-  | { type: 'composite'; name: string; meta?: unknown; spec: CompositeSpec; subs: AggNode[] };
+  | { type: 'composite'; name: string; meta?: unknown; spec: CompositeSpec; subs: AggNode[] }
+  | { type: 'percentiles'; name: string; meta?: unknown; spec: PercentilesSpec; subs: AggNode[] };
 
 export type TermsOrder = Array<{ key: string; asc: boolean }>;
 
@@ -89,4 +90,12 @@ export interface CompositeSpec {
   size: number;
   /** Source name → value (a Map: the names are the client's). */
   after?: Map<string, unknown>;
+}
+
+export interface PercentilesSpec extends FieldSpec {
+  /** 0..100, sorted, distinct. */
+  percents: number[];
+  keyed: boolean;
+  /** tdigest.compression: validated; the quantiles are exact here (percentiles-agg.ts). */
+  compression: number;
 }

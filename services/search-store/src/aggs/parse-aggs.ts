@@ -13,6 +13,7 @@ import { parsePipeline } from './pipeline/parse-pipeline';
 import { PIPELINE_TYPES, type PipelineType } from './pipeline/pipeline-types';
 import { validatePipelines } from './pipeline/apply-pipelines';
 import { parseComposite } from './parse-composite';
+import { parsePercentiles } from './parse-percentiles';
 import { checkCompositePlacement } from './composite-agg';
 
 const BUCKET_TYPES = [
@@ -25,7 +26,13 @@ const BUCKET_TYPES = [
   'histogram',
   'date_histogram',
 ];
-const KNOWN = new Set<string>([...METRIC_TYPES, ...BUCKET_TYPES, 'top_hits', ...PIPELINE_TYPES]);
+const KNOWN = new Set<string>([
+  ...METRIC_TYPES,
+  ...BUCKET_TYPES,
+  'top_hits',
+  'percentiles',
+  ...PIPELINE_TYPES,
+]);
 /** Keyed by the client's `calendar_interval`: a Map, so `constructor` is no unit (it was a 500). */
 const CALENDAR = new Map<string, HistogramSpec['calendar']>([
   ['minute', 'minute'],
@@ -107,7 +114,8 @@ function parseAgg(name: string, def: unknown, level: number): AggNode {
   const node = buildNode(type, name, spec, subs);
   if (subs.length > 0 && PIPELINE_TYPES.has(type))
     throw parsingError(`Aggregation [${name}] cannot define sub-aggregations`);
-  if (subs.length > 0 && ((METRIC_TYPES as readonly string[]).includes(type) || type === 'top_hits')) {
+  const leaf = type === 'top_hits' || type === 'percentiles';
+  if (subs.length > 0 && ((METRIC_TYPES as readonly string[]).includes(type) || leaf)) {
     throw new EsError(
       'illegal_argument_exception',
       `Aggregator [${name}] of type [${type}] cannot accept sub-aggregations`,
@@ -166,6 +174,8 @@ function buildNode(type: string, name: string, spec: Record<string, unknown>, su
         },
       };
     }
+    case 'percentiles':
+      return { type, name, subs, spec: parsePercentiles(name, spec, field(type, spec)) };
     case 'composite':
       return { type, name, subs, spec: parseComposite(name, spec, parseHistogram) };
     case 'filter':

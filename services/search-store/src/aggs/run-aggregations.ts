@@ -6,6 +6,7 @@ import { computeFilter, computeFilters } from './filter-agg';
 import { computeHistogram } from './histogram-agg';
 import { computeMetric } from './metric-agg';
 import { parseAggs } from './parse-aggs';
+import { computePercentiles } from './percentiles-agg';
 import { applyPipelines } from './pipeline/apply-pipelines';
 import { computeRange } from './range-agg';
 import { byName } from './render-bucket';
@@ -32,6 +33,8 @@ const computeNode: ComputeAgg = (run, node, docs, groups) => {
       return computeTopHits(run, node, docs, groups);
     case 'cardinality':
       return computeCardinality(run, node, docs, groups, node.spec.precisionThreshold);
+    case 'percentiles':
+      return computePercentiles(run, node, docs, groups);
     case 'composite':
       return computeComposite(run, node, docs, groups);
     case 'pipeline':

@@ -1,5 +1,6 @@
 import { EsError } from '@acme/common';
 import type { AggNode } from '../agg-types';
+import { javaDouble } from '../parse-percentiles';
 
 /** One element of a buckets_path: `name`, `name[key]` or (last) `name.metric`. */
 export interface PathToken {
@@ -199,7 +200,7 @@ function valueOf(node: AggNode, result: Result, token: PathToken, path: string):
   if (values !== null && typeof values === 'object') {
     const hit = Array.isArray(values)
       ? (values as Result[]).find((e) => String(e.key) === key || Number(e.key) === Number(key))?.value
-      : (own(values as Result, key) ?? own(values as Result, String(Number(key))));
+      : (own(values as Result, key) ?? own(values as Result, javaDouble(Number(key))));
     if (hit !== undefined) return toNumber(hit);
   }
   throw invalidPath(`path not supported for [${node.name}]: [${key}]`);
