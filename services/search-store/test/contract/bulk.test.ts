@@ -299,4 +299,34 @@ describe('bulk API', () => {
       (response.json as { items: Record<string, Record<string, unknown>>[] }).items[0]?.index,
     ).toMatchObject({ forced_refresh: true });
   });
+
+  it("feeds the official client's helpers.bulk, its failed documents reported through onDrop", async () => {
+    const es = client8(server.url);
+    const dropped: unknown[] = [];
+    // helpers.bulk sends each datasource item as the document; onDocument picks its action.
+    const documents: { n: number | string }[] = [
+      ...Array.from({ length: 1200 }, (_, i) => ({ n: i })),
+      { n: 'not a byte' },
+    ];
+    const stats = await es.helpers.bulk({
+      datasource: documents,
+      flushBytes: 4 * 1024,
+      refreshOnCompletion: true,
+      retries: 0,
+      onDocument: (d) =>
+        typeof d.n === 'number'
+          ? { index: { _index: 'helper-bulk', _id: `h${d.n}` } }
+          : { index: { _index: 'strict', _id: 'bad' } },
+      onDrop: (drop) => dropped.push(drop),
+    });
+    expect(stats).toMatchObject({ total: 1201, successful: 1200, failed: 1, aborted: false });
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]).toMatchObject({
+      status: 400,
+      error: { type: 'document_parsing_exception' },
+      document: { n: 'not a byte' },
+    });
+    expect((await es.count({ index: 'helper-bulk' })).count).toBe(1200);
+    expect((await es.get({ index: 'helper-bulk', id: 'h1199' }))._source).toEqual({ n: 1199 });
+  });
 });
