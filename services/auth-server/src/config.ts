@@ -80,6 +80,8 @@ export const authConfigSchema = z.object({
   DPOP_NONCE_REQUIRED: envBool.default(false),
   /** One nonce window: a nonce (an HMAC of the window's number, the same on every instance) lives 1–2 of them. */
   DPOP_NONCE_WINDOW_SECONDS: envInt(10, 3600).default(300),
+  /** RFC 7591/7592 dynamic client registration at /register (with an admin-issued initial access token). */
+  DYNAMIC_REGISTRATION_ENABLED: envBool.default(false),
   /** Set: search-store's resource server is registered (or its secret rotated) from it at start. */
   BOOTSTRAP_SEARCH_STORE_SECRET: bootstrapSecretSchema.optional(),
 });

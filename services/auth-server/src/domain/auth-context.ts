@@ -15,6 +15,7 @@ import type { RefreshReplaysRepo } from './grants/refresh-replays-repo';
 import type { TokensRepo } from './tokens/token-record';
 import type { DeviceAuthorizationsRepo } from './device/device-authorization';
 import type { PushedRequestsRepo } from './authorize/pushed-request';
+import type { ClientRegistrationsRepo } from './clients/client-registration';
 
 /** The repositories of the protocol core: domain-owned interfaces, implemented in storage/. */
 export interface Repos {
@@ -27,6 +28,7 @@ export interface Repos {
   refreshReplays: RefreshReplaysRepo;
   deviceAuthorizations: DeviceAuthorizationsRepo;
   pushedRequests: PushedRequestsRepo;
+  registrations: ClientRegistrationsRepo;
 }
 
 /** Everything the protocol core needs, built once in createApp and passed down (no globals). */

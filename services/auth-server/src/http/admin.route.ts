@@ -7,6 +7,7 @@ import { presentClient, registerClient } from '../domain/clients/register-client
 import { presentResourceServer, registerResourceServer } from '../domain/admin/register-resource-server';
 import { createUser, presentUser } from '../domain/admin/create-user';
 import { revokeGrants } from '../domain/revocation/revoke';
+import { issueInitialAccessToken } from '../domain/clients/dynamic-registration';
 
 const revokeSchema = z.union([
   z.object({ user_id: z.string().uuid() }).strict(),
@@ -49,6 +50,11 @@ export function adminRouter(ctx: AuthContext): Router {
     await revokeGrants(ctx, { client_id: req.params.id }, 'client_deleted');
     if (!(await ctx.repos.clients.delete(req.params.id))) throw new OAuthError('not_found', 'no such client');
     res.status(204).end();
+  });
+
+  // RFC 7591 §3: the token a dynamic registration presents (shown once here, stored hashed).
+  router.post('/admin/initial-access-tokens', async (req, res) => {
+    res.status(201).json(await issueInitialAccessToken(ctx, req.body));
   });
 
   router.post('/admin/resource-servers', async (req, res) => {

@@ -12,6 +12,7 @@ import {
   type IntrospectionHandler,
 } from './introspection.route';
 import { pushedAuthorizationRequestRouter } from './pushed-authorization-request.route';
+import { registrationRouter } from './registration.route';
 import { createClientJwksFetcher } from '../domain/clients/client-jwks-fetcher';
 import { createAssertionJtiStore } from '../storage/assertion-jti.store';
 import { createDpopNonces } from '@acme/common';
@@ -108,5 +109,7 @@ export function createAuthCore(deps: {
   router.use(revokeRouter(ctx, clientAuth));
   router.use(userinfoRouter(ctx));
   router.use(adminRouter(ctx));
+  // RFC 7591: off by default; when off /register is not mounted (404).
+  if (config.DYNAMIC_REGISTRATION_ENABLED) router.use(registrationRouter(ctx));
   return { ctx, flow, device: createDeviceFlow(ctx), router, introspect: introspection.json, ready };
 }

@@ -74,6 +74,8 @@ export function discoveryRouter(ctx: AuthContext): Router {
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
     frontchannel_logout_supported: false,
+    // RFC 8414 §2: listed only when dynamic registration (RFC 7591) is on.
+    ...(ctx.config.DYNAMIC_REGISTRATION_ENABLED ? { registration_endpoint: `${issuer}/register` } : {}),
   };
   router.get('/.well-known/openid-configuration', cors, (_req, res) => void res.json(metadata));
   router.get('/.well-known/oauth-authorization-server', cors, (_req, res) => void res.json(metadata));

@@ -1,6 +1,7 @@
 import type { Repos } from '../domain/auth-context';
 import { createAuthorizationCodesRepo } from './authorization-codes.repo';
 import { createClientsRepo } from './clients.repo';
+import { createClientRegistrationsRepo } from './client-registrations.repo';
 import { createDeviceAuthorizationsRepo } from './device-authorizations.repo';
 import type { Queryable } from './db';
 import { createGrantsRepo } from './grants.repo';
@@ -22,5 +23,6 @@ export function createRepos(db: Queryable): Repos {
     refreshReplays: createRefreshReplaysRepo(db),
     deviceAuthorizations: createDeviceAuthorizationsRepo(db),
     pushedRequests: createPushedRequestsRepo(db),
+    registrations: createClientRegistrationsRepo(db),
   };
 }

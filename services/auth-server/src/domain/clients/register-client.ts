@@ -53,7 +53,13 @@ export type ClientRegistration = z.input<typeof clientRegistrationSchema>;
 export async function registerClient(
   ctx: AuthContext,
   input: unknown,
-  options: { clientId?: string; secret?: string; skipRedirectChecks?: boolean } = {},
+  options: {
+    clientId?: string;
+    secret?: string;
+    skipRedirectChecks?: boolean;
+    /** Stores the validated client; default: insert (RFC 7592 §2.2's replace passes its update). */
+    persist?: (client: Omit<Client, 'createdAt'>) => Promise<Client>;
+  } = {},
 ): Promise<{ client: Client; clientSecret?: string }> {
   const parsed = clientRegistrationSchema.safeParse(input);
   if (!parsed.success)
@@ -85,7 +91,7 @@ export async function registerClient(
   if (body.jwks_uri !== undefined) checkJwksUri(body.jwks_uri);
   const clientSecret =
     authMethod === 'client_secret_basic' ? (options.secret ?? generateSecret()) : undefined;
-  const client = await ctx.repos.clients.save({
+  const client = await (options.persist ?? ctx.repos.clients.save)({
     clientId: options.clientId ?? `c_${randomBytes(12).toString('base64url')}`,
     secretHash: clientSecret ? ctx.hasher.hash(clientSecret) : null,
     name: body.name,
