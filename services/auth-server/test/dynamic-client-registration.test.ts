@@ -1,3 +1,4 @@
+import { purgeExpired } from '../src/domain/tokens/purge-expired';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import { admin, basic, createResourceServer, introspect, postForm, type Json } from './support/oauth-helpers';
 
@@ -326,6 +327,21 @@ describe('dynamic client registration (RFC 7591/7592)', () => {
       expect(
         (await call(server, 'DELETE', `/register/${created.body.client_id as string}`, 'anything')).status,
       ).toBe(401);
+    });
+
+    it('purges initial access tokens a day after they expire', async () => {
+      await initialToken(server);
+      const expired = await admin(server, 'POST', '/initial-access-tokens', {});
+      await server.pool.query(
+        "UPDATE initial_access_tokens SET expires_at = now() - interval '2 days' WHERE id = $1",
+        [expired.body.id],
+      );
+      const before = (await server.pool.query('SELECT count(*)::int AS n FROM initial_access_tokens')).rows[0]
+        .n;
+      await purgeExpired(server.core.ctx);
+      const { rows } = await server.pool.query('SELECT id FROM initial_access_tokens');
+      expect(rows).toHaveLength(before - 1);
+      expect(rows.map((r) => r.id)).not.toContain(expired.body.id);
     });
 
     it('refuses bad initial-token parameters at the admin API', async () => {

@@ -22,6 +22,12 @@ export function createClientRegistrationsRepo(db: Queryable): ClientRegistration
       );
       return (rowCount ?? 0) > 0;
     },
+    async deleteExpiredInitialTokens(before: Date): Promise<number> {
+      const { rowCount } = await db.query('DELETE FROM initial_access_tokens WHERE expires_at < $1', [
+        before,
+      ]);
+      return rowCount ?? 0;
+    },
     async saveInitialToken(token): Promise<void> {
       await db.query(
         `INSERT INTO initial_access_tokens (id, token_hash, uses_remaining, expires_at) VALUES ($1,$2,$3,$4)`,

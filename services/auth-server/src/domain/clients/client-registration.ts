@@ -15,6 +15,8 @@ export interface ClientRegistrationsRepo {
   consumeInitialToken(tokenHash: Buffer): Promise<boolean>;
   /** Whether the token could be spent now (checked before the metadata, spent after it is valid). */
   initialTokenUsable(tokenHash: Buffer): Promise<boolean>;
+  /** Deletes initial access tokens expired before `before` (used-up ones go when they expire). */
+  deleteExpiredInitialTokens(before: Date): Promise<number>;
   saveInitialToken(token: { id: string; tokenHash: Buffer; uses: number; expiresAt: Date }): Promise<void>;
   save(clientId: string, registrationTokenHash: Buffer, extra: ExtraClientMetadata): Promise<void>;
   find(clientId: string): Promise<{ registrationTokenHash: Buffer; extra: ExtraClientMetadata } | undefined>;

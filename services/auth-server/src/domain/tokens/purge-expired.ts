@@ -1,7 +1,7 @@
 import type { AuthContext } from '../auth-context';
 
 /**
- * Deletes tokens, codes, device authorizations and pushed authorization requests that expired more than `graceSeconds` ago, in batches, then the grants left
+ * Deletes tokens, codes, device authorizations, pushed authorization requests and initial access tokens that expired more than `graceSeconds` ago, in batches, then the grants left
  * with neither (a client_credentials call makes one each), so the tables do not grow without bound
  * (API-NOTES B3 #1). An expired token is inactive either way; deleting it changes
  * no answer.
@@ -23,5 +23,6 @@ export async function purgeExpired(
   const grants = await ctx.repos.grants.deleteOrphans(before);
   // Sealed refresh replays outlive their window only until here (they are tiny and few).
   await ctx.repos.refreshReplays.deleteExpired();
+  await ctx.repos.registrations.deleteExpiredInitialTokens(before);
   return { tokens, codes, devices, pushed, grants };
 }
