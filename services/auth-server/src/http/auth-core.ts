@@ -74,7 +74,6 @@ export function createAuthCore(deps: {
     ready().then(() => next(), next);
   });
   const rsAuth = createResourceServerAuth(ctx);
-  const introspection = createIntrospectionHandlers(ctx, introspectionLimiter, rsAuth);
   const assertions = {
     jtis: createAssertionJtiStore({ redis, prefix: `${prefix}:jti` }),
     remoteJwks: createClientJwksFetcher({
@@ -84,6 +83,7 @@ export function createAuthCore(deps: {
       logger: ctx.logger,
     }),
   };
+  const introspection = createIntrospectionHandlers(ctx, introspectionLimiter, rsAuth, assertions);
   const clientAuth = { ctx, limiter: tokenLimiter, relays: rsAuth, assertions };
   // RFC 9449 §11.1 proof jtis, shared by the instances through Redis (as assertion jtis); §8 nonces
   // derived from the signing secret, so every instance accepts every other's.

@@ -6,10 +6,15 @@ import type { AuthContext } from '../domain/auth-context';
 import type { ResourceServer } from '../domain/clients/resource-server';
 import { introspectToken } from '../domain/introspection/introspect-token';
 import { signIntrospectionResponse } from '../domain/introspection/sign-introspection-response';
+import { verifyResourceServerAssertion } from '../domain/introspection/verify-resource-server-assertion';
+import {
+  JWT_BEARER_ASSERTION_TYPE,
+  type ClientAssertionDeps,
+} from '../domain/clients/verify-client-assertion';
 import { JWT_INTROSPECTION_TYPE, wantsJwtIntrospection } from './introspection-media-type';
 import { parseBasicAuth, parseFormBody } from './parse-params';
 import type { FailureLimiter } from './rate-limit';
-import type { ResourceServerAuth } from './resource-server-auth';
+import { RS_REALM, type ResourceServerAuth } from './resource-server-auth';
 
 /** Headers of every /token_info answer, errors included (RFC 7662 §2.2 refers to RFC 6749 §5.1). */
 export const INTROSPECTION_HEADERS = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
@@ -48,11 +53,40 @@ export function createIntrospectionHandlers(
   ctx: AuthContext,
   limiter: FailureLimiter,
   rsAuth: ResourceServerAuth,
+  assertions: ClientAssertionDeps,
 ): IntrospectionHandlers {
   const allowed = buildAllowList(ctx.config.INTROSPECTION_ALLOW_CIDRS);
-  const authenticate = (req: IncomingMessage, ip: string): Promise<ResourceServer> => {
+  const unauthorized = new OAuthError('invalid_client', 'resource server authentication failed', {
+    'WWW-Authenticate': `Basic realm="${RS_REALM}", charset="UTF-8"`,
+  });
+  /** private_key_jwt (RFC 7523 §2.2); a failure counts against its source as a wrong secret does. */
+  const byAssertion = async (params: Record<string, string>, ip: string): Promise<ResourceServer> => {
+    const result =
+      params.client_assertion_type === JWT_BEARER_ASSERTION_TYPE && params.client_assertion
+        ? await verifyResourceServerAssertion(ctx, assertions, params.client_assertion)
+        : { failure: 'malformed' as const, rsId: undefined };
+    // RFC 7521 §4.2: a client_id sent alongside must name the assertion's issuer.
+    if ('rs' in result && (params.client_id === undefined || params.client_id === result.rs.id))
+      return result.rs;
+    const [rsId, reason] =
+      'rs' in result ? [result.rs.id, 'client_id_mismatch'] : [result.rsId, result.failure];
+    ctx.audit('resource_server_auth_failure', { ip, resource_server: rsId, reason });
+    await limiter.fail(ip);
+    throw unauthorized;
+  };
+  const authenticate = (
+    req: IncomingMessage,
+    ip: string,
+    readParams: () => Record<string, string>,
+  ): Promise<ResourceServer> => {
     if (allowed && !isAllowed(allowed, ip))
       throw new OAuthError('access_denied', 'introspection is not allowed from this address');
+    // Without an Authorization header the body may carry an assertion; anything else is Basic (or a 401).
+    if (req.headers.authorization === undefined) {
+      const params = paramsOrUndefined(readParams);
+      if (params && (params.client_assertion !== undefined || params.client_assertion_type !== undefined))
+        return byAssertion(params, ip);
+    }
     // Checked before any counter: the right credentials always pass (rate-limit.ts).
     return rsAuth.authenticate(req).catch(async (error: unknown) => {
       if (error instanceof OAuthError && error.code === 'invalid_client') {
@@ -63,17 +97,22 @@ export function createIntrospectionHandlers(
       throw error;
     });
   };
-  const lookup = (rs: ResourceServer, readParams: () => Record<string, string>) => {
+  const lookup = (rs: ResourceServer, readParams: () => Record<string, string>, req: IncomingMessage) => {
     const params = readParams();
+    if (
+      req.headers.authorization !== undefined &&
+      (params.client_assertion !== undefined || params.client_assertion_type !== undefined)
+    )
+      throw new OAuthError('invalid_request', 'use exactly one client authentication method');
     if (!params.token) throw new OAuthError('invalid_request', 'token is required');
     // token_type_hint is only a hint (RFC 7662 §2.1): every kind is looked up by the same hash.
     return introspectToken(ctx, params.token, rs);
   };
   return {
-    json: async (req, ip, readParams) => lookup(await authenticate(req, ip), readParams),
+    json: async (req, ip, readParams) => lookup(await authenticate(req, ip, readParams), readParams, req),
     jwt: async (req, ip, readParams) => {
-      const rs = await authenticate(req, ip);
-      return signIntrospectionResponse(ctx, rs, await lookup(rs, readParams));
+      const rs = await authenticate(req, ip, readParams);
+      return signIntrospectionResponse(ctx, rs, await lookup(rs, readParams, req));
     },
   };
 }
@@ -110,6 +149,15 @@ export function introspectionRouter(handle: IntrospectionHandlers): Router {
     },
   );
   return router;
+}
+
+/** The parameters, or undefined when they cannot be read (duplicates): then Basic decides, as before. */
+function paramsOrUndefined(readParams: () => Record<string, string>): Record<string, string> | undefined {
+  try {
+    return readParams();
+  } catch {
+    return undefined;
+  }
 }
 
 function buildAllowList(cidrs: string[] | undefined): BlockList | undefined {

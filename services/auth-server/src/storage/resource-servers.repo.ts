@@ -6,28 +6,38 @@ const toResourceServer = (row: Record<string, unknown>): ResourceServer => ({
   secretHash: row.secret_hash as Buffer,
   audience: row.audience as string,
   scopes: row.scopes as string[],
+  jwks: (row.jwks ?? null) as ResourceServer['jwks'],
+  jwksUri: (row.jwks_uri ?? null) as string | null,
 });
+const COLUMNS = 'id, secret_hash, audience, scopes, jwks, jwks_uri';
 
 export function createResourceServersRepo(db: Queryable): ResourceServersRepo {
   return {
     async save(rs: ResourceServer): Promise<ResourceServer> {
       const { rows } = await db.query(
-        `INSERT INTO resource_servers (id, secret_hash, audience, scopes) VALUES ($1,$2,$3,$4)
-         RETURNING id, secret_hash, audience, scopes`,
-        [rs.id, rs.secretHash, rs.audience, rs.scopes],
+        `INSERT INTO resource_servers (id, secret_hash, audience, scopes, jwks, jwks_uri)
+         VALUES ($1,$2,$3,$4,$5,$6) RETURNING ${COLUMNS}`,
+        [
+          rs.id,
+          rs.secretHash,
+          rs.audience,
+          rs.scopes,
+          rs.jwks ? JSON.stringify(rs.jwks) : null,
+          rs.jwksUri ?? null,
+        ],
       );
       return toResourceServer(rows[0]);
     },
     async findById(id: string): Promise<ResourceServer | undefined> {
       const { rows } = await db.query(
-        'SELECT id, secret_hash, audience, scopes FROM resource_servers WHERE id = $1 AND disabled_at IS NULL',
+        `SELECT ${COLUMNS} FROM resource_servers WHERE id = $1 AND disabled_at IS NULL`,
         [id],
       );
       return rows[0] ? toResourceServer(rows[0]) : undefined;
     },
     async list(): Promise<ResourceServer[]> {
       const { rows } = await db.query(
-        'SELECT id, secret_hash, audience, scopes FROM resource_servers WHERE disabled_at IS NULL ORDER BY id',
+        `SELECT ${COLUMNS} FROM resource_servers WHERE disabled_at IS NULL ORDER BY id`,
       );
       return rows.map(toResourceServer);
     },

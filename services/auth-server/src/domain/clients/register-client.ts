@@ -172,7 +172,7 @@ function tokenEndpointAuthMethod(
 }
 
 /** jwks_uri: https, or http on a loopback address (a service on the same machine, development, tests). */
-function checkJwksUri(uri: string): void {
+export function checkJwksUri(uri: string): void {
   let url: URL;
   try {
     url = new URL(uri);

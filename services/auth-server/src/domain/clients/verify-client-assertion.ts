@@ -57,49 +57,72 @@ export async function verifyClientAssertion(
   if (!client) return { failure: 'unknown_client', clientId };
   if (client.tokenEndpointAuthMethod !== 'private_key_jwt' || !(client.jwks || client.jwksUri))
     return { failure: 'not_private_key_jwt', clientId };
+  const checked = await verifyAssertionKeys(ctx, deps, assertion, header.kid, clientId, client);
+  if (checked) return { failure: checked, clientId };
+  return { client };
+}
+
+/** Who signs an assertion: a client, or a resource server at /token_info (`namespace` keeps their jtis apart). */
+export interface AssertionSigner {
+  jwks: { keys: ClientJwk[] } | null;
+  jwksUri: string | null;
+  /** Prefix of the used-jti key: a client and a resource server of one id do not share jtis. */
+  namespace?: string;
+}
+
+/**
+ * The checks after the signer is known: its key by `kid` (or its only key), signature with that key's
+ * algorithms, `iss` = `sub` = `id`, `aud`, `exp` at most 5 minutes ahead, `jti` single use.
+ * Returns undefined when the assertion is good, else why it is not.
+ */
+export async function verifyAssertionKeys(
+  ctx: AuthContext,
+  deps: ClientAssertionDeps,
+  assertion: string,
+  kid: string | undefined,
+  id: string,
+  signer: AssertionSigner,
+): Promise<AssertionFailure | undefined> {
   const pick = (keys: ClientJwk[]) =>
-    header.kid === undefined
-      ? keys.length === 1
-        ? keys[0]
-        : undefined
-      : keys.find((k) => k.kid === header.kid);
+    kid === undefined ? (keys.length === 1 ? keys[0] : undefined) : keys.find((k) => k.kid === kid);
   let jwk: ClientJwk | undefined;
-  if (client.jwks) jwk = pick(client.jwks.keys);
-  else if (client.jwksUri) {
+  if (signer.jwks) jwk = pick(signer.jwks.keys);
+  else if (signer.jwksUri) {
     // A kid not in the cached set may be a rotated-in key: fetch again (at most once per interval).
-    const cached = await deps.remoteJwks.get(client.jwksUri);
+    const cached = await deps.remoteJwks.get(signer.jwksUri);
     jwk = cached && pick(cached.keys);
     if (!jwk) {
-      const fetched = await deps.remoteJwks.get(client.jwksUri, { refresh: true });
-      if (!fetched && !cached) return { failure: 'jwks_unavailable', clientId };
+      const fetched = await deps.remoteJwks.get(signer.jwksUri, { refresh: true });
+      if (!fetched && !cached) return 'jwks_unavailable';
       jwk = fetched && pick(fetched.keys);
     }
   }
-  if (!jwk) return { failure: 'unknown_kid', clientId };
+  if (!jwk) return 'unknown_kid';
   const issuer = ctx.config.ISSUER;
   let claims: jwt.JwtPayload;
   try {
     claims = jwt.verify(assertion, publicKeyOf(jwk), {
       algorithms: algsForKey(jwk),
-      issuer: clientId,
-      subject: clientId,
+      issuer: id,
+      subject: id,
       audience: [issuer, `${issuer}/token`],
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
       complete: false,
     }) as jwt.JwtPayload;
   } catch {
-    return { failure: 'bad_signature_or_claims', clientId };
+    return 'bad_signature_or_claims';
   }
-  if (claims.sub !== clientId) return { failure: 'iss_sub_mismatch', clientId };
+  if (claims.sub !== id) return 'iss_sub_mismatch';
   const now = Math.floor(Date.now() / 1000);
-  if (typeof claims.exp !== 'number') return { failure: 'bad_signature_or_claims', clientId };
-  if (claims.exp - now > MAX_ASSERTION_LIFETIME_SECONDS + CLOCK_TOLERANCE_SECONDS)
-    return { failure: 'lifetime_too_long', clientId };
+  if (typeof claims.exp !== 'number') return 'bad_signature_or_claims';
+  if (claims.exp - now > MAX_ASSERTION_LIFETIME_SECONDS + CLOCK_TOLERANCE_SECONDS) return 'lifetime_too_long';
   if (typeof claims.jti !== 'string' || claims.jti.length === 0 || claims.jti.length > 200)
-    return { failure: 'missing_jti', clientId };
+    return 'missing_jti';
   // Claimed last, so a refused assertion does not use up its jti; kept until it could no longer verify.
-  const key = createHash('sha256').update(`${clientId}\0${claims.jti}`).digest('base64url');
+  const key = createHash('sha256')
+    .update(`${signer.namespace ?? ''}${id}\0${claims.jti}`)
+    .digest('base64url');
   const ttl = Math.max(1, claims.exp - now + CLOCK_TOLERANCE_SECONDS);
-  if (!(await deps.jtis.claim(key, ttl))) return { failure: 'replayed_jti', clientId };
-  return { client };
+  if (!(await deps.jtis.claim(key, ttl))) return 'replayed_jti';
+  return undefined;
 }
