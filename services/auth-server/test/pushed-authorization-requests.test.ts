@@ -220,7 +220,11 @@ describe('pushed authorization requests (RFC 9126)', () => {
     ['a scope the client may not ask for', { scope: 'openid admin.everything' }, 'invalid_scope'],
     ['code_challenge_method plain', { code_challenge_method: 'plain' }, 'invalid_request'],
     ['a malformed code_challenge', { code_challenge: 'short' }, 'invalid_request'],
-    ['a request object', { request: 'eyJhbGciOiJub25lIn0.e30.' }, 'invalid_request'],
+    [
+      'an unsigned request object (RFC 9101 §6.3)',
+      { request: 'eyJhbGciOiJub25lIn0.e30.' },
+      'invalid_request_object',
+    ],
     ['an unknown resource', { resource: 'https://unknown.example' }, 'invalid_target'],
   ])('refuses %s with 400 in the OAuth envelope (RFC 9126 §2.3)', async (_label, extra, error) => {
     const { challenge } = pkce();
@@ -275,7 +279,7 @@ describe('pushed authorization requests (RFC 9126)', () => {
     );
     await expectErrorPage(
       await get({ client_id: client.clientId, request_uri: 'https://app.example/request.jwt' }),
-      'invalid_request_uri',
+      'request_uri_not_supported', // RFC 9101 §5.2: we fetch none
     );
     await expectErrorPage(await get({ request_uri: requestUri }), 'invalid_request');
     // The wrong client's attempt did not use it up: the right client still can.

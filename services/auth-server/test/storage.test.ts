@@ -30,6 +30,7 @@ describe('storage on real Postgres and Redis', () => {
       name: 'c',
       requirePushedAuthorizationRequests: false,
       dpopBoundAccessTokens: false,
+      requireSignedRequestObject: false,
       clientType: 'confidential',
       applicationType: 'web',
       redirectUris: [],

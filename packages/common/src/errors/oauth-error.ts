@@ -7,6 +7,9 @@ export const OAUTH_ERROR_STATUS = {
   invalid_request: 400,
   // OIDC Core §3.1.2.6: a request_uri (RFC 9126's pushed request) that is unknown, expired or used.
   invalid_request_uri: 400,
+  // RFC 9101 §6.3 / OIDC Core §6.4: a request object that fails its checks; a request_uri we do not fetch.
+  invalid_request_object: 400,
+  request_uri_not_supported: 400,
   invalid_client: 401,
   invalid_grant: 400,
   unauthorized_client: 400,

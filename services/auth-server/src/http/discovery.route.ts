@@ -9,6 +9,7 @@ import { CLIENT_ASSERTION_ALGS } from '../domain/clients/client-jwks';
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
 import { END_SESSION_PATH } from './end-session.route';
 import { DPOP_SIGNING_ALGS } from '@acme/common';
+import { REQUEST_OBJECT_ALGS } from '../domain/authorize/resolve-request-object';
 import { PAR_PATH } from './pushed-authorization-request.route';
 
 /**
@@ -67,7 +68,9 @@ export function discoveryRouter(ctx: AuthContext): Router {
     ],
     access_token_signing_alg_values_supported: ACCESS_TOKEN_ALGS,
     authorization_response_iss_parameter_supported: true,
-    request_parameter_supported: false,
+    // RFC 9101 §10.1 / OIDC Discovery: signed request objects; request_uri only from POST /par.
+    request_parameter_supported: true,
+    request_object_signing_alg_values_supported: [...REQUEST_OBJECT_ALGS],
     request_uri_parameter_supported: false,
     claims_parameter_supported: false,
     // OIDC Back-Channel Logout 1.0 §2.1 (sid in ID and logout tokens); no front-channel logout.

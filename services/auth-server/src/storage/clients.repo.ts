@@ -1,7 +1,7 @@
 import type { Queryable } from './db';
 import type { Client, ClientsRepo } from '../domain/clients/client';
 
-const COLUMNS = `client_id, require_pushed_authorization_requests, dpop_bound_access_tokens, secret_hash, name, client_type, application_type, redirect_uris, grant_types,
+const COLUMNS = `client_id, require_pushed_authorization_requests, require_signed_request_object, dpop_bound_access_tokens, secret_hash, name, client_type, application_type, redirect_uris, grant_types,
   response_types, scopes, token_format, jwt_alg, access_token_ttl_seconds, refresh_token_ttl_seconds,
   refresh_idle_ttl_seconds, post_logout_redirect_uris, backchannel_logout_uri,
   backchannel_logout_session_required, token_endpoint_auth_method, jwks, jwks_uri, created_at`;
@@ -26,6 +26,7 @@ function toClient(row: Record<string, unknown>): Client {
     backchannelLogoutUri: row.backchannel_logout_uri as string | null,
     backchannelLogoutSessionRequired: row.backchannel_logout_session_required as boolean,
     requirePushedAuthorizationRequests: row.require_pushed_authorization_requests as boolean,
+    requireSignedRequestObject: row.require_signed_request_object as boolean,
     dpopBoundAccessTokens: row.dpop_bound_access_tokens as boolean,
     tokenEndpointAuthMethod: row.token_endpoint_auth_method as Client['tokenEndpointAuthMethod'],
     jwks: row.jwks as Client['jwks'],
@@ -42,8 +43,8 @@ export function createClientsRepo(db: Queryable): ClientsRepo {
            grant_types, response_types, scopes, token_format, jwt_alg, access_token_ttl_seconds,
            refresh_token_ttl_seconds, refresh_idle_ttl_seconds, post_logout_redirect_uris,
            backchannel_logout_uri, backchannel_logout_session_required, token_endpoint_auth_method, jwks, jwks_uri,
-           dpop_bound_access_tokens)
-         VALUES ($1,$18,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$19,$20,$21,$22) RETURNING ${COLUMNS}`,
+           dpop_bound_access_tokens, require_signed_request_object)
+         VALUES ($1,$18,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$19,$20,$21,$22,$23) RETURNING ${COLUMNS}`,
         [
           client.clientId,
           client.secretHash,
@@ -67,6 +68,7 @@ export function createClientsRepo(db: Queryable): ClientsRepo {
           client.jwks === null ? null : JSON.stringify(client.jwks),
           client.jwksUri,
           client.dpopBoundAccessTokens,
+          client.requireSignedRequestObject,
         ],
       );
       return toClient(rows[0]);

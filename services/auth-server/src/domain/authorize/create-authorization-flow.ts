@@ -11,6 +11,7 @@ import {
 } from './authorization-flow';
 import { loadPushedRequest } from './load-pushed-request';
 import { parseAuthorizationRequest } from './parse-authorization-request';
+import { resolveRequestObject } from './resolve-request-object';
 
 type Back = Pick<AuthorizationRequest, 'redirectUri' | 'responseMode' | 'state'>;
 
@@ -31,9 +32,17 @@ export function createAuthorizationFlow(ctx: AuthContext): AuthorizationFlow {
 
   return {
     async parse(params) {
-      if (params.request_uri === undefined) return parseAuthorizationRequest(ctx, params);
+      if (params.request_uri === undefined) {
+        const object = await resolveRequestObject(ctx, params);
+        return parseAuthorizationRequest(ctx, object.params, { signed: object.signed });
+      }
       const pushed = await loadPushedRequest(ctx, params);
-      const request = await parseAuthorizationRequest(ctx, pushed.params, { pushed: true });
+      // A pushed request object is stored as pushed and verified again here (RFC 9126 §3, RFC 9101 §6.3).
+      const object = await resolveRequestObject(ctx, pushed.params);
+      const request = await parseAuthorizationRequest(ctx, object.params, {
+        pushed: true,
+        signed: object.signed,
+      });
       return { ...request, pushedRequestHash: pushed.requestHash };
     },
 

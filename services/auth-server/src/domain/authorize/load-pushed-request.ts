@@ -20,6 +20,12 @@ export async function loadPushedRequest(
       new OAuthError('invalid_request', 'request_uri and client_id must each appear once'),
       false,
     );
+  // RFC 9101 §5.2: we fetch no request_uri; only our own PAR urns are taken.
+  if (!requestUri.startsWith(REQUEST_URI_PREFIX))
+    throw new AuthorizeError(
+      new OAuthError('request_uri_not_supported', 'only request_uri values from POST /par are accepted'),
+      false,
+    );
   const random = requestUri.startsWith(REQUEST_URI_PREFIX) ? requestUri.slice(REQUEST_URI_PREFIX.length) : '';
   const requestHash = ctx.hasher.hash(random);
   const params = RANDOM_PART.test(random)

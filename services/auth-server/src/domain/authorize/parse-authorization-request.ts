@@ -17,7 +17,7 @@ export async function parseAuthorizationRequest(
   ctx: AuthContext,
   raw: Record<string, unknown>,
   /** The parameters were (or are being) pushed to POST /par (RFC 9126). */
-  options: { pushed?: boolean } = {},
+  options: { pushed?: boolean; signed?: boolean } = {},
 ): Promise<AuthorizationRequest> {
   // Keyed by the request's parameter names: no prototype, so `p.client_id` and the like are own reads
   // and `__proto__=x` is a parameter (ignored as unknown), not a prototype.
@@ -58,7 +58,12 @@ export async function parseAuthorizationRequest(
   // RFC 9126 §6: such a client's requests come only through POST /par (request_uri is loaded before this).
   if (client.requirePushedAuthorizationRequests && !options.pushed)
     throw fail('invalid_request', 'this client must push its authorization requests (RFC 9126)');
-  if (p.request || p.request_uri) throw fail('invalid_request', 'request objects are not supported');
+  // RFC 9101 §10.5: such a client's parameters come only in a signed request object (resolve-request-object.ts).
+  if (client.requireSignedRequestObject && !options.signed)
+    throw fail('invalid_request', 'this client must send a signed request object (RFC 9101)');
+  // Resolved before this (the object, the pushed request): one left here is nested or repeated.
+  if (p.request !== undefined || p.request_uri !== undefined)
+    throw fail('invalid_request', 'request and request_uri cannot be used here');
   if (!normalized) throw fail('invalid_request', 'response_type is required');
   if (normalized !== 'code' && !implicit)
     throw fail('unsupported_response_type', `response_type ${normalized} is not supported`);

@@ -4,6 +4,7 @@ import type { Client } from '../clients/client';
 import { generateSecret } from '../crypto/secret-hasher';
 import { AuthorizeError } from './authorization-flow';
 import { parseAuthorizationRequest } from './parse-authorization-request';
+import { resolveRequestObject } from './resolve-request-object';
 import { REQUEST_URI_PREFIX, type PushedParams } from './pushed-request';
 
 /** Client authentication parameters: they authenticate the push, they are not part of the request. */
@@ -28,7 +29,9 @@ export async function pushAuthorizationRequest(
   params.client_id = client.clientId;
   if (resources.length) params.resource = resources;
   try {
-    await parseAuthorizationRequest(ctx, params, { pushed: true });
+    // RFC 9126 §3: a pushed `request` object is verified as at /authorize; what is stored is as sent.
+    const object = await resolveRequestObject(ctx, params);
+    await parseAuthorizationRequest(ctx, object.params, { pushed: true, signed: object.signed });
   } catch (error) {
     if (error instanceof AuthorizeError) throw error.error;
     throw error;

@@ -28,6 +28,8 @@ export interface Client {
   requirePushedAuthorizationRequests: boolean;
   /** RFC 9449 §5.2 `dpop_bound_access_tokens`: /token refuses its requests without a DPoP proof. */
   dpopBoundAccessTokens: boolean;
+  /** RFC 9101 §10.5 `require_signed_request_object`: /authorize and /par refuse it requests without `request`. */
+  requireSignedRequestObject: boolean;
   /** RFC 7591 §2: how it authenticates at /token (either secret method for `client_secret_basic`). */
   tokenEndpointAuthMethod: 'client_secret_basic' | 'private_key_jwt' | 'none';
   /** RFC 7591 §2 `jwks`: its public keys for private_key_jwt (RFC 7523); null otherwise. */

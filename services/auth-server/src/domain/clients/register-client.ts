@@ -36,6 +36,7 @@ export const clientRegistrationSchema = z
     backchannel_logout_session_required: z.boolean().default(false),
     require_pushed_authorization_requests: z.boolean().default(false),
     dpop_bound_access_tokens: z.boolean().default(false),
+    require_signed_request_object: z.boolean().default(false),
     /** RFC 7591 §2; default: client_secret_basic (confidential), none (public). */
     token_endpoint_auth_method: z
       .enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'])
@@ -113,6 +114,7 @@ export async function registerClient(
     backchannelLogoutSessionRequired: body.backchannel_logout_session_required,
     requirePushedAuthorizationRequests: body.require_pushed_authorization_requests,
     dpopBoundAccessTokens: body.dpop_bound_access_tokens,
+    requireSignedRequestObject: body.require_signed_request_object,
     tokenEndpointAuthMethod: authMethod,
     jwks: body.jwks ?? null,
     jwksUri: body.jwks_uri ?? null,
@@ -141,6 +143,7 @@ export function presentClient(client: Client) {
     backchannel_logout_session_required: client.backchannelLogoutSessionRequired,
     require_pushed_authorization_requests: client.requirePushedAuthorizationRequests,
     dpop_bound_access_tokens: client.dpopBoundAccessTokens,
+    require_signed_request_object: client.requireSignedRequestObject,
     token_endpoint_auth_method: client.tokenEndpointAuthMethod,
     ...(client.jwks ? { jwks: client.jwks } : {}),
     ...(client.jwksUri ? { jwks_uri: client.jwksUri } : {}),
