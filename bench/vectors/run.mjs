@@ -13,7 +13,7 @@
 // dimension, Box–Muller), normalised; queries drawn the same way from another seed.
 // Prints the figures and the targets of issue 22 and appends a section to bench/RESULTS.md (NO_RECORD=1
 // to skip). Knobs: VECTORS (100000), DIMS (384), QUERIES (200), EXACT_QUERIES (10), BULK (1000),
-// CENTROIDS (100), NOISE (0.6), SEED (22); PROFILE=<dir> writes search-store's CPU profile there.
+// CENTROIDS (100), NOISE (0.6), SEED (22), INDEX_TYPE (hnsw; flat = no graph); PROFILE=<dir> writes search-store's CPU profile there.
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,6 +35,7 @@ const BULK = Number(process.env.BULK ?? 1000);
 const CENTROIDS = Number(process.env.CENTROIDS ?? 100);
 const NOISE = Number(process.env.NOISE ?? 0.6);
 const SEED = Number(process.env.SEED ?? 22);
+const INDEX_TYPE = process.env.INDEX_TYPE ?? 'hnsw';
 const K = 10;
 const NUM_CANDIDATES = 100;
 const M = 16;
@@ -223,7 +224,11 @@ async function measureSearchStore(databaseUrl, port, vectors, queries, truths) {
             type: 'dense_vector',
             dims: DIMS,
             similarity: 'cosine',
-            index_options: { type: 'hnsw', m: M, ef_construction: EF_CONSTRUCTION },
+            // INDEX_TYPE=flat: the same ingest without the graph (what the graph costs).
+            index_options:
+              INDEX_TYPE === 'flat'
+                ? { type: 'flat' }
+                : { type: 'hnsw', m: M, ef_construction: EF_CONSTRUCTION },
           },
         },
       },
