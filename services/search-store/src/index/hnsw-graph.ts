@@ -59,7 +59,7 @@ export class HnswGraph {
 
   constructor(readonly options: GraphOptions) {
     const capacity = 1024;
-    this.stride = Math.max(4, Math.ceil(options.dims / 4) * 4);
+    this.stride = Math.max(16, Math.ceil(options.dims / 16) * 16);
     this.kernel = createKernel(Math.ceil(((capacity + 1) * this.stride * 4) / PAGE));
     this.vectors = new Float32Array(this.kernel.memory.buffer);
     this.docKeys = new Float64Array(capacity);
