@@ -283,8 +283,11 @@ export class HnswGraph {
       const bestSim = candidates.topSim();
       if (results.size >= ef && bestSim < results.topSim()) break;
       const current = candidates.pop();
-      const list = this.neighbours(current, layer);
-      for (let i = 0; i < list.length; i++) {
+      // Layer 0 read in place (no subarray per visited node: the GC was 5% of the insert time).
+      const list = layer === 0 ? this.links0 : this.neighbours(current, layer);
+      const from = layer === 0 ? current * this.m0 : 0;
+      const to = layer === 0 ? from + this.counts0[current]! : list.length;
+      for (let i = from; i < to; i++) {
         const n = list[i]!;
         if (this.visited[n] === tag) continue;
         this.visited[n] = tag;
