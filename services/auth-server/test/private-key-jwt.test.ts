@@ -305,7 +305,14 @@ describe('private_key_jwt client authentication (RFC 7523)', () => {
     const metadata = (await response.json()) as Json;
     for (const endpoint of ['token_endpoint', 'revocation_endpoint']) {
       expect(metadata[`${endpoint}_auth_methods_supported`]).toContain('private_key_jwt');
-      expect(metadata[`${endpoint}_auth_signing_alg_values_supported`]).toEqual(['RS256', 'PS256', 'ES256']);
+      expect(metadata[`${endpoint}_auth_signing_alg_values_supported`]).toEqual([
+        'RS256',
+        'PS256',
+        'ES256',
+        'HS256', // client_secret_jwt
+        'HS384',
+        'HS512',
+      ]);
     }
   });
 });

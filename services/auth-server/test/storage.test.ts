@@ -27,6 +27,7 @@ describe('storage on real Postgres and Redis', () => {
     await repos.clients.save({
       clientId,
       secretHash: hash(),
+      secretCiphertext: null,
       name: 'c',
       requirePushedAuthorizationRequests: false,
       dpopBoundAccessTokens: false,

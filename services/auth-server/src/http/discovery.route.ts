@@ -4,9 +4,17 @@ import { cors } from './cors';
 import { ACCESS_TOKEN_ALGS } from '../domain/tokens/jwt-codec';
 import { SUPPORTED_GRANT_TYPES } from '../domain/clients/grant-types';
 import { CLIENT_ASSERTION_ALGS } from '../domain/clients/client-jwks';
+import { CLIENT_SECRET_JWT_ALGS } from '../domain/clients/verify-client-assertion';
 
-// RFC 8414 §2: private_key_jwt (RFC 7523) wherever a secret works; its algorithms are fixed.
-const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'];
+// RFC 8414 §2: private_key_jwt and client_secret_jwt (RFC 7523) wherever a secret works; algorithms fixed.
+const CLIENT_AUTH_METHODS = [
+  'client_secret_basic',
+  'client_secret_post',
+  'client_secret_jwt',
+  'private_key_jwt',
+  'none',
+];
+const CLIENT_AUTH_SIGNING_ALGS = [...CLIENT_ASSERTION_ALGS, ...CLIENT_SECRET_JWT_ALGS];
 import { END_SESSION_PATH } from './end-session.route';
 import { DPOP_SIGNING_ALGS } from '@acme/common';
 import { REQUEST_OBJECT_ALGS } from '../domain/authorize/resolve-request-object';
@@ -39,12 +47,12 @@ export function discoveryRouter(ctx: AuthContext): Router {
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    token_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGS,
+    token_endpoint_auth_signing_alg_values_supported: CLIENT_AUTH_SIGNING_ALGS,
     introspection_endpoint_auth_methods_supported: ['client_secret_basic'],
     // RFC 9701 §7: JWT introspection responses (Accept: application/token-introspection+jwt), RS256.
     introspection_signing_alg_values_supported: ['RS256'],
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    revocation_endpoint_auth_signing_alg_values_supported: CLIENT_ASSERTION_ALGS,
+    revocation_endpoint_auth_signing_alg_values_supported: CLIENT_AUTH_SIGNING_ALGS,
     code_challenge_methods_supported: ['S256'],
     // RFC 9449 §5.1: proofs are taken at /token with these algorithms (asymmetric only).
     dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],

@@ -62,6 +62,7 @@ export function createClientRegistrationsRepo(db: Queryable): ClientRegistration
            refresh_token_ttl_seconds = $10, post_logout_redirect_uris = $11, backchannel_logout_uri = $12,
            backchannel_logout_session_required = $13, require_pushed_authorization_requests = $14,
            dpop_bound_access_tokens = $15, token_endpoint_auth_method = $16, jwks = $17, jwks_uri = $18,
+           secret_ciphertext = $19,
            updated_at = now()
          WHERE client_id = $1`,
         [
@@ -83,6 +84,7 @@ export function createClientRegistrationsRepo(db: Queryable): ClientRegistration
           client.tokenEndpointAuthMethod,
           client.jwks === null ? null : JSON.stringify(client.jwks),
           client.jwksUri,
+          client.secretCiphertext,
         ],
       );
       const updated = await createClientsRepo(db).findById(client.clientId);

@@ -1,7 +1,7 @@
 import type { Queryable } from './db';
 import type { Client, ClientsRepo } from '../domain/clients/client';
 
-const COLUMNS = `client_id, require_pushed_authorization_requests, require_signed_request_object, dpop_bound_access_tokens, secret_hash, name, client_type, application_type, redirect_uris, grant_types,
+const COLUMNS = `client_id, require_pushed_authorization_requests, require_signed_request_object, dpop_bound_access_tokens, secret_hash, secret_ciphertext, name, client_type, application_type, redirect_uris, grant_types,
   response_types, scopes, token_format, jwt_alg, access_token_ttl_seconds, refresh_token_ttl_seconds,
   refresh_idle_ttl_seconds, post_logout_redirect_uris, backchannel_logout_uri,
   backchannel_logout_session_required, token_endpoint_auth_method, jwks, jwks_uri, created_at`;
@@ -10,6 +10,7 @@ function toClient(row: Record<string, unknown>): Client {
   return {
     clientId: row.client_id as string,
     secretHash: row.secret_hash as Buffer | null,
+    secretCiphertext: row.secret_ciphertext as string | null,
     name: row.name as string,
     clientType: row.client_type as Client['clientType'],
     applicationType: row.application_type as Client['applicationType'],
@@ -43,8 +44,8 @@ export function createClientsRepo(db: Queryable): ClientsRepo {
            grant_types, response_types, scopes, token_format, jwt_alg, access_token_ttl_seconds,
            refresh_token_ttl_seconds, refresh_idle_ttl_seconds, post_logout_redirect_uris,
            backchannel_logout_uri, backchannel_logout_session_required, token_endpoint_auth_method, jwks, jwks_uri,
-           dpop_bound_access_tokens, require_signed_request_object)
-         VALUES ($1,$18,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$19,$20,$21,$22,$23) RETURNING ${COLUMNS}`,
+           dpop_bound_access_tokens, require_signed_request_object, secret_ciphertext)
+         VALUES ($1,$18,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$19,$20,$21,$22,$23,$24) RETURNING ${COLUMNS}`,
         [
           client.clientId,
           client.secretHash,
@@ -69,6 +70,7 @@ export function createClientsRepo(db: Queryable): ClientsRepo {
           client.jwksUri,
           client.dpopBoundAccessTokens,
           client.requireSignedRequestObject,
+          client.secretCiphertext,
         ],
       );
       return toClient(rows[0]);
@@ -93,11 +95,11 @@ export function createClientsRepo(db: Queryable): ClientsRepo {
       );
       return Number(rows[0].ttl);
     },
-    async updateSecretHash(clientId: string, secretHash: Buffer): Promise<void> {
-      await db.query('UPDATE clients SET secret_hash = $2, updated_at = now() WHERE client_id = $1', [
-        clientId,
-        secretHash,
-      ]);
+    async updateSecretHash(clientId: string, secretHash: Buffer, secretCiphertext = null): Promise<void> {
+      await db.query(
+        'UPDATE clients SET secret_hash = $2, secret_ciphertext = $3, updated_at = now() WHERE client_id = $1',
+        [clientId, secretHash, secretCiphertext],
+      );
     },
     async delete(clientId: string): Promise<boolean> {
       const { rowCount } = await db.query('DELETE FROM clients WHERE client_id = $1', [clientId]);

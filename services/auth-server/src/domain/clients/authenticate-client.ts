@@ -47,7 +47,10 @@ export async function authenticateClient(
   const client = await ctx.repos.clients.findById(clientId);
   if (client?.clientType === 'public' && secret === undefined) return client;
   const ok = ctx.hasher.verify(secret ?? '', client?.secretHash);
-  const secretClient = client?.tokenEndpointAuthMethod !== 'private_key_jwt';
+  // An assertion client (private_key_jwt, client_secret_jwt) may not fall back to sending a secret.
+  const secretClient =
+    client?.tokenEndpointAuthMethod !== 'private_key_jwt' &&
+    client?.tokenEndpointAuthMethod !== 'client_secret_jwt';
   if (!client || client.clientType !== 'confidential' || !secretClient || secret === undefined || !ok) {
     ctx.audit('client_auth_failure', { client_id: clientId });
     throw INVALID_CLIENT;

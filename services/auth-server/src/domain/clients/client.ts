@@ -4,6 +4,8 @@ import type { ClientJwks } from './client-jwks';
 export interface Client {
   clientId: string;
   secretHash: Buffer | null;
+  /** client_secret_jwt only (0013): the secret sealed with AES-256-GCM, for verifying its HMAC assertions. */
+  secretCiphertext: string | null;
   name: string;
   clientType: 'confidential' | 'public';
   applicationType: 'web' | 'native';
@@ -31,7 +33,7 @@ export interface Client {
   /** RFC 9101 §10.5 `require_signed_request_object`: /authorize and /par refuse it requests without `request`. */
   requireSignedRequestObject: boolean;
   /** RFC 7591 §2: how it authenticates at /token (either secret method for `client_secret_basic`). */
-  tokenEndpointAuthMethod: 'client_secret_basic' | 'private_key_jwt' | 'none';
+  tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_jwt' | 'private_key_jwt' | 'none';
   /** RFC 7591 §2 `jwks`: its public keys for private_key_jwt (RFC 7523); null otherwise. */
   jwks: ClientJwks | null;
   /** RFC 7591 §2 `jwks_uri`: where its public keys are fetched instead (never both). */
@@ -46,6 +48,7 @@ export interface ClientsRepo {
   list(): Promise<Client[]>;
   /** The longest JWT access-token lifetime: how long a retired signing key must stay published. */
   maxJwtAccessTtl(): Promise<number>;
-  updateSecretHash(clientId: string, secretHash: Buffer): Promise<void>;
+  /** A new secret: its hash, and for client_secret_jwt its sealed form (else null). */
+  updateSecretHash(clientId: string, secretHash: Buffer, secretCiphertext?: string | null): Promise<void>;
   delete(clientId: string): Promise<boolean>;
 }

@@ -4,6 +4,7 @@ import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
 import type { Client } from './client';
 import type { ExtraClientMetadata } from './client-registration';
+import { createClientSecretEncryption } from '../crypto/key-encryption';
 import { generateSecret } from '../crypto/secret-hasher';
 import { registerClient } from './register-client';
 import { revokeGrants } from '../revocation/revoke';
@@ -28,7 +29,7 @@ const metadataSchema = z.object({
   redirect_uris: z.array(z.string().max(2000)).max(20).default([]),
   client_name: z.string().min(1).max(200).optional(),
   token_endpoint_auth_method: z
-    .enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'])
+    .enum(['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'])
     .default('client_secret_basic'),
   grant_types: z.array(z.string().max(200)).max(10).default(['authorization_code']),
   response_types: z.array(z.string().max(200)).max(10).optional(),
@@ -197,11 +198,16 @@ export async function replaceRegistration(
   const { client, clientSecret } = await registerClient(ctx, toAdminInput(metadata), {
     clientId,
     // A confidential client keeps its secret; one that becomes confidential gets a new one.
-    persist: (record) =>
-      ctx.repos.registrations.replaceClient({
+    persist: (record) => {
+      const keep = record.secretHash !== null && current.secretHash !== null;
+      return ctx.repos.registrations.replaceClient({
         ...record,
-        secretHash: record.secretHash && current.secretHash ? current.secretHash : record.secretHash,
-      }),
+        secretHash: keep ? current.secretHash : record.secretHash,
+        secretCiphertext: keep
+          ? keptSealedSecret(ctx, record, current, fields.client_secret)
+          : record.secretCiphertext,
+      });
+    },
   });
   const registrationToken = generateSecret();
   const extra = extraOf(metadata);
@@ -257,3 +263,23 @@ function presentRegistration(
 }
 
 export const REGISTRATION_PATH = '/register';
+
+/**
+ * A kept secret under client_secret_jwt must stay sealed as the same secret: the current sealed form, or
+ * (switching from a hashed-only method) the client_secret the request sent, checked above against the hash.
+ */
+function keptSealedSecret(
+  ctx: AuthContext,
+  record: Omit<Client, 'createdAt'>,
+  current: Client,
+  sent: unknown,
+): string | null {
+  if (record.tokenEndpointAuthMethod !== 'client_secret_jwt') return null;
+  if (current.secretCiphertext) return current.secretCiphertext;
+  if (typeof sent !== 'string')
+    throw new OAuthError(
+      'invalid_client_metadata',
+      'switching to client_secret_jwt needs the current client_secret in the request',
+    );
+  return createClientSecretEncryption(ctx.config.TOKEN_SIGNING_SECRET).encrypt(sent);
+}

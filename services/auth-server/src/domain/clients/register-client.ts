@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
 import type { Client } from './client';
+import { createClientSecretEncryption } from '../crypto/key-encryption';
 import { generateSecret } from '../crypto/secret-hasher';
 import { checkRedirectUriForRegistration } from './check-redirect-uri';
 import { checkBackchannelLogoutUri } from './check-backchannel-logout-uri';
@@ -39,7 +40,7 @@ export const clientRegistrationSchema = z
     require_signed_request_object: z.boolean().default(false),
     /** RFC 7591 §2; default: client_secret_basic (confidential), none (public). */
     token_endpoint_auth_method: z
-      .enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'])
+      .enum(['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'])
       .optional(),
     jwks: clientJwksSchema.optional(),
     jwks_uri: z.string().max(2000).optional(),
@@ -90,11 +91,16 @@ export async function registerClient(
   const authMethod = tokenEndpointAuthMethod(body);
   if (body.jwks) checkClientJwks(body.jwks);
   if (body.jwks_uri !== undefined) checkJwksUri(body.jwks_uri);
-  const clientSecret =
-    authMethod === 'client_secret_basic' ? (options.secret ?? generateSecret()) : undefined;
+  const secretMethod = authMethod === 'client_secret_basic' || authMethod === 'client_secret_jwt';
+  const clientSecret = secretMethod ? (options.secret ?? generateSecret()) : undefined;
   const client = await (options.persist ?? ctx.repos.clients.save)({
     clientId: options.clientId ?? `c_${randomBytes(12).toString('base64url')}`,
     secretHash: clientSecret ? ctx.hasher.hash(clientSecret) : null,
+    // Only client_secret_jwt needs the secret back (to check its HMAC); others keep the hash alone.
+    secretCiphertext:
+      clientSecret && authMethod === 'client_secret_jwt'
+        ? createClientSecretEncryption(ctx.config.TOKEN_SIGNING_SECRET).encrypt(clientSecret)
+        : null,
     name: body.name,
     clientType: body.client_type,
     applicationType: body.application_type,

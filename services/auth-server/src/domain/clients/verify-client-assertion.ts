@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { AuthContext } from '../auth-context';
+import { createClientSecretEncryption } from '../crypto/key-encryption';
 import type { AssertionJtiStore } from './assertion-jti-store';
 import type { Client } from './client';
 import type { ClientJwksFetcher } from './client-jwks-fetcher';
@@ -55,9 +56,16 @@ export async function verifyClientAssertion(
   if (typeof clientId !== 'string' || clientId.length > 200) return { failure: 'malformed' };
   const client = await ctx.repos.clients.findById(clientId);
   if (!client) return { failure: 'unknown_client', clientId };
-  if (client.tokenEndpointAuthMethod !== 'private_key_jwt' || !(client.jwks || client.jwksUri))
+  let signer: AssertionSigner = client;
+  if (client.tokenEndpointAuthMethod === 'client_secret_jwt' && client.secretCiphertext) {
+    // RFC 7523 §2.2 / OIDC Core §9 client_secret_jwt: the HMAC key is the client secret itself.
+    const secret = createClientSecretEncryption(ctx.config.TOKEN_SIGNING_SECRET).decrypt(
+      client.secretCiphertext,
+    );
+    signer = { jwks: null, jwksUri: null, hmacSecret: secret };
+  } else if (client.tokenEndpointAuthMethod !== 'private_key_jwt' || !(client.jwks || client.jwksUri))
     return { failure: 'not_private_key_jwt', clientId };
-  const checked = await verifyAssertionKeys(ctx, deps, assertion, header.kid, clientId, client);
+  const checked = await verifyAssertionKeys(ctx, deps, assertion, header.kid, clientId, signer);
   if (checked) return { failure: checked, clientId };
   return { client };
 }
@@ -68,6 +76,19 @@ export interface AssertionSigner {
   jwksUri: string | null;
   /** Prefix of the used-jti key: a client and a resource server of one id do not share jtis. */
   namespace?: string;
+  /** client_secret_jwt: the shared secret, used as the HMAC key instead of a public key. */
+  hmacSecret?: string;
+}
+
+/**
+ * client_secret_jwt algorithms and their output sizes: RFC 7518 §3.2 requires a key at least as long as
+ * the hash output, so a secret too short for an algorithm is not accepted with it.
+ */
+export const CLIENT_SECRET_JWT_ALGS = ['HS256', 'HS384', 'HS512'] as const;
+const HMAC_OUTPUT_BYTES = { HS256: 32, HS384: 48, HS512: 64 } as const;
+
+function hmacAlgsFor(secret: Buffer): jwt.Algorithm[] {
+  return CLIENT_SECRET_JWT_ALGS.filter((alg) => secret.length >= HMAC_OUTPUT_BYTES[alg]);
 }
 
 /**
@@ -86,7 +107,12 @@ export async function verifyAssertionKeys(
   const pick = (keys: ClientJwk[]) =>
     kid === undefined ? (keys.length === 1 ? keys[0] : undefined) : keys.find((k) => k.kid === kid);
   let jwk: ClientJwk | undefined;
-  if (signer.jwks) jwk = pick(signer.jwks.keys);
+  let verifyKey: KeyObject | Buffer | undefined;
+  let algorithms: jwt.Algorithm[] = [];
+  if (signer.hmacSecret !== undefined) {
+    verifyKey = Buffer.from(signer.hmacSecret, 'utf8');
+    algorithms = hmacAlgsFor(verifyKey);
+  } else if (signer.jwks) jwk = pick(signer.jwks.keys);
   else if (signer.jwksUri) {
     // A kid not in the cached set may be a rotated-in key: fetch again (at most once per interval).
     const cached = await deps.remoteJwks.get(signer.jwksUri);
@@ -97,12 +123,18 @@ export async function verifyAssertionKeys(
       jwk = fetched && pick(fetched.keys);
     }
   }
-  if (!jwk) return 'unknown_kid';
+  if (jwk) {
+    verifyKey = publicKeyOf(jwk);
+    algorithms = algsForKey(jwk);
+  }
+  if (!verifyKey) return 'unknown_kid';
+  if (algorithms.length === 0) return 'bad_signature_or_claims';
   const issuer = ctx.config.ISSUER;
   let claims: jwt.JwtPayload;
   try {
-    claims = jwt.verify(assertion, publicKeyOf(jwk), {
-      algorithms: algsForKey(jwk),
+    // jsonwebtoken compares an HMAC with crypto.timingSafeEqual; the algorithm list is explicit either way.
+    claims = jwt.verify(assertion, verifyKey, {
+      algorithms,
       issuer: id,
       subject: id,
       audience: [issuer, `${issuer}/token`],

@@ -10,8 +10,9 @@ export interface KeyEncryption {
   decrypt(sealed: string): string;
 }
 
-export function createKeyEncryption(secret: string): KeyEncryption {
-  const key = deriveKey(secret, 'signing-key-encryption');
+/** `purpose` is the HKDF label: signing keys and client_secret_jwt secrets are sealed under different keys. */
+export function createKeyEncryption(secret: string, purpose = 'signing-key-encryption'): KeyEncryption {
+  const key = deriveKey(secret, purpose);
   return {
     encrypt(plain) {
       const iv = randomBytes(12);
@@ -26,4 +27,9 @@ export function createKeyEncryption(secret: string): KeyEncryption {
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
     },
   };
+}
+
+/** client_secret_jwt secrets (RFC 7523 §2.2): the server needs the secret itself to check their HMAC. */
+export function createClientSecretEncryption(secret: string): KeyEncryption {
+  return createKeyEncryption(secret, 'client-secret-encryption');
 }
