@@ -7,7 +7,7 @@ export const USAGE = `usage: npm run admin -- <command> [options] [--json]
                  [--jwt-alg HS256|RS256|ES256] [--access-ttl SECONDS|none] [--refresh-ttl SECONDS] [--refresh-idle-ttl SECONDS]
                  [--post-logout-redirect-uri U]... [--backchannel-logout-uri U] [--backchannel-logout-session-required]
                  [--require-pushed-authorization-requests]
-                 [--auth-method client_secret_basic|private_key_jwt|none] [--jwks JSON | --jwks-uri U]
+                 [--auth-method client_secret_basic|client_secret_jwt|private_key_jwt|none] [--jwks JSON | --jwks-uri U]
   clients list | clients get ID | clients delete ID
   resource-servers create --id ID --audience AUD [--scope S]... | resource-servers list | resource-servers delete ID
   users create --username U [--password-stdin | --password-file PATH] [--claims JSON] | users get ID
