@@ -18,6 +18,8 @@ export async function inSnapshot<T>(
   work: (client: PoolClient, readers: IndexReader[]) => Promise<T>,
   resolved: IndexRow[] | undefined,
   gone: AbortSignal | undefined,
+  /** Runs first in the transaction: a scroll or PIT imports its exported snapshot here. */
+  enter?: (client: PoolClient) => Promise<void>,
 ): Promise<T> {
   const client = await pool.connect();
   const guard = dropConnectionOnAbort(client, gone);
@@ -25,6 +27,7 @@ export async function inSnapshot<T>(
   try {
     if (guard.dropped) throw taskCancelled();
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    if (enter) await enter(client);
     const indices =
       resolved ??
       (await resolveSearchIndices(client, target.index, { ignoreUnavailable: target.ignoreUnavailable }));

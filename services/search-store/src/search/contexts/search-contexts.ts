@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { EsError } from '@acme/common';
 import { Client, type Pool, type PoolClient } from 'pg';
-import { taskCancelled } from '../../es-errors';
-import { openIndexReaders, type IndexReader } from '../../query/index-reader';
-import { ShardQueryError, toSearchPhaseError } from '../../query/shard-query-error';
+import type { IndexReader } from '../../query/index-reader';
 import { getClusterSettings } from '../../catalog/cluster-settings';
-import { dropConnectionOnAbort } from '../../storage/drop-connection-on-abort';
 import { inTransaction } from '../../storage/queryable';
 import {
   countLiveSearchContexts,
@@ -19,6 +16,7 @@ import {
   type SearchContextKind,
   type SearchContextRow,
 } from '../../storage/search-contexts.repo';
+import { inSnapshot } from '../in-snapshot';
 import { resolveSearchIndices } from '../search-index-resolver';
 import type { SearchTarget } from '../search-target';
 import { SnapshotHolders, type SnapshotHolderOptions } from './snapshot-holders';
@@ -133,7 +131,7 @@ export class SearchContexts {
 
   /**
    * Runs `work` in the context's snapshot, on the indices it was opened on. Shard-level errors become
-   * search_phase_execution_exception as in search/in-snapshot.ts; a snapshot whose holder has ended
+   * search_phase_execution_exception (it runs through search/in-snapshot.ts); a snapshot whose holder has ended
    * is a missing context (its row is dropped).
    */
   async read<T>(
@@ -142,45 +140,20 @@ export class SearchContexts {
     gone?: AbortSignal,
   ): Promise<T> {
     if (!SNAPSHOT_ID.test(row.snapshot)) throw contextMissing(row.id);
-    const client = await this.pool.connect();
-    const guard = dropConnectionOnAbort(client, gone);
-    let readers: IndexReader[] = [];
-    try {
-      if (guard.dropped) throw taskCancelled();
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const target = { index: row.target.index ?? undefined, ignoreUnavailable: row.target.ignoreUnavailable };
+    return inSnapshot(this.pool, target, work, undefined, gone, async (client) => {
       try {
         // SET TRANSACTION SNAPSHOT takes no bind parameter: the identifier is checked above.
         await client.query(`SET TRANSACTION SNAPSHOT '${row.snapshot}'`);
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code !== undefined && SNAPSHOT_GONE.has(code)) {
-          await client.query('ROLLBACK');
           await dropSearchContext(this.pool, row.id);
           throw contextMissing(row.id);
         }
         throw error;
       }
-      const indices = await resolveSearchIndices(client, row.target.index ?? undefined, {
-        ignoreUnavailable: row.target.ignoreUnavailable,
-      });
-      readers = await openIndexReaders(client, indices);
-      const result = await work(client, readers);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      if (guard.dropped) throw taskCancelled();
-      await client.query('ROLLBACK').catch(() => undefined);
-      if (error instanceof ShardQueryError) {
-        throw toSearchPhaseError(
-          error,
-          readers.map((r) => r.name),
-        );
-      }
-      throw error;
-    } finally {
-      guard.done();
-      if (!guard.dropped) client.release();
-    }
+    });
   }
 
   /** Frees the contexts `user` opened by id (`all`: every one of that kind); the number freed. */
