@@ -1,3 +1,5 @@
+import { parseReadVersion } from './write-params';
+import type { ReadVersion } from '../write/get-document';
 import { EsError } from '@acme/common';
 import { sourceParams } from './source-params';
 
@@ -6,6 +8,8 @@ export interface MgetRequestItem {
   index: string;
   id: string;
   source: { includes: string[]; excludes: string[] } | undefined;
+  /** The item's `version` / `version_type`: a document at another version is that item's 409. */
+  version?: ReadVersion;
 }
 
 type SourceChoice = MgetRequestItem['source'];
@@ -74,13 +78,14 @@ function parseDoc(
   doc: unknown,
   pathIndex: string | undefined,
   defaultSource: SourceChoice,
-): { index: string | undefined; id: string | undefined; source: SourceChoice } {
+): { index: string | undefined; id: string | undefined; source: SourceChoice; version?: ReadVersion } {
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
     throw new EsError('parse_exception', 'docs array element should include an object');
   }
   let index = pathIndex;
   let id: string | undefined;
   let source = defaultSource;
+  const versioning: { version?: string; version_type?: string } = {};
   for (const [key, value] of Object.entries(doc)) {
     if (!ITEM_KEYS.has(key)) {
       throw new EsError('parse_exception', `failed to parse multi get request. unknown field [${key}]`);
@@ -92,11 +97,15 @@ function parseDoc(
       id = idText(value, key);
     } else if (key === '_source') {
       source = sourceChoice(value);
+    } else if (key === 'version' || key === 'version_type') {
+      if (typeof value !== 'string' && typeof value !== 'number') throw badValue(key);
+      versioning[key] = String(value);
     }
-    // routing, stored_fields, version, version_type: accepted; one shard and no stored fields here
-    // (DESIGN.md, coverage), so they change nothing.
+    // routing, stored_fields: accepted; one shard and no stored fields here (docs/COVERAGE.md).
   }
-  return { index, id, source };
+  // As GET's `version`/`version_type` (MultiGetRequest.Item reads them with GetRequest's rules).
+  const version = parseReadVersion(versioning);
+  return { index, id, source, ...(version ? { version } : {}) };
 }
 
 /** `_source`: a boolean, a pattern or list of patterns, or `{includes, excludes}` (ES FetchSourceContext). */

@@ -1,3 +1,4 @@
+import type { EsError } from '@acme/common';
 import { illegalArgument, indexClosed, indexNotFound, readBlocked, versionConflict } from '../es-errors';
 import { loadCatalog, resolveIndexExpression } from '../catalog/index-expression';
 import { findDocumentWithText, type StoredDocument } from '../storage/documents.repo';
@@ -28,14 +29,28 @@ export async function getDocument(
   const index = await findSingleIndex(db, name);
   if (index.settings['index.blocks.read'] === 'true') throw readBlocked(index.name);
   const doc = await findDocumentWithText(db, index.indexId, id);
-  if (doc && expected && doc.version !== expected.version) {
-    throw versionConflict(
-      { index: index.name, uuid: index.uuid },
-      id,
-      `current version [${doc.version}] is different than the one provided [${expected.version}]`,
-    );
-  }
+  const conflict = readVersionConflict(index, id, doc, expected);
+  if (conflict) throw conflict;
   return { index, doc };
+}
+
+/**
+ * The 409 a read with an expected version answers when the document is at another version
+ * (VersionType#isVersionConflictForReads: every type asks for equality on reads); none when the
+ * document is missing or no version was given. GET throws it; each `_mget` item answers it.
+ */
+export function readVersionConflict(
+  index: IndexRecord,
+  id: string,
+  doc: FoundDocument | undefined,
+  expected: ReadVersion | undefined,
+): EsError | undefined {
+  if (!doc || !expected || doc.version === expected.version) return undefined;
+  return versionConflict(
+    { index: index.name, uuid: index.uuid },
+    id,
+    `current version [${doc.version}] is different than the one provided [${expected.version}]`,
+  );
 }
 
 /** The one index a name (index or alias) stands for; ES refuses an alias to several for single-index ops. */

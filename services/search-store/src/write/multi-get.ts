@@ -3,12 +3,14 @@ import { readBlocked } from '../es-errors';
 import { findDocumentsWithText } from '../storage/documents.repo';
 import type { IndexRecord } from '../storage/indices.repo';
 import type { Queryable } from '../storage/queryable';
-import { findSingleIndex, type FoundDocument } from './get-document';
+import { findSingleIndex, readVersionConflict, type FoundDocument, type ReadVersion } from './get-document';
 
 /** One `_mget` item after validation: the index (or alias) name and the id. */
 export interface MultiGetItem {
   index: string;
   id: string;
+  /** The version the item expects (`version`/`version_type`): another version is its 409. */
+  version?: ReadVersion;
 }
 
 /** Per item, in request order: the index and the document (absent when not found), or the item's error. */
@@ -42,6 +44,9 @@ export async function multiGet(db: Queryable, items: readonly MultiGetItem[]): P
   return items.map((item) => {
     const entry = found.get(item.index) as NonNullable<ReturnType<typeof found.get>>;
     if (entry instanceof EsError) return { ok: false, error: entry };
-    return { ok: true, index: entry.index, doc: entry.docs.get(item.id) };
+    const doc = entry.docs.get(item.id);
+    const conflict = readVersionConflict(entry.index, item.id, doc, item.version);
+    if (conflict) return { ok: false, error: conflict };
+    return { ok: true, index: entry.index, doc };
   });
 }

@@ -161,6 +161,39 @@ describe('multi get API', () => {
     expect((off.json as { docs: Record<string, unknown>[] }).docs[0]).not.toHaveProperty('_source');
   });
 
+  it("answers an item whose version is not the document's as that item's version conflict", async () => {
+    await es().index({ index: 'mv', id: 'v', document: { n: 1 } });
+    await es().index({ index: 'mv', id: 'v', document: { n: 2 } }); // now version 2
+    const response = await post('/_mget', {
+      docs: [
+        { _index: 'mv', _id: 'v', version: 2 },
+        { _index: 'mv', _id: 'v', version: 1 },
+        { _index: 'mv', _id: 'v', version: 2, version_type: 'external' },
+        { _index: 'mv', _id: 'missing', version: 5 },
+      ],
+    });
+    expect(response.status).toBe(200);
+    const docs = (response.json as { docs: Record<string, unknown>[] }).docs;
+    expect(docs[0]).toMatchObject({ _id: 'v', _version: 2, found: true, _source: { n: 2 } });
+    expect(docs[1]).toMatchObject({
+      _index: 'mv',
+      _id: 'v',
+      error: {
+        type: 'version_conflict_engine_exception',
+        reason: '[v]: version conflict, current version [2] is different than the one provided [1]',
+        index: 'mv',
+        shard: '0',
+      },
+    });
+    expect(docs[2]).toMatchObject({ _id: 'v', _version: 2, found: true });
+    // A missing document stays not found, whatever version was asked (as GET).
+    expect(docs[3]).toEqual({ _index: 'mv', _id: 'missing', found: false });
+    // An internal version must be positive (GET's rule).
+    const bad = await post('/_mget', { docs: [{ _index: 'mv', _id: 'v', version: 0 }] });
+    expect(bad.status).toBe(400);
+    expect((bad.json as { error: { type: string } }).error.type).toBe('action_request_validation_exception');
+  });
+
   it('accepts realtime, refresh, routing, preference and per-doc routing', async () => {
     const response = await post('/m1/_mget?realtime=false&refresh=true&routing=r&preference=_local', {
       docs: [{ _id: '1', routing: 'r', stored_fields: ['a'] }],
