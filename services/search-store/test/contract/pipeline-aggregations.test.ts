@@ -86,6 +86,30 @@ describe('pipeline aggregations', () => {
     expect(aggs.tags.buckets).toEqual([{ key: 'a', doc_count: 2, s: { value: -3 }, twice: { value: -6 } }]);
   });
 
+  it('writes a pipeline named __proto__ or constructor into each bucket as any other name', async () => {
+    const response = await call(server.url, 'POST', `/${index}/_search`, {
+      size: 0,
+      aggs: {
+        h: {
+          date_histogram: { field: 't', fixed_interval: '1h' },
+          aggs: {
+            s: { sum: { field: 'v' } },
+            ['__proto__']: { cumulative_sum: { buckets_path: 's' } },
+            constructor: { max_bucket: { buckets_path: 'inner>s' } },
+            inner: { terms: { field: 'tag' }, aggs: { s: { sum: { field: 'v' } } } },
+          },
+        },
+      },
+    });
+    expect(response.status).toBe(200);
+    // The raw text: a parsed `__proto__` key would not show as an own property.
+    const text = response.text;
+    const buckets = (JSON.parse(text) as Json).aggregations.h.buckets as Json[];
+    expect(buckets).toHaveLength(4);
+    expect(text.match(/"__proto__":\{"value":-?\d+(\.\d+)?\}/g)).toHaveLength(4);
+    expect(buckets[0]!.constructor).toMatchObject({ value: -1 });
+  });
+
   it('answers Elasticsearch’s validation errors with 400', async () => {
     const missing = await failure(
       es().search({ index, aggs: { h: hourly, m: { max_bucket: { buckets_path: 'nope>v' } } } }),
