@@ -6,7 +6,10 @@ import type { WriteConditions } from '../write/write-op';
 
 /** `version_type`: ES VersionType#fromString ("No version type match [x]"). */
 function versionTypeOf(query: Record<string, unknown>): WriteConditions['versionType'] {
-  const versionType = stringParam(query.version_type);
+  return parseVersionType(stringParam(query.version_type));
+}
+
+export function parseVersionType(versionType: string | undefined): WriteConditions['versionType'] {
   if (versionType !== undefined && !['internal', 'external', 'external_gte'].includes(versionType)) {
     throw new EsError('illegal_argument_exception', `No version type match [${versionType}]`);
   }
@@ -17,7 +20,7 @@ function versionTypeOf(query: Record<string, unknown>): WriteConditions['version
 const MATCH_ANY = -3;
 const MATCH_DELETED = -4;
 
-function validationFailed(errors: string[]): EsError {
+export function validationFailed(errors: string[]): EsError {
   return new EsError(
     'action_request_validation_exception',
     `Validation Failed: ${errors.map((e, i) => `${i + 1}: ${e};`).join('')}`,
@@ -25,20 +28,51 @@ function validationFailed(errors: string[]): EsError {
 }
 
 /**
- * if_seq_no / if_primary_term / version / version_type, checked as ES
- * DocWriteRequest#validateSeqNoBasedCASParams does, in its order: the version valid for the type
- * (VersionType#validateVersionForWrites: internal > 0, external ≥ 0 and given), no internal versioning,
- * no versioning with compare-and-write, if_seq_no and if_primary_term together.
+ * if_seq_no / if_primary_term / version / version_type of one write, from URL parameters; throws the
+ * request's validation errors (see writeConditionErrors).
  */
 export function parseConditions(query: Record<string, unknown>, create = false): WriteConditions {
-  const ifSeqNo = parseLongParam(query.if_seq_no, 'if_seq_no');
-  const ifPrimaryTerm = parseLongParam(query.if_primary_term, 'if_primary_term');
-  const version = parseLongParam(query.version, 'version');
-  const versionType = versionTypeOf(query);
-  if (create) checkCreateConditions(versionType, version, ifSeqNo, ifPrimaryTerm);
+  const conditions: WriteConditions = {
+    ifSeqNo: parseLongParam(query.if_seq_no, 'if_seq_no'),
+    ifPrimaryTerm: parseLongParam(query.if_primary_term, 'if_primary_term'),
+    version: parseLongParam(query.version, 'version'),
+    versionType: versionTypeOf(query),
+  };
+  const errors = writeConditionErrors(conditions, create);
+  if (errors.length > 0) throw validationFailed(errors);
+  return conditions;
+}
+
+/**
+ * The validation errors of one write's conditions, as ES IndexRequest#validate / DeleteRequest#validate
+ * list them. `create` (IndexRequest#validate for op_type=create) stops at its first error, before the
+ * CAS checks: only internal versioning, no explicit version, no compare-and-set. Otherwise
+ * DocWriteRequest#validateSeqNoBasedCASParams, in its order: the version valid for the type
+ * (VersionType#validateVersionForWrites: internal > 0, external ≥ 0 and given), no internal versioning,
+ * no versioning with compare-and-write, if_seq_no and if_primary_term together; `hasId` false (an index
+ * request whose id is generated) may carry no version. A list, not a throw,
+ * because _bulk (BulkRequest#validate) reports every item's errors in one exception.
+ */
+export function writeConditionErrors(conditions: WriteConditions, create = false, hasId = true): string[] {
+  const { ifSeqNo, ifPrimaryTerm, version, versionType } = conditions;
+  if (create) {
+    if (versionType !== undefined && versionType !== 'internal') {
+      return ['create operations only support internal versioning. use index instead'];
+    }
+    if (version !== undefined && version !== MATCH_DELETED) {
+      return ['create operations do not support explicit versions. use index instead'];
+    }
+    if (ifSeqNo !== undefined || ifPrimaryTerm !== undefined) {
+      return ['create operations do not support compare and set. use index instead'];
+    }
+  }
   const errors: string[] = [];
   const resolved = version ?? MATCH_ANY;
   const internal = versionType === undefined || versionType === 'internal';
+  // An auto-generated id cannot carry a version (IndexRequest#validate).
+  if (!hasId && (!internal || (resolved !== MATCH_ANY && resolved !== MATCH_DELETED))) {
+    errors.push('an id must be provided if version type or value are set');
+  }
   const validForWrites = internal
     ? resolved > 0 || resolved === MATCH_ANY || resolved === MATCH_DELETED
     : resolved >= 0;
@@ -63,29 +97,7 @@ export function parseConditions(query: Record<string, unknown>, create = false):
   if (ifPrimaryTerm !== undefined && ifSeqNo === undefined) {
     errors.push(`ifPrimaryTerm [${ifPrimaryTerm}] is set, but ifSeqNo is unassigned`);
   }
-  if (errors.length > 0) throw validationFailed(errors);
-  return { ifSeqNo, ifPrimaryTerm, version, versionType };
-}
-
-/**
- * ES IndexRequest#validate for `op_type=create` (and `_create`): one error, before the CAS checks, as
- * ES returns at the first: only internal versioning, no explicit version, no compare-and-set.
- */
-function checkCreateConditions(
-  versionType: WriteConditions['versionType'],
-  version: number | undefined,
-  ifSeqNo: number | undefined,
-  ifPrimaryTerm: number | undefined,
-): void {
-  if (versionType !== undefined && versionType !== 'internal') {
-    throw validationFailed(['create operations only support internal versioning. use index instead']);
-  }
-  if (version !== undefined && version !== MATCH_DELETED) {
-    throw validationFailed(['create operations do not support explicit versions. use index instead']);
-  }
-  if (ifSeqNo !== undefined || ifPrimaryTerm !== undefined) {
-    throw validationFailed(['create operations do not support compare and set. use index instead']);
-  }
+  return errors;
 }
 
 /**

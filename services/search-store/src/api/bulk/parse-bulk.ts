@@ -1,7 +1,8 @@
 import { EsError } from '@acme/common';
 import type { Line } from '../../http/read-lines';
 import { parseJsonText } from '../../http/parse-json-text';
-import type { WriteOp } from '../../write/write-op';
+import type { WriteConditions, WriteOp } from '../../write/write-op';
+import { parseVersionType, validationFailed, writeConditionErrors } from '../write-params';
 
 const ACTIONS = new Set(['index', 'create', 'delete', 'update']);
 const ACTION_PARAMETERS = new Set([
@@ -39,7 +40,9 @@ export interface BulkItem {
  * Parses a bulk body line by line (ES BulkRequestParser): an action/metadata line, then a source line
  * for index/create/update. Syntax errors fail the whole request with Elasticsearch's messages
  * ("Malformed action/metadata line [N], …", "The bulk request must be terminated by a newline [\n]");
- * a bad document source is only that item's error.
+ * a bad document source is only that item's error. Then, as BulkRequest#validate does, every item's
+ * validation errors (index or id missing, versions and compare-and-set) fail the whole request
+ * together, numbered in one action_request_validation_exception.
  */
 export async function parseBulk(
   lines: AsyncIterable<Line>,
@@ -47,6 +50,7 @@ export async function parseBulk(
   defaultRequireAlias = false,
 ): Promise<BulkItem[]> {
   const items: BulkItem[] = [];
+  const errors: string[] = [];
   const iterator = lines[Symbol.asyncIterator]();
   for (;;) {
     const next = await iterator.next();
@@ -58,21 +62,22 @@ export async function parseBulk(
     }
     if (!line.terminated) throw malformed('The bulk request must be terminated by a newline [\\n]');
     const { action, meta } = parseActionLine(line);
-    const index = typeof meta._index === 'string' ? meta._index : defaultIndex;
-    if (index === undefined) {
-      throw new EsError('action_request_validation_exception', 'Validation Failed: 1: index is missing;');
-    }
+    const index = typeof meta._index === 'string' ? meta._index : (defaultIndex ?? '');
+    if (index === '') errors.push('index is missing');
     const id = meta._id === undefined || meta._id === null ? undefined : String(meta._id);
-    if (id === undefined && (action === 'delete' || action === 'update')) {
-      throw new EsError('action_request_validation_exception', 'Validation Failed: 1: id is missing;');
+    if (id === undefined && (action === 'delete' || action === 'update')) errors.push('id is missing');
+    const conditions = parseItemConditions(meta, line.number);
+    if (
+      action === 'update' &&
+      (conditions.version !== undefined || (conditions.versionType ?? 'internal') !== 'internal')
+    ) {
+      // BulkRequestParser refuses these while parsing: the whole request, not a validation error.
+      throw malformed(
+        'Update requests do not support versioning. Please use `if_seq_no` and `if_primary_term` instead',
+      );
     }
-    const conditions = {
-      ifSeqNo: typeof meta.if_seq_no === 'number' ? meta.if_seq_no : undefined,
-      ifPrimaryTerm: typeof meta.if_primary_term === 'number' ? meta.if_primary_term : undefined,
-      version: typeof meta.version === 'number' ? meta.version : undefined,
-      versionType: meta.version_type as WriteOp['versionType'],
-    };
     if (action === 'delete') {
+      errors.push(...writeConditionErrors(conditions));
       items.push({ action, op: { kind: 'delete', index, id: id ?? '', ...conditions } });
       continue;
     }
@@ -107,6 +112,7 @@ export async function parseBulk(
       continue;
     }
     const kind = action === 'create' || meta.op_type === 'create' ? 'create' : 'index';
+    errors.push(...writeConditionErrors(conditions, kind === 'create', id !== undefined));
     try {
       const source = parseJsonText(text);
       items.push({
@@ -128,7 +134,35 @@ export async function parseBulk(
   if (items.length === 0) {
     throw new EsError('action_request_validation_exception', 'Validation Failed: 1: no requests added;');
   }
+  if (errors.length > 0) throw validationFailed(errors);
   return items;
+}
+
+/**
+ * An item's `version`, `version_type`, `if_seq_no` and `if_primary_term` as BulkRequestParser reads
+ * them: numbers or numeric strings (the parser's longValue coerces), an unknown version type refused
+ * for the whole request (VersionType#fromString).
+ */
+function parseItemConditions(meta: Record<string, unknown>, line: number): WriteConditions {
+  const long = (key: string): number | undefined => {
+    const value = meta[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+    if (typeof value === 'string' && /^-?\d{1,18}$/.test(value)) return Number(value);
+    throw malformed(
+      `Malformed action/metadata line [${line}], failed to parse field [${key}] of type long: [${String(value)}]`,
+    );
+  };
+  const versionType = meta.version_type;
+  if (versionType !== undefined && typeof versionType !== 'string') {
+    throw malformed(`No version type match [${String(versionType)}]`);
+  }
+  return {
+    ifSeqNo: long('if_seq_no'),
+    ifPrimaryTerm: long('if_primary_term'),
+    version: long('version'),
+    versionType: parseVersionType(versionType),
+  };
 }
 
 function parseActionLine(line: Line): { action: BulkItem['action']; meta: Record<string, unknown> } {
