@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages the tests use that a fresh machine may lack, from Debian's archive:
 # redis-server (real Redis for tests), chromium (browser tests), docker-compose (checks docker-compose.yml),
-# and the Postgres server binaries when initdb is nowhere to be found. Does nothing when all are present.
+# the Postgres server binaries when initdb is nowhere to be found, and pg_basebackup (read-replica tests). Does nothing when all are present.
 set -euo pipefail
 
 need=()
@@ -10,9 +10,13 @@ have redis-server || need+=(redis-server)
 have chromium || [ -x /usr/bin/chromium ] || need+=(chromium)
 have docker-compose || need+=(docker-compose)
 if ! have initdb && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then need+=(postgresql); fi
+# pg_basebackup makes the read-replica tests' standby; Debian ships it in the client package.
+if ! have pg_basebackup && ! ls /usr/lib/postgresql/*/bin/pg_basebackup >/dev/null 2>&1; then
+  need+=(postgresql-client)
+fi
 
 if [ ${#need[@]} -eq 0 ]; then
-  echo "install-deps: redis-server, chromium, docker-compose and Postgres are present"
+  echo "install-deps: redis-server, chromium, docker-compose, Postgres and pg_basebackup are present"
   exit 0
 fi
 

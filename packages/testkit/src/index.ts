@@ -1,6 +1,7 @@
 export { findBinary } from './find-binary';
 export { findFreePort } from './free-port';
 export { startLocalPostgres, waitFor, type LocalPostgres, type LocalPostgresOptions } from './local-postgres';
+export { startLocalReplica } from './local-replica';
 export { startLocalRedis, type LocalRedis } from './local-redis';
 export { isContainerRuntimeAvailable } from './container-runtime';
 export { startTestPostgres, startTestRedis, type RunningServer } from './servers';
