@@ -27,6 +27,7 @@ import type { ScriptRunner } from './script/script-runner';
 import { SearchContexts } from './search/contexts/search-contexts';
 import { scrollRouter } from './api/scroll.route';
 import { pitRouter } from './api/pit.route';
+import type { ReplicaSet } from './storage/replica-set';
 
 export interface SearchDeps {
   config: SearchConfig;
@@ -54,6 +55,8 @@ export interface SearchDeps {
    * shutdown; absent, the app makes its own (holder connections open only when a context does).
    */
   searchContexts?: SearchContexts;
+  /** Read replicas (storage/replica-set.ts, started by main.ts): searches there, refresh waits for them. */
+  replicas?: ReplicaSet;
 }
 
 /**
@@ -92,11 +95,17 @@ export function createApp(deps: SearchDeps): FrontHandler {
     contexts:
       deps.searchContexts ??
       new SearchContexts(deps.pool, { maxHolders: deps.config.SEARCH_CONTEXT_HOLDERS }),
+    replicas: deps.replicas,
   };
   app.use(prelude.middleware);
   app.use(
     healthRouter({
-      checks: { postgres: async () => void (await deps.pool.query('SELECT 1')) },
+      checks: {
+        postgres: async () => void (await deps.pool.query('SELECT 1')),
+        ...deps.replicas?.readinessChecks(),
+      },
+      // A lagging or lost replica is reported (status "degraded"); the primary still serves its searches.
+      optional: Object.keys(deps.replicas?.readinessChecks() ?? {}),
       draining: deps.draining,
     }),
   );

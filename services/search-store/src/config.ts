@@ -12,6 +12,27 @@ export const searchConfigSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: envInt(0, 600_000).default(25_000),
   DATABASE_URL: envUrl,
   /**
+   * Postgres streaming replicas (comma-separated URLs) that serve searches and counts; writes, GETs,
+   * scroll and PIT stay on DATABASE_URL (storage/replica-set.ts). Empty: the primary serves everything.
+   */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(envUrl).max(16)),
+  /**
+   * How far behind the primary a replica may be and still serve searches (ms); also the longest a
+   * `refresh=true|wait_for` write (or `_refresh`) waits for a replica to replay it.
+   */
+  REPLICA_MAX_LAG_MS: envInt(50, 600_000).default(1000),
+  /** How often the primary commits a heartbeat when replicas are set, so idle replicas do not look stale. */
+  REPLICA_HEARTBEAT_MS: envInt(10, 60_000).default(100),
+  /**
    * Postgres statement_timeout of every connection (ms): a statement running longer is cancelled and
    * its request fails, so no request holds a backend for minutes.
    */

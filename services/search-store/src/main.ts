@@ -15,6 +15,7 @@ import { createScriptRunner } from './script/script-runner';
 import { searchConfigSchema } from './config';
 import { createIndexWriter } from './index/index-writer';
 import { createFastSearchPool } from './storage/fast-search-pool';
+import { ReplicaSet } from './storage/replica-set';
 import { SearchContexts } from './search/contexts/search-contexts';
 
 /** The only reader of process.env. */
@@ -33,7 +34,23 @@ async function main(): Promise<void> {
   };
   const pool = createPgPool({ ...database, max: 20 });
   const fastPool = createFastSearchPool({ ...database, max: 10 });
-  for (const each of [pool, fastPool]) {
+  const replicas = new ReplicaSet({
+    primary: pool,
+    replicas: config.DATABASE_REPLICA_URLS.map((url, i) => {
+      const replica = { connectionString: url, statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS };
+      return {
+        name: `replica_${i + 1}`,
+        pool: createPgPool({ ...replica, max: 20 }),
+        fastPool: createFastSearchPool({ ...replica, max: 10 }),
+        probe: createPgPool({ connectionString: url, statementTimeoutMs: 1000, max: 1 }),
+      };
+    }),
+    maxLagMs: config.REPLICA_MAX_LAG_MS,
+    heartbeatMs: config.REPLICA_HEARTBEAT_MS,
+    logger,
+  });
+  const replicaPools = replicas.pools();
+  for (const each of [pool, fastPool, ...replicaPools]) {
     // An idle connection dropped by Postgres (restart, failover) emits 'error' on the pool; without a
     // listener that would crash the process. The pool opens a new connection on the next query.
     each.on('error', (error) => logger.warn('idle Postgres connection lost', { error: error.message }));
@@ -58,6 +75,7 @@ async function main(): Promise<void> {
     revocationStream: revocations,
     draining: () => shutdown.draining,
     searchContexts,
+    replicas: replicas.start(),
   });
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info('search-store listening', { port: config.PORT });
@@ -69,6 +87,7 @@ async function main(): Promise<void> {
       revocations?.close();
       // This instance's scroll and PIT contexts end with it, as a node's do in ES.
       await searchContexts.close();
+      await replicas.close();
       await Promise.all([pool.end(), fastPool.end()]);
     },
   });

@@ -84,6 +84,8 @@ export function indicesRouter(deps: StoreDeps): Router {
 
   const refresh = async (req: Request, res: Response) => {
     const indices = await refreshIndices(deps.pool, (req.params.index as string | undefined) ?? '_all');
+    // Every write acknowledged before the refresh is then visible on the read replicas too.
+    await deps.replicas?.awaitReplay();
     // The Refresh API's shape: each index's primary and replicas, the primaries successful.
     res.json({ _shards: broadcastShards(indices) });
   };

@@ -3,8 +3,9 @@ import type { Queryable } from '../storage/queryable';
 import { loadCatalog, resolveIndexExpression } from './index-expression';
 
 /**
- * ES "Refresh API": writes are visible when they return (each commits), so a refresh only resolves
- * its indices for the `_shards` it acknowledges.
+ * ES "Refresh API": writes are visible on the primary when they return (each commits), so a refresh
+ * resolves its indices for the `_shards` it acknowledges; the route then waits for the read replicas
+ * (storage/replica-set.ts).
  */
 export async function refreshIndices(db: Queryable, expression: string): Promise<IndexRecord[]> {
   return resolveIndexExpression(await loadCatalog(db), expression);

@@ -9,6 +9,8 @@ import type { SearchOptions } from './search-options';
 import type { SearchTarget } from './search-target';
 import type { SearchContexts } from './contexts/search-contexts';
 import { needsContext, searchInContext } from './contexts/search-in-context';
+import { onReadPools } from './on-read-pools';
+import type { ReplicaSet } from '../storage/replica-set';
 
 export interface SearcherDeps {
   pool: Pool;
@@ -20,6 +22,8 @@ export interface SearcherDeps {
   postingsCache?: PostingsCache;
   /** Scroll and point-in-time contexts (search/contexts/); without them such searches are refused. */
   contexts?: SearchContexts;
+  /** Read replicas that may serve searches and counts (never scroll or PIT: their snapshots are the primary's). */
+  replicas?: ReplicaSet;
 }
 
 /**
@@ -37,9 +41,23 @@ export type SearchRunner = (
 /**
  * The search API behind its HTTP details, shared by the express route and the front route before
  * it (api/lean-search.ts), as Lucene's IndexSearcher is to a request handler: the fast path when it
- * covers the request, else the SQL plans in one snapshot.
+ * covers the request, else the SQL plans in one snapshot; on a read replica when one may serve it.
  */
 export function createSearchRunner(deps: SearcherDeps): SearchRunner {
+  const onPrimary = searchRunnerOn(deps);
+  return (target, body, params, gone, user) =>
+    needsContext(body, params)
+      ? onPrimary(target, body, params, gone, user)
+      : onReadPools(deps, (pools) => searchRunnerOn({ ...deps, ...pools })(target, body, params, gone, user));
+}
+
+/** The `_count` API: the fast path's count when it covers the query, else the SQL plan's. */
+export function createCountRunner(deps: SearcherDeps): SearchRunner {
+  return (target, body, params, gone, user) =>
+    onReadPools(deps, (pools) => countRunnerOn({ ...deps, ...pools })(target, body, params, gone, user));
+}
+
+function searchRunnerOn(deps: SearcherDeps): SearchRunner {
   return async (target, body, params, gone, user) => {
     if (needsContext(body, params)) {
       return searchInContext(deps.contexts, target, body, params, deps.options, gone, user);
@@ -68,8 +86,7 @@ export function createSearchRunner(deps: SearcherDeps): SearchRunner {
   };
 }
 
-/** The `_count` API: the fast path's count when it covers the query, else the SQL plan's. */
-export function createCountRunner(deps: SearcherDeps): SearchRunner {
+function countRunnerOn(deps: SearcherDeps): SearchRunner {
   return async (target, body, params, gone) => {
     const request = await resolveTermsLookups(deps.pool, parseSearchRequest(body, params, true));
     const fast =

@@ -47,6 +47,8 @@ export async function executeWrites(
     );
   });
   statisticsRefresherFor(deps.pool).noteWrites(written.filter((r) => r.ok).length);
+  // refresh=true|wait_for: visible to the next search on any instance, replicas included.
+  if (options.refresh !== 'false') await deps.replicas?.awaitReplay();
   return written;
 }
 

@@ -14,6 +14,7 @@ import type { IndexMapping } from '../mapping/mapping-types';
 import type { ScriptRunner } from '../script/script-runner';
 import type { StoredDocument } from '../storage/documents.repo';
 import type { IndexRecord } from '../storage/indices.repo';
+import type { ReplicaSet } from '../storage/replica-set';
 import { versionConflict } from '../es-errors';
 import { shardsOf } from '../catalog/index-settings';
 import type { WriteConditions } from './write-op';
@@ -24,6 +25,8 @@ export interface WriteDeps {
   scriptRunner?: ScriptRunner;
   /** MAX_REQUEST_BYTES also bounds the source an update writes (a script or merge cannot exceed it). */
   config: Pick<SearchConfig, 'MAX_REQUEST_BYTES'>;
+  /** Read replicas: a `refresh` write waits until they replayed it (storage/replica-set.ts). */
+  replicas?: ReplicaSet;
 }
 
 export interface WriteOptions {

@@ -11,6 +11,7 @@ import { fullAccessPrincipal } from './full-access-principal';
 import { searchConfigSchema, type SearchConfig } from '../../src/config';
 import { createRecordingIndexWriter, type IndexWriterCall } from './recording-index-writer';
 import { createFastSearchPool } from '../../src/storage/fast-search-pool';
+import { ReplicaSet } from '../../src/storage/replica-set';
 
 export interface RunningSearchStore {
   url: string;
@@ -37,9 +38,13 @@ export async function startSearchStore(
     maxRuntimeDocs?: number;
     /** The app's logger (default: silent). */
     logger?: Logger;
+    /** An existing, migrated database (default: a fresh one on the run's Postgres). */
+    databaseUrl?: string;
+    /** Read replicas of that database, as main.ts wires DATABASE_REPLICA_URLS (started, stopped with the app). */
+    replicaUrls?: string[];
   } = {},
 ): Promise<RunningSearchStore> {
-  const databaseUrl = await createTestDatabase('search', SEARCH_SCHEMA);
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase('search', SEARCH_SCHEMA));
   const config = searchConfigSchema.parse({
     DATABASE_URL: databaseUrl,
     AUTH_SERVER_URL: 'http://127.0.0.1:1',
@@ -53,6 +58,32 @@ export async function startSearchStore(
   const pool = createPgPool({ ...database, max: 10 });
   const fastPool = createFastSearchPool({ ...database, max: 4 });
   const logger = options.logger ?? createLogger({ service: 'search-store', silent: true });
+  const replicas = new ReplicaSet({
+    primary: pool,
+    replicas: (options.replicaUrls ?? []).map((url, i) => ({
+      name: `replica_${i + 1}`,
+      pool: createPgPool({
+        connectionString: url,
+        statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS,
+        max: 4,
+      }),
+      fastPool: createFastSearchPool({
+        connectionString: url,
+        statementTimeoutMs: config.PG_STATEMENT_TIMEOUT_MS,
+        max: 2,
+      }),
+      probe: createPgPool({ connectionString: url, statementTimeoutMs: 1000, max: 1 }),
+    })),
+    maxLagMs: config.REPLICA_MAX_LAG_MS,
+    heartbeatMs: config.REPLICA_HEARTBEAT_MS,
+    logger,
+  }).start();
+  // As main.ts: a server stopped under a test (a replica; a primary right after pool.end(), which
+  // resolves before its connections close) drops connections, an 'error' that must not crash the run.
+  for (const each of [pool, fastPool, ...replicas.pools()]) {
+    each.on('error', () => undefined);
+    each.on('connect', (client) => client.on('error', () => undefined));
+  }
   const indexWriter = createRecordingIndexWriter();
   const push = options.auth === 'real-with-push' ? createIntrospectionWithPush(config, logger) : undefined;
   const authenticate =
@@ -69,6 +100,7 @@ export async function startSearchStore(
     searchOptions: { maxRuntimeDocs: options.maxRuntimeDocs },
     authenticate,
     revocationStream: push?.revocations,
+    replicas,
   });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -82,6 +114,7 @@ export async function startSearchStore(
     async stop() {
       push?.revocations?.close();
       await new Promise((resolve) => server.close(resolve));
+      await replicas.close();
       await Promise.all([pool.end(), fastPool.end()]);
     },
   };

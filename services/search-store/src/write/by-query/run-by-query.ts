@@ -64,6 +64,7 @@ export async function runByQuery(
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const outcome = await scrollAndWrite(deps, client, request, onBatch);
       await client.query('COMMIT');
+      if (request.refresh) await deps.replicas?.awaitReplay();
       return outcome;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
