@@ -17,6 +17,13 @@ export const authConfigSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: envInt(0, 600_000).default(25_000),
   /** The issuer identifier (OIDC Core §2, RFC 8414): the public base URL, no trailing slash. */
   ISSUER: envUrl.transform((value) => value.replace(/\/+$/, '')),
+  /** The product name in the pages' header and titles; the issuer's host when unset. */
+  UI_BRAND_NAME: z.string().min(1).max(80).optional(),
+  /**
+   * An operator stylesheet linked after the built-in one (custom properties and rules, README
+   * "Theming the pages"); read once at start-up, at most 256 KB.
+   */
+  UI_THEME_CSS_FILE: z.string().min(1).optional(),
   DATABASE_URL: envUrl,
   /**
    * Postgres statement_timeout of every connection (ms): a statement running longer is cancelled and

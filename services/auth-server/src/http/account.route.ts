@@ -25,6 +25,7 @@ export function accountRoute(ctx: PageContext): Router {
       .type('html')
       .send(
         renderAccount({
+          chrome: ctx.chrome(req),
           csrfToken: ctx.csrf.token(req, res),
           username: session.username,
           apps: apps.map((app) => ({ ...app, scopes: describeScopes(app.scopes) })),

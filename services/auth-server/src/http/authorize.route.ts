@@ -42,6 +42,7 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
       .type('html')
       .send(
         renderLogin({
+          chrome: ctx.chrome(req),
           csrfToken: ctx.csrf.token(req, res),
           returnTo: `/authorize?${toQueryString(params)}`,
           clientName: request.clientName,
@@ -67,6 +68,7 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
     .type('html')
     .send(
       renderConsent({
+        chrome: ctx.chrome(req),
         csrfToken: ctx.csrf.token(req, res),
         clientName: request.clientName,
         clientId: request.clientId,

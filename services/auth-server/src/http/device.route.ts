@@ -32,6 +32,7 @@ export function deviceRoute(ctx: PageContext): Router {
       .type('html')
       .send(
         renderDeviceEntry({
+          chrome: ctx.chrome(req),
           csrfToken: ctx.csrf.token(req, res),
           username: session.username,
           ...(shown ? { userCode: shown } : {}),
@@ -52,6 +53,7 @@ export function deviceRoute(ctx: PageContext): Router {
         .type('html')
         .send(
           renderDeviceEntry({
+            chrome: ctx.chrome(req),
             csrfToken: ctx.csrf.token(req, res),
             username: session.username,
             error,
@@ -85,6 +87,7 @@ export function deviceRoute(ctx: PageContext): Router {
         .type('html')
         .send(
           renderConsent({
+            chrome: ctx.chrome(req),
             csrfToken: ctx.csrf.token(req, res),
             clientName: request.clientName,
             clientId: request.clientId,
@@ -124,7 +127,7 @@ async function decide(
   return res
     .status(200)
     .type('html')
-    .send(renderDeviceDone({ approved: allow, clientName: request.clientName }));
+    .send(renderDeviceDone({ chrome: ctx.chrome(req), approved: allow, clientName: request.clientName }));
 }
 
 /** The login page, coming back to this page (and its code) once signed in. */
@@ -133,5 +136,5 @@ function signIn(ctx: PageContext, req: Request, res: Response, userCode: string 
   res
     .status(200)
     .type('html')
-    .send(renderLogin({ csrfToken: ctx.csrf.token(req, res), returnTo }));
+    .send(renderLogin({ chrome: ctx.chrome(req), csrfToken: ctx.csrf.token(req, res), returnTo }));
 }

@@ -39,17 +39,18 @@ export function endSessionRoute(ctx: PageContext): Router {
     const params = parseParams(req.query);
     const request = await resolve(ctx, params, params.id_token_hint);
     const session = await ctx.sessions.current(req);
-    if (!session) return finish(res, request); // nobody to sign out here
+    if (!session) return finish(ctx, req, res, request); // nobody to sign out here
     const hint = request.hint;
     if (hint && hint.sub === session.userId && (hint.sid === undefined || hint.sid === session.sid)) {
       await endSession(ctx, req, res, request);
-      return finish(res, request);
+      return finish(ctx, req, res, request);
     }
     res
       .status(200)
       .type('html')
       .send(
         renderLogoutConfirm({
+          chrome: ctx.chrome(req),
           csrfToken: ctx.csrf.token(req, res),
           username: session.username,
           ...(request.client ? { clientName: request.client.name, clientId: request.client.clientId } : {}),
@@ -69,7 +70,7 @@ export function endSessionRoute(ctx: PageContext): Router {
     // The form's fields are checked again: a confirmation page is no licence for another redirect.
     const request = await resolve(ctx, params, undefined);
     await endSession(ctx, req, res, request);
-    finish(res, request);
+    finish(ctx, req, res, request);
   });
   return router;
 }
@@ -121,9 +122,12 @@ async function endSession(ctx: PageContext, req: Request, res: Response, request
 }
 
 /** §3: to the registered URI with `state` (303: the confirmation was a POST), or our own page. */
-function finish(res: Response, request: LogoutRequest): void {
+function finish(ctx: PageContext, req: Request, res: Response, request: LogoutRequest): void {
   if (!request.redirectUri) {
-    res.status(200).type('html').send(renderSignedOut());
+    res
+      .status(200)
+      .type('html')
+      .send(renderSignedOut(ctx.chrome(req)));
     return;
   }
   const url = new URL(request.redirectUri);

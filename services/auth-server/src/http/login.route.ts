@@ -20,7 +20,7 @@ export function loginRoute(ctx: PageContext): Router {
     res
       .status(200)
       .type('html')
-      .send(renderLogin({ csrfToken: ctx.csrf.token(req, res), returnTo }));
+      .send(renderLogin({ chrome: ctx.chrome(req), csrfToken: ctx.csrf.token(req, res), returnTo }));
   });
 
   router.post('/login', form, ctx.csrf.require(), async (req, res) => {
@@ -31,7 +31,15 @@ export function loginRoute(ctx: PageContext): Router {
       res
         .status(status)
         .type('html')
-        .send(renderLogin({ csrfToken: ctx.csrf.token(req, res), returnTo, username, error }));
+        .send(
+          renderLogin({
+            chrome: ctx.chrome(req),
+            csrfToken: ctx.csrf.token(req, res),
+            returnTo,
+            username,
+            error,
+          }),
+        );
     if (!username || !password) return again(400, 'Enter your username and password.');
 
     const ip = clientIp(req);

@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import type { Logger } from '@acme/common';
 import type { AuthConfig } from '../config';
 import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
@@ -11,6 +12,7 @@ import type { Csrf } from './csrf';
 import type { DeviceCodeThrottle } from './device-code-throttle';
 import type { LoginThrottle } from './login-throttle';
 import type { SessionManager } from './session-manager';
+import type { PageChrome } from './views/layout.view';
 
 /** What the login, consent, account, /authorize and /device routes share. */
 export interface PageContext {
@@ -30,4 +32,6 @@ export interface PageContext {
   /** RP-Initiated Logout's hint and client checks; back-channel logout of ended sessions. */
   logout: LogoutService;
   clock: () => Date;
+  /** The page's language, brand and stylesheets for this request. */
+  chrome: (req: Request) => PageChrome;
 }

@@ -1,6 +1,7 @@
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request } from 'express';
 import { describeError, isOAuthError, type Logger } from '@acme/common';
 import { renderError } from './views/error.view';
+import type { PageChrome } from './views/layout.view';
 
 /** An error shown to a person as an HTML page (never a redirect). */
 export class PageError extends Error {
@@ -18,7 +19,7 @@ export class PageError extends Error {
 
 /** Renders PageErrors and 4xx OAuth errors as HTML; anything else is a 500 page without detail, and its
  *  cause is logged. */
-export function pageErrorHandler(logger: Logger): ErrorRequestHandler {
+export function pageErrorHandler(logger: Logger, chrome?: (req: Request) => PageChrome): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     let page: PageError;
     if (error instanceof PageError) page = error;
@@ -41,7 +42,7 @@ export function pageErrorHandler(logger: Logger): ErrorRequestHandler {
       .status(page.status)
       .set(page.headers)
       .type('html')
-      .send(renderError({ title: page.title, message: page.detail, code: page.code }));
+      .send(renderError({ title: page.title, message: page.detail, code: page.code, chrome: chrome?.(req) }));
   };
 }
 

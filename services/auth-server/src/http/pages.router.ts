@@ -22,6 +22,8 @@ import { loginRoute } from './login.route';
 import type { PageContext } from './page-context';
 import { pageErrorHandler } from './page-error';
 import { pageHeaders } from './page-headers';
+import { loadPageAssets } from './page-assets';
+import type { PageChrome } from './views/layout.view';
 import { derivePageKeys } from './session-keys';
 import { createSessionManager } from './session-manager';
 
@@ -59,6 +61,9 @@ export function createPagesRouter(deps: PagesDeps): Router {
   const { config } = deps;
   const keys = derivePageKeys(config.TOKEN_SIGNING_SECRET);
   const clock = deps.clock ?? (() => new Date());
+  const assets = loadPageAssets(config.UI_THEME_CSS_FILE);
+  const brand = config.UI_BRAND_NAME ?? new URL(config.ISSUER).host;
+  const chrome = (): PageChrome => ({ lang: 'en', brand, stylesheets: assets.stylesheets });
   const ctx: PageContext = {
     config,
     logger: deps.logger,
@@ -93,9 +98,11 @@ export function createPagesRouter(deps: PagesDeps): Router {
     grantRevoker: deps.grantRevoker,
     logout: deps.logout,
     clock,
+    chrome,
   };
 
   const router = Router();
+  router.use(assets.router);
   router.use(PAGE_PATHS, pageHeaders());
   router.use(authorizeRoute(ctx));
   router.use(consentRoute(ctx));
@@ -103,6 +110,6 @@ export function createPagesRouter(deps: PagesDeps): Router {
   router.use(accountRoute(ctx));
   router.use(deviceRoute(ctx));
   router.use(endSessionRoute(ctx));
-  router.use(pageErrorHandler(deps.logger));
+  router.use(pageErrorHandler(deps.logger, chrome));
   return router;
 }

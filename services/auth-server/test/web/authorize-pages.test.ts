@@ -52,7 +52,7 @@ describe('/authorize with the login and consent pages', () => {
     expect(html).toContain('<label for="username">Username</label>');
     expect(html).toMatch(/<input\s+id="username"\s+name="username"\s+type="text"/);
     expect(html).toContain('<label for="password">Password</label>');
-    expect(html).toMatch(/<input id="password" name="password" type="password"/);
+    expect(html).toMatch(/<input\s+id="password"\s+name="password"\s+type="password"/);
     expect(html).toContain('Photo &lt;Book&gt;');
     expect(html).not.toMatch(/(src|href|action)="(https?:)?\/\//);
   });
@@ -99,7 +99,7 @@ describe('/authorize with the login and consent pages', () => {
     expect(html).toContain('<li data-scope="email">See your email address</li>');
     expect(html).toContain('<li data-scope="search.read">Search and read documents</li>');
     expect(html).toContain('<button type="submit" name="decision" value="allow">');
-    expect(html).toContain('<button type="submit" name="decision" value="deny">');
+    expect(html).toContain('<button type="submit" name="decision" value="deny" class="secondary">');
     const decided = await browser.post('/consent', {
       csrf_token: inputValue(html, 'csrf_token'),
       authorize_query: inputValue(html, 'authorize_query'),

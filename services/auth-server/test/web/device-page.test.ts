@@ -103,7 +103,7 @@ describe('/device, the verification_uri page', () => {
     expect(consentHtml).toContain(
       '<li data-scope="profile">See your profile: name, username and picture</li>',
     );
-    expect(consentHtml).toContain(`<strong data-user-code>${device.user_code}</strong>`);
+    expect(consentHtml).toContain(`<strong class="user-code" data-user-code>${device.user_code}</strong>`);
     expect(consentHtml).toContain('action="/device"');
     expect(inputValue(consentHtml, 'user_code')).toBe(device.user_code);
     expect((await pollDevice(server, client, device.device_code)).body.error).toBe('authorization_pending');

@@ -1,5 +1,5 @@
 import { html } from './html';
-import { csrfField, renderLayout } from './layout.view';
+import { csrfField, renderLayout, type PageChrome } from './layout.view';
 
 export interface AuthorizedAppView {
   clientId: string;
@@ -13,6 +13,7 @@ export interface AccountView {
   username: string;
   apps: AuthorizedAppView[];
   notice?: string;
+  chrome?: PageChrome;
 }
 
 export function renderAccount(view: AccountView): string {
@@ -27,34 +28,38 @@ export function renderAccount(view: AccountView): string {
           >
           to:
         </p>
-        <ul>
+        <ul class="scopes">
           ${app.scopes.map((item) => html`<li data-scope="${item.scope}">${item.description}</li>`)}
         </ul>
         <form method="post" action="/account/revoke">
           ${csrfField(view.csrfToken)}
           <input type="hidden" name="client_id" value="${app.clientId}" />
-          <button type="submit" aria-label="Revoke access for ${app.clientName}">Revoke access</button>
+          <button type="submit" class="secondary" aria-label="Revoke access for ${app.clientName}">
+            Revoke access
+          </button>
         </form>
       </li> `,
   );
   const body = html`<h1>Your account</h1>
     <p>Signed in as <strong>${view.username}</strong>.</p>
-    ${view.notice ? html`<p role="status">${view.notice}</p>` : ''}
+    ${view.notice ? html`<p role="status" class="notice">${view.notice}</p>` : ''}
     <h2>Apps you authorized</h2>
     ${
       view.apps.length === 0
         ? html`<p>You have not authorized any apps.</p>`
-        : html`<ul>
+        : html`<ul class="apps">
             ${apps}
           </ul>`
     }
-    <form method="post" action="/logout">
-      ${csrfField(view.csrfToken)}
-      <button type="submit">Sign out</button>
-    </form>
-    <form method="post" action="/account/sign-out-everywhere">
-      ${csrfField(view.csrfToken)}
-      <button type="submit">Sign out everywhere</button>
-    </form>`;
-  return renderLayout({ title: 'Your account', body });
+    <div class="actions">
+      <form method="post" action="/logout">
+        ${csrfField(view.csrfToken)}
+        <button type="submit">Sign out</button>
+      </form>
+      <form method="post" action="/account/sign-out-everywhere">
+        ${csrfField(view.csrfToken)}
+        <button type="submit" class="secondary">Sign out everywhere</button>
+      </form>
+    </div>`;
+  return renderLayout({ title: 'Your account', body, chrome: view.chrome });
 }

@@ -1,5 +1,5 @@
 import { html } from './html';
-import { csrfField, renderLayout } from './layout.view';
+import { csrfField, renderLayout, type PageChrome } from './layout.view';
 
 interface ConsentBase {
   csrfToken: string;
@@ -8,6 +8,7 @@ interface ConsentBase {
   /** The requested scopes in words, in request order. */
   scopes: { scope: string; description: string }[];
   username: string;
+  chrome?: PageChrome;
 }
 
 /** What the decision is about, posted back so it is checked afresh. */
@@ -26,7 +27,7 @@ export function renderConsent(view: ConsentView): string {
       You are signed in as <strong>${view.username}</strong>.
       <strong>${view.clientName}</strong> (${view.clientId}) asks to:
     </p>
-    <ul>
+    <ul class="scopes">
       ${view.scopes.map((item) => html`<li data-scope="${item.scope}">${item.description}</li> `)}
     </ul>
     ${
@@ -34,7 +35,8 @@ export function renderConsent(view: ConsentView): string {
         ? // RFC 8628 §5.4: a code sent by someone else (remote phishing) is refused by the user who checks it.
           html`<p id="device-code-check">
             Allow only if you are signing in on a device that shows the code
-            <strong data-user-code>${view.userCode}</strong>. If someone sent you this code, choose Deny.
+            <strong class="user-code" data-user-code>${view.userCode}</strong>. If someone sent you this code,
+            choose Deny.
           </p>`
         : ''
     }
@@ -45,10 +47,10 @@ export function renderConsent(view: ConsentView): string {
           ? html`<input type="hidden" name="user_code" value="${view.userCode}" />`
           : html`<input type="hidden" name="authorize_query" value="${view.authorizeQuery}" />`
       }
-      <p>
+      <div class="actions">
         <button type="submit" name="decision" value="allow">Allow</button>
-        <button type="submit" name="decision" value="deny">Deny</button>
-      </p>
+        <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+      </div>
     </form>`;
-  return renderLayout({ title: `Allow ${view.clientName}?`, body });
+  return renderLayout({ title: `Allow ${view.clientName}?`, body, chrome: view.chrome });
 }

@@ -1,25 +1,48 @@
+import { BUILT_IN_STYLESHEET } from '../page-assets';
 import { html, type SafeHtml } from './html';
+
+/** What every page carries besides its content: language, brand and stylesheets (http/page-chrome.ts). */
+export interface PageChrome {
+  /** BCP 47 tag of the page's language, for <html lang>. */
+  lang: string;
+  /** The operator's product name in the header (UI_BRAND_NAME); none when empty. */
+  brand: string;
+  /** Same-origin stylesheets, in order: the built-in design, then the operator's theme. */
+  stylesheets: readonly string[];
+}
+
+/** English, no brand, the built-in design: pages rendered outside a request (tests, early errors). */
+export const DEFAULT_CHROME: PageChrome = {
+  lang: 'en',
+  brand: '',
+  stylesheets: [BUILT_IN_STYLESHEET.href],
+};
 
 export interface LayoutOptions {
   title: string;
   body: SafeHtml;
+  chrome?: PageChrome;
 }
 
 /**
- * The page shell: language, charset, viewport and a single <main> landmark. No scripts, styles or
- * images from anywhere (RFC 9700 §4.2.4: no third-party resources on authorization pages).
+ * The page shell: language, charset, viewport, the stylesheets, a header with the brand and a single
+ * <main> landmark. No scripts, inline styles or images from elsewhere (RFC 9700 §4.2.4: no
+ * third-party resources on authorization pages; the CSP allows only 'self').
  */
-export function renderLayout({ title, body }: LayoutOptions): string {
+export function renderLayout({ title, body, chrome = DEFAULT_CHROME }: LayoutOptions): string {
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="${chrome.lang}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
-        <title>${title}</title>
+        <meta name="color-scheme" content="light" />
+        <title>${chrome.brand ? `${title} · ${chrome.brand}` : title}</title>
+        ${chrome.stylesheets.map((href) => html`<link rel="stylesheet" href="${href}" />`)}
       </head>
       <body>
-        <main>${body}</main>
+        ${chrome.brand ? html`<header class="site-header"><span class="brand">${chrome.brand}</span></header>` : ''}
+        <main class="card">${body}</main>
       </body>
     </html> `.value;
 }

@@ -1,5 +1,5 @@
 import { html } from './html';
-import { csrfField, renderLayout } from './layout.view';
+import { csrfField, renderLayout, type PageChrome } from './layout.view';
 
 export interface LogoutConfirmView {
   csrfToken: string;
@@ -10,6 +10,7 @@ export interface LogoutConfirmView {
   clientId?: string;
   postLogoutRedirectUri?: string;
   state?: string;
+  chrome?: PageChrome;
 }
 
 /** OIDC RP-Initiated Logout 1.0 §2: "ask the End-User whether to log out of the OP" without a valid hint. */
@@ -28,16 +29,17 @@ export function renderLogoutConfirm(view: LogoutConfirmView): string {
     <form method="post" action="/session/end/confirm">
       ${csrfField(view.csrfToken)} ${hidden('client_id', view.clientId)}
       ${hidden('post_logout_redirect_uri', view.postLogoutRedirectUri)} ${hidden('state', view.state)}
-      <button type="submit">Sign out</button>
+      <div class="actions"><button type="submit">Sign out</button></div>
     </form>
-    <p>To stay signed in, close this page.</p>`;
-  return renderLayout({ title: 'Sign out?', body });
+    <p class="muted">To stay signed in, close this page.</p>`;
+  return renderLayout({ title: 'Sign out?', body, chrome: view.chrome });
 }
 
-export function renderSignedOut(): string {
+export function renderSignedOut(chrome?: PageChrome): string {
   return renderLayout({
     title: 'Signed out',
     body: html`<h1>You are signed out</h1>
       <p><a href="/account">Sign in again</a></p>`,
+    chrome,
   });
 }
