@@ -16,13 +16,11 @@ export const searchConfigSchema = z.object({
    * scroll and PIT stay on DATABASE_URL (storage/replica-set.ts). Empty: the primary serves everything.
    */
   DATABASE_REPLICA_URLS: z
-    .string()
+    // A list too, so a parsed config parses again (tests derive one instance's config from another's).
+    .union([z.string(), z.array(z.string())])
     .default('')
     .transform((value) =>
-      value
-        .split(',')
-        .map((url) => url.trim())
-        .filter(Boolean),
+      (Array.isArray(value) ? value : value.split(',')).map((url) => url.trim()).filter(Boolean),
     )
     .pipe(z.array(envUrl).max(16)),
   /**
