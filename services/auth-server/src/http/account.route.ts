@@ -29,7 +29,7 @@ export function accountRoute(ctx: PageContext): Router {
           csrfToken: ctx.csrf.token(req, res),
           username: session.username,
           apps: apps.map((app) => ({ ...app, scopes: describeScopes(app.scopes) })),
-          ...(req.query.revoked === '1' ? { notice: 'Access revoked.' } : {}),
+          ...(req.query.revoked === '1' ? { notice: ctx.chrome(req).i18n.t('Access revoked.') } : {}),
         }),
       );
   });

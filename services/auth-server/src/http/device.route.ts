@@ -61,7 +61,8 @@ export function deviceRoute(ctx: PageContext): Router {
           }),
         );
     // A malformed entry is a typo, not a guess: no lookup, nothing counted.
-    if (!userCode) return again(400, 'Enter the 8-letter code your device shows, like BCDF-GHJK.');
+    if (!userCode)
+      return again(400, ctx.chrome(req).i18n.t('Enter the 8-letter code your device shows, like BCDF-GHJK.'));
     const shown = formatUserCode(userCode);
     const ip = clientIp(req);
     const wait = await ctx.deviceThrottle.retryAfter(session.userId, ip);
@@ -71,12 +72,20 @@ export function deviceRoute(ctx: PageContext): Router {
         retryAfterSeconds: wait,
       });
       res.set('Retry-After', String(wait));
-      return again(429, `Too many wrong codes. Try again in ${wait} seconds.`, shown);
+      return again(
+        429,
+        ctx.chrome(req).i18n.t('Too many wrong codes. Try again in {seconds} seconds.', { seconds: wait }),
+        shown,
+      );
     }
     const unknown = async () => {
       await ctx.deviceThrottle.recordFailure(session.userId, ip);
       auditPageEvent(ctx.logger, req, 'device.code_failure', { userId: session.userId });
-      return again(400, 'That code is not valid, or it has expired. Check the code on your device.', shown);
+      return again(
+        400,
+        ctx.chrome(req).i18n.t('That code is not valid, or it has expired. Check the code on your device.'),
+        shown,
+      );
     };
     const decision = formField(req, 'decision');
     if (decision === undefined) {

@@ -40,20 +40,26 @@ export function loginRoute(ctx: PageContext): Router {
             error,
           }),
         );
-    if (!username || !password) return again(400, 'Enter your username and password.');
+    if (!username || !password)
+      return again(400, ctx.chrome(req).i18n.t('Enter your username and password.'));
 
     const ip = clientIp(req);
     const wait = await ctx.throttle.retryAfter(username, ip);
     if (wait > 0) {
       auditPageEvent(ctx.logger, req, 'login.throttled', { username, retryAfterSeconds: wait });
       res.set('Retry-After', String(wait));
-      return again(429, `Too many failed sign-in attempts. Try again in ${wait} seconds.`);
+      return again(
+        429,
+        ctx
+          .chrome(req)
+          .i18n.t('Too many failed sign-in attempts. Try again in {seconds} seconds.', { seconds: wait }),
+      );
     }
     const user = await checkLogin(ctx.users, username, password);
     if (!user) {
       await ctx.throttle.recordFailure(username, ip);
       auditPageEvent(ctx.logger, req, 'login.failure', { username });
-      return again(400, 'Incorrect username or password.');
+      return again(400, ctx.chrome(req).i18n.t('Incorrect username or password.'));
     }
     await ctx.throttle.recordSuccess(username, ip);
     const session = await ctx.sessions.start(req, res, user);

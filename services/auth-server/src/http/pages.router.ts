@@ -23,7 +23,8 @@ import type { PageContext } from './page-context';
 import { pageErrorHandler } from './page-error';
 import { pageHeaders } from './page-headers';
 import { loadPageAssets } from './page-assets';
-import type { PageChrome } from './views/layout.view';
+import { createPageChrome } from './page-chrome';
+import { loadMessageCatalogue } from './i18n/message-catalogue';
 import { derivePageKeys } from './session-keys';
 import { createSessionManager } from './session-manager';
 
@@ -63,7 +64,7 @@ export function createPagesRouter(deps: PagesDeps): Router {
   const clock = deps.clock ?? (() => new Date());
   const assets = loadPageAssets(config.UI_THEME_CSS_FILE);
   const brand = config.UI_BRAND_NAME ?? new URL(config.ISSUER).host;
-  const chrome = (): PageChrome => ({ lang: 'en', brand, stylesheets: assets.stylesheets });
+  const chrome = createPageChrome(brand, assets, loadMessageCatalogue());
   const ctx: PageContext = {
     config,
     logger: deps.logger,

@@ -1,5 +1,6 @@
 import { html } from './html';
-import { csrfField, renderLayout, type PageChrome } from './layout.view';
+import { csrfField, DEFAULT_CHROME, renderLayout, type PageChrome } from './layout.view';
+import { scopeWords } from './scope-words';
 
 export interface AuthorizedAppView {
   clientId: string;
@@ -12,41 +13,48 @@ export interface AccountView {
   csrfToken: string;
   username: string;
   apps: AuthorizedAppView[];
+  /** Already in the page's language (the route words it). */
   notice?: string;
   chrome?: PageChrome;
 }
 
 export function renderAccount(view: AccountView): string {
+  const chrome = view.chrome ?? DEFAULT_CHROME;
+  const { t, tHtml } = chrome.i18n;
   const apps = view.apps.map(
     (app) =>
       html`<li>
         <h3>${app.clientName}</h3>
         <p>
-          Authorized on
-          <time datetime="${app.authorizedAt.toISOString()}"
-            >${app.authorizedAt.toISOString().slice(0, 10)}</time
-          >
-          to:
+          ${tHtml('Authorized on {date} to:', {
+            date: html`<time datetime="${app.authorizedAt.toISOString()}"
+              >${app.authorizedAt.toISOString().slice(0, 10)}</time
+            >`,
+          })}
         </p>
         <ul class="scopes">
-          ${app.scopes.map((item) => html`<li data-scope="${item.scope}">${item.description}</li>`)}
+          ${app.scopes.map((item) => html`<li data-scope="${item.scope}">${scopeWords(chrome.i18n, item)}</li>`)}
         </ul>
         <form method="post" action="/account/revoke">
           ${csrfField(view.csrfToken)}
           <input type="hidden" name="client_id" value="${app.clientId}" />
-          <button type="submit" class="secondary" aria-label="Revoke access for ${app.clientName}">
-            Revoke access
+          <button
+            type="submit"
+            class="secondary"
+            aria-label="${t('Revoke access for {client}', { client: app.clientName })}"
+          >
+            ${t('Revoke access')}
           </button>
         </form>
       </li> `,
   );
-  const body = html`<h1>Your account</h1>
-    <p>Signed in as <strong>${view.username}</strong>.</p>
+  const body = html`<h1>${t('Your account')}</h1>
+    <p>${tHtml('Signed in as {username}.', { username: html`<strong>${view.username}</strong>` })}</p>
     ${view.notice ? html`<p role="status" class="notice">${view.notice}</p>` : ''}
-    <h2>Apps you authorized</h2>
+    <h2>${t('Apps you authorized')}</h2>
     ${
       view.apps.length === 0
-        ? html`<p>You have not authorized any apps.</p>`
+        ? html`<p>${t('You have not authorized any apps.')}</p>`
         : html`<ul class="apps">
             ${apps}
           </ul>`
@@ -54,12 +62,12 @@ export function renderAccount(view: AccountView): string {
     <div class="actions">
       <form method="post" action="/logout">
         ${csrfField(view.csrfToken)}
-        <button type="submit">Sign out</button>
+        <button type="submit">${t('Sign out')}</button>
       </form>
       <form method="post" action="/account/sign-out-everywhere">
         ${csrfField(view.csrfToken)}
-        <button type="submit" class="secondary">Sign out everywhere</button>
+        <button type="submit" class="secondary">${t('Sign out everywhere')}</button>
       </form>
     </div>`;
-  return renderLayout({ title: 'Your account', body, chrome: view.chrome });
+  return renderLayout({ title: t('Your account'), body, chrome });
 }

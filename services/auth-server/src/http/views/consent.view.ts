@@ -1,5 +1,6 @@
 import { html } from './html';
-import { csrfField, renderLayout, type PageChrome } from './layout.view';
+import { csrfField, DEFAULT_CHROME, renderLayout, type PageChrome } from './layout.view';
+import { scopeWords } from './scope-words';
 
 interface ConsentBase {
   csrfToken: string;
@@ -21,22 +22,26 @@ type ConsentSubject =
 export type ConsentView = ConsentBase & ConsentSubject;
 
 export function renderConsent(view: ConsentView): string {
+  const chrome = view.chrome ?? DEFAULT_CHROME;
+  const { t, tHtml } = chrome.i18n;
   const device = view.userCode !== undefined;
-  const body = html`<h1>Allow ${view.clientName} to access your account?</h1>
+  const client = html`<strong>${view.clientName}</strong>`;
+  const body = html`<h1>${t('Allow {client} to access your account?', { client: view.clientName })}</h1>
     <p>
-      You are signed in as <strong>${view.username}</strong>.
-      <strong>${view.clientName}</strong> (${view.clientId}) asks to:
+      ${tHtml('You are signed in as {username}.', { username: html`<strong>${view.username}</strong>` })}
+      ${tHtml('{client} ({client_id}) asks to:', { client, client_id: view.clientId })}
     </p>
     <ul class="scopes">
-      ${view.scopes.map((item) => html`<li data-scope="${item.scope}">${item.description}</li> `)}
+      ${view.scopes.map((item) => html`<li data-scope="${item.scope}">${scopeWords(chrome.i18n, item)}</li> `)}
     </ul>
     ${
       device
         ? // RFC 8628 §5.4: a code sent by someone else (remote phishing) is refused by the user who checks it.
           html`<p id="device-code-check">
-            Allow only if you are signing in on a device that shows the code
-            <strong class="user-code" data-user-code>${view.userCode}</strong>. If someone sent you this code,
-            choose Deny.
+            ${tHtml(
+              'Allow only if you are signing in on a device that shows the code {code}. If someone sent you this code, choose Deny.',
+              { code: html`<strong class="user-code" data-user-code>${view.userCode}</strong>` },
+            )}
           </p>`
         : ''
     }
@@ -48,9 +53,9 @@ export function renderConsent(view: ConsentView): string {
           : html`<input type="hidden" name="authorize_query" value="${view.authorizeQuery}" />`
       }
       <div class="actions">
-        <button type="submit" name="decision" value="allow">Allow</button>
-        <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+        <button type="submit" name="decision" value="allow">${t('Allow')}</button>
+        <button type="submit" name="decision" value="deny" class="secondary">${t('Deny')}</button>
       </div>
     </form>`;
-  return renderLayout({ title: `Allow ${view.clientName}?`, body, chrome: view.chrome });
+  return renderLayout({ title: t('Allow {client}?', { client: view.clientName }), body, chrome });
 }

@@ -1,4 +1,5 @@
 import { BUILT_IN_STYLESHEET } from '../page-assets';
+import { ENGLISH, type Translator } from '../i18n/translator';
 import { html, type SafeHtml } from './html';
 
 /** What every page carries besides its content: language, brand and stylesheets (http/page-chrome.ts). */
@@ -9,6 +10,8 @@ export interface PageChrome {
   brand: string;
   /** Same-origin stylesheets, in order: the built-in design, then the operator's theme. */
   stylesheets: readonly string[];
+  /** The page's messages, in its language (i18n/). */
+  i18n: Translator;
 }
 
 /** English, no brand, the built-in design: pages rendered outside a request (tests, early errors). */
@@ -16,6 +19,7 @@ export const DEFAULT_CHROME: PageChrome = {
   lang: 'en',
   brand: '',
   stylesheets: [BUILT_IN_STYLESHEET.href],
+  i18n: ENGLISH,
 };
 
 export interface LayoutOptions {

@@ -1,5 +1,5 @@
 import { html } from './html';
-import { csrfField, renderLayout, type PageChrome } from './layout.view';
+import { csrfField, DEFAULT_CHROME, renderLayout, type PageChrome } from './layout.view';
 
 export interface LoginView {
   csrfToken: string;
@@ -7,17 +7,22 @@ export interface LoginView {
   /** The application asking, when the login is part of an authorization request. */
   clientName?: string;
   username?: string;
+  /** Already in the page's language (the route words it). */
   error?: string;
   chrome?: PageChrome;
 }
 
 export function renderLogin(view: LoginView): string {
+  const chrome = view.chrome ?? DEFAULT_CHROME;
+  const { t, tHtml } = chrome.i18n;
   // The error names the field it is about (aria-describedby, aria-invalid): screen readers read both.
   const invalid = view.error ? html` aria-invalid="true" aria-describedby="login-error"` : '';
-  const body = html`<h1>Sign in</h1>
+  const body = html`<h1>${t('Sign in')}</h1>
     ${
       view.clientName
-        ? html`<p class="client">Sign in to continue to <strong>${view.clientName}</strong>.</p>`
+        ? html`<p class="client">
+            ${tHtml('Sign in to continue to {client}.', { client: html`<strong>${view.clientName}</strong>` })}
+          </p>`
         : ''
     }
     ${view.error ? html`<p role="alert" class="alert" id="login-error">${view.error}</p>` : ''}
@@ -25,7 +30,7 @@ export function renderLogin(view: LoginView): string {
       ${csrfField(view.csrfToken)}
       <input type="hidden" name="return_to" value="${view.returnTo}" />
       <div class="field">
-        <label for="username">Username</label>
+        <label for="username">${t('Username')}</label>
         <input
           id="username"
           name="username"
@@ -39,7 +44,7 @@ export function renderLogin(view: LoginView): string {
         />
       </div>
       <div class="field">
-        <label for="password">Password</label>
+        <label for="password">${t('Password')}</label>
         <input
           id="password"
           name="password"
@@ -49,7 +54,7 @@ export function renderLogin(view: LoginView): string {
           ${invalid}
         />
       </div>
-      <div class="actions"><button type="submit">Sign in</button></div>
+      <div class="actions"><button type="submit">${t('Sign in')}</button></div>
     </form>`;
-  return renderLayout({ title: 'Sign in', body, chrome: view.chrome });
+  return renderLayout({ title: t('Sign in'), body, chrome });
 }

@@ -1,5 +1,5 @@
 import { html } from './html';
-import { csrfField, renderLayout, type PageChrome } from './layout.view';
+import { csrfField, DEFAULT_CHROME, renderLayout, type PageChrome } from './layout.view';
 
 export interface LogoutConfirmView {
   csrfToken: string;
@@ -15,31 +15,34 @@ export interface LogoutConfirmView {
 
 /** OIDC RP-Initiated Logout 1.0 §2: "ask the End-User whether to log out of the OP" without a valid hint. */
 export function renderLogoutConfirm(view: LogoutConfirmView): string {
+  const chrome = view.chrome ?? DEFAULT_CHROME;
+  const { t, tHtml } = chrome.i18n;
   const hidden = (name: string, value: string | undefined) =>
     value === undefined ? '' : html`<input type="hidden" name="${name}" value="${value}" />`;
-  const body = html`<h1>Sign out?</h1>
+  const body = html`<h1>${t('Sign out?')}</h1>
     <p>
       ${
         view.clientName
-          ? html`<strong>${view.clientName}</strong> asks to sign you out.`
-          : html`An application asks to sign you out.`
+          ? tHtml('{client} asks to sign you out.', { client: html`<strong>${view.clientName}</strong>` })
+          : t('An application asks to sign you out.')
       }
-      You are signed in as <strong>${view.username}</strong>.
+      ${tHtml('You are signed in as {username}.', { username: html`<strong>${view.username}</strong>` })}
     </p>
     <form method="post" action="/session/end/confirm">
       ${csrfField(view.csrfToken)} ${hidden('client_id', view.clientId)}
       ${hidden('post_logout_redirect_uri', view.postLogoutRedirectUri)} ${hidden('state', view.state)}
-      <div class="actions"><button type="submit">Sign out</button></div>
+      <div class="actions"><button type="submit">${t('Sign out')}</button></div>
     </form>
-    <p class="muted">To stay signed in, close this page.</p>`;
-  return renderLayout({ title: 'Sign out?', body, chrome: view.chrome });
+    <p class="muted">${t('To stay signed in, close this page.')}</p>`;
+  return renderLayout({ title: t('Sign out?'), body, chrome });
 }
 
-export function renderSignedOut(chrome?: PageChrome): string {
+export function renderSignedOut(chrome: PageChrome = DEFAULT_CHROME): string {
+  const { t } = chrome.i18n;
   return renderLayout({
-    title: 'Signed out',
-    body: html`<h1>You are signed out</h1>
-      <p><a href="/account">Sign in again</a></p>`,
+    title: t('Signed out'),
+    body: html`<h1>${t('You are signed out')}</h1>
+      <p><a href="/account">${t('Sign in again')}</a></p>`,
     chrome,
   });
 }
