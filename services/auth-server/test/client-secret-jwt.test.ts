@@ -21,7 +21,7 @@ describe('client_secret_jwt client authentication (RFC 7523)', () => {
     return {
       iss: id,
       sub: id,
-      aud: `${server.config.ISSUER}/token`,
+      aud: server.config.ISSUER,
       jti: randomUUID(),
       exp: now + 60,
       ...extra,
@@ -89,6 +89,8 @@ describe('client_secret_jwt client authentication (RFC 7523)', () => {
     expect((await tokenWith(once)).status).toBe(200);
     expectInvalidClient(await tokenWith(once));
     expectInvalidClient(await tokenWith(sign(claims({ aud: 'https://elsewhere.example/token' }))));
+    // RFC 7523bis §4: the issuer alone; the token endpoint URL is no longer an audience.
+    expectInvalidClient(await tokenWith(sign(claims({ aud: `${server.config.ISSUER}/token` }))));
     const past = Math.floor(Date.now() / 1000) - 600;
     expectInvalidClient(await tokenWith(sign(claims({ exp: past, iat: past - 60 }))));
   });

@@ -49,7 +49,7 @@ describe('private_key_jwt client authentication (RFC 7523)', () => {
     return {
       iss: clientId,
       sub: clientId,
-      aud: `${server.config.ISSUER}/token`,
+      aud: server.config.ISSUER,
       jti: randomUUID(),
       iat: now,
       exp: now + 60,
@@ -103,10 +103,27 @@ describe('private_key_jwt client authentication (RFC 7523)', () => {
     }
   });
 
-  it('accepts the issuer identifier or the token endpoint as aud (RFC 7523bis), alone or in an array', async () => {
+  it('takes only the issuer identifier as the sole aud (RFC 7523bis §4): no token endpoint, no second value', async () => {
     const issuer = server.config.ISSUER;
-    for (const aud of [issuer, `${issuer}/token`, [issuer, `${issuer}/token`], ['https://x.example', issuer]])
-      expect((await tokenWith(sign(claims({ aud })))).status).toBe(200);
+    for (const aud of [issuer, [issuer]]) expect((await tokenWith(sign(claims({ aud })))).status).toBe(200);
+    for (const aud of [
+      `${issuer}/token`,
+      `${issuer}/par`,
+      [issuer, `${issuer}/token`],
+      ['https://x.example', issuer],
+      [],
+    ])
+      expectInvalidClient(await tokenWith(sign(claims({ aud }))));
+    expectInvalidClient(await tokenWith(sign(claims({ aud: undefined }))));
+  });
+
+  it('takes typ client-authentication+jwt or JWT, and refuses other JWT kinds (RFC 7523bis §4, RFC 8725 §3.11)', async () => {
+    const signTyp = (typ: string) =>
+      jwt.sign(claims(), rsa.privateKey, { algorithm: 'RS256', header: { alg: 'RS256', kid: rsa.kid, typ } });
+    for (const typ of ['client-authentication+jwt', 'application/client-authentication+jwt', 'JWT'])
+      expect((await tokenWith(signTyp(typ))).status).toBe(200);
+    for (const typ of ['oauth-authz-req+jwt', 'dpop+jwt', 'logout+jwt', 'at+jwt'])
+      expectInvalidClient(await tokenWith(signTyp(typ)));
   });
 
   it('redeems an authorization code with an assertion', async () => {

@@ -48,7 +48,13 @@ export function discoveryRouter(ctx: AuthContext): Router {
     id_token_signing_alg_values_supported: ['RS256'],
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     token_endpoint_auth_signing_alg_values_supported: CLIENT_AUTH_SIGNING_ALGS,
-    introspection_endpoint_auth_methods_supported: ['client_secret_basic'],
+    // Resource servers: Basic, or an assertion (RFC 7523) when registered with keys or for client_secret_jwt.
+    introspection_endpoint_auth_methods_supported: [
+      'client_secret_basic',
+      'client_secret_jwt',
+      'private_key_jwt',
+    ],
+    introspection_endpoint_auth_signing_alg_values_supported: CLIENT_AUTH_SIGNING_ALGS,
     // RFC 9701 §7: JWT introspection responses (Accept: application/token-introspection+jwt), RS256.
     introspection_signing_alg_values_supported: ['RS256'],
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,

@@ -8,15 +8,16 @@ const toResourceServer = (row: Record<string, unknown>): ResourceServer => ({
   scopes: row.scopes as string[],
   jwks: (row.jwks ?? null) as ResourceServer['jwks'],
   jwksUri: (row.jwks_uri ?? null) as string | null,
+  secretCiphertext: (row.secret_ciphertext ?? null) as string | null,
 });
-const COLUMNS = 'id, secret_hash, audience, scopes, jwks, jwks_uri';
+const COLUMNS = 'id, secret_hash, audience, scopes, jwks, jwks_uri, secret_ciphertext';
 
 export function createResourceServersRepo(db: Queryable): ResourceServersRepo {
   return {
     async save(rs: ResourceServer): Promise<ResourceServer> {
       const { rows } = await db.query(
-        `INSERT INTO resource_servers (id, secret_hash, audience, scopes, jwks, jwks_uri)
-         VALUES ($1,$2,$3,$4,$5,$6) RETURNING ${COLUMNS}`,
+        `INSERT INTO resource_servers (id, secret_hash, audience, scopes, jwks, jwks_uri, secret_ciphertext)
+         VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING ${COLUMNS}`,
         [
           rs.id,
           rs.secretHash,
@@ -24,6 +25,7 @@ export function createResourceServersRepo(db: Queryable): ResourceServersRepo {
           rs.scopes,
           rs.jwks ? JSON.stringify(rs.jwks) : null,
           rs.jwksUri ?? null,
+          rs.secretCiphertext ?? null,
         ],
       );
       return toResourceServer(rows[0]);
@@ -41,23 +43,30 @@ export function createResourceServersRepo(db: Queryable): ResourceServersRepo {
       );
       return rows.map(toResourceServer);
     },
-    async updateSecretHash(id: string, secretHash: Buffer): Promise<void> {
-      await db.query('UPDATE resource_servers SET secret_hash = $2 WHERE id = $1', [id, secretHash]);
+    async updateSecret(id: string, secretHash: Buffer, secretCiphertext: string): Promise<void> {
+      // The sealed copy follows the hash only where one is kept (client_secret_jwt resource servers).
+      await db.query(
+        `UPDATE resource_servers SET secret_hash = $2,
+           secret_ciphertext = CASE WHEN secret_ciphertext IS NULL THEN NULL ELSE $3 END
+         WHERE id = $1`,
+        [id, secretHash, secretCiphertext],
+      );
     },
     /**
      * Makes the row match `rs` (inserting it, or updating a differing or disabled one) in one statement,
      * so concurrent starts cannot race; a row that already matches is not written at all.
      */
-    async upsert(rs: ResourceServer): Promise<'created' | 'updated' | 'unchanged'> {
+    async upsert(rs: ResourceServer, sealedSecret: string): Promise<'created' | 'updated' | 'unchanged'> {
       const { rows } = await db.query<{ inserted: boolean }>(
         `INSERT INTO resource_servers AS r (id, secret_hash, audience, scopes) VALUES ($1,$2,$3,$4)
          ON CONFLICT (id) DO UPDATE
            SET secret_hash = EXCLUDED.secret_hash, audience = EXCLUDED.audience, scopes = EXCLUDED.scopes,
-               disabled_at = NULL
+               disabled_at = NULL,
+               secret_ciphertext = CASE WHEN r.secret_ciphertext IS NULL THEN NULL ELSE $5 END
            WHERE r.secret_hash <> EXCLUDED.secret_hash OR r.audience <> EXCLUDED.audience
               OR r.scopes <> EXCLUDED.scopes OR r.disabled_at IS NOT NULL
          RETURNING (xmax = 0) AS inserted`,
-        [rs.id, rs.secretHash, rs.audience, rs.scopes],
+        [rs.id, rs.secretHash, rs.audience, rs.scopes, sealedSecret],
       );
       if (!rows[0]) return 'unchanged';
       return rows[0].inserted ? 'created' : 'updated';

@@ -1,4 +1,5 @@
 import type { AuthContext } from '../auth-context';
+import { createResourceServerSecretEncryption } from '../crypto/key-encryption';
 
 /** search-store's resource server as `docker compose up` and `npm start` register it. */
 export const SEARCH_STORE_RESOURCE_SERVER = {
@@ -20,11 +21,15 @@ export async function bootstrapSearchStore(
   ctx: AuthContext,
   secret: string,
 ): Promise<'created' | 'updated' | 'unchanged'> {
-  const outcome = await ctx.repos.resourceServers.upsert({
-    ...SEARCH_STORE_RESOURCE_SERVER,
-    scopes: [...SEARCH_STORE_RESOURCE_SERVER.scopes],
-    secretHash: ctx.hasher.hash(secret),
-  });
+  const outcome = await ctx.repos.resourceServers.upsert(
+    {
+      ...SEARCH_STORE_RESOURCE_SERVER,
+      scopes: [...SEARCH_STORE_RESOURCE_SERVER.scopes],
+      secretHash: ctx.hasher.hash(secret),
+    },
+    // Kept only if it was registered for client_secret_jwt: then the sealed copy must follow the hash.
+    createResourceServerSecretEncryption(ctx.config.TOKEN_SIGNING_SECRET).encrypt(secret),
+  );
   ctx.logger.info('bootstrap: resource server', { id: SEARCH_STORE_RESOURCE_SERVER.id, outcome });
   return outcome;
 }

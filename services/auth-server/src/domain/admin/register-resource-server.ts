@@ -4,6 +4,7 @@ import type { AuthContext } from '../auth-context';
 import type { ResourceServer } from '../clients/resource-server';
 import { checkClientJwks, clientJwksSchema } from '../clients/client-jwks';
 import { checkJwksUri } from '../clients/register-client';
+import { createResourceServerSecretEncryption } from '../crypto/key-encryption';
 import { generateSecret } from '../crypto/secret-hasher';
 
 export const resourceServerSchema = z
@@ -14,6 +15,11 @@ export const resourceServerSchema = z
     /** Public keys for private_key_jwt at /token_info (RFC 7523), as a client's (RFC 7591 §2). */
     jwks: clientJwksSchema.optional(),
     jwks_uri: z.string().max(2000).optional(),
+    /**
+     * client_secret_jwt at /token_info (RFC 7523 §2.2): the secret is then also kept sealed, since checking an
+     * HMAC assertion needs it; Basic keeps working (/revocations/stream and the relay header take only Basic).
+     */
+    client_secret_jwt: z.boolean().optional(),
   })
   .strict();
 
@@ -42,6 +48,9 @@ export async function registerResourceServer(
     jwks: parsed.data.jwks ?? null,
     jwksUri: parsed.data.jwks_uri ?? null,
     secretHash: ctx.hasher.hash(secret),
+    secretCiphertext: parsed.data.client_secret_jwt
+      ? createResourceServerSecretEncryption(ctx.config.TOKEN_SIGNING_SECRET).encrypt(secret)
+      : null,
   });
   return { resourceServer, secret };
 }
@@ -52,4 +61,5 @@ export const presentResourceServer = (rs: ResourceServer) => ({
   scopes: rs.scopes,
   ...(rs.jwks ? { jwks: rs.jwks } : {}),
   ...(rs.jwksUri ? { jwks_uri: rs.jwksUri } : {}),
+  ...(rs.secretCiphertext ? { client_secret_jwt: true } : {}),
 });

@@ -1,5 +1,6 @@
 import type { AuthContext } from '../auth-context';
 import { registerClient } from '../clients/register-client';
+import { createResourceServerSecretEncryption } from '../crypto/key-encryption';
 import { generateSecret } from '../crypto/secret-hasher';
 import { DEVICE_CODE_GRANT_TYPE } from '../device/device-authorization';
 import { TOKEN_EXCHANGE_GRANT_TYPE } from '../token-exchange/token-exchange';
@@ -90,7 +91,12 @@ export async function seedDemo(ctx: AuthContext, options: DemoSeedOptions): Prom
       )
     ).secret;
     created.push('resource server search-store');
-  } else if (rsSecret) await resourceServers.updateSecretHash('search-store', ctx.hasher.hash(rsSecret));
+  } else if (rsSecret)
+    await resourceServers.updateSecret(
+      'search-store',
+      ctx.hasher.hash(rsSecret),
+      createResourceServerSecretEncryption(ctx.config.TOKEN_SIGNING_SECRET).encrypt(rsSecret),
+    );
 
   const username = options.username ?? 'demo';
   let password = options.password;

@@ -32,6 +32,8 @@ export type AssertionFailure =
   | 'iss_sub_mismatch'
   | 'missing_jti'
   | 'lifetime_too_long'
+  | 'wrong_audience'
+  | 'wrong_typ'
   | 'replayed_jti';
 
 /**
@@ -39,8 +41,8 @@ export type AssertionFailure =
  * the key is the client's registered key named by the header's `kid` (or its only key), verified with
  * an explicit algorithm list for that key's type (RFC 8725 §3.1: `none`, HS256 with a public key as
  * secret and algorithm switches are refused); `exp` required and at most 5 minutes ahead; `jti`
- * required and single use until the assertion expires. `aud` must contain our issuer identifier
- * (RFC 7523bis) or the token endpoint URL (RFC 7523 §3 item 3, which openid-client 5 also sends).
+ * required and single use until the assertion expires. `aud` must be our issuer identifier as its sole
+ * value (RFC 7523bis §4, the answer to audience injection: no token endpoint URL, no other audience).
  * Returns the client or the failure's reason.
  */
 export async function verifyClientAssertion(
@@ -65,7 +67,7 @@ export async function verifyClientAssertion(
     signer = { jwks: null, jwksUri: null, hmacSecret: secret };
   } else if (client.tokenEndpointAuthMethod !== 'private_key_jwt' || !(client.jwks || client.jwksUri))
     return { failure: 'not_private_key_jwt', clientId };
-  const checked = await verifyAssertionKeys(ctx, deps, assertion, header.kid, clientId, signer);
+  const checked = await verifyAssertionKeys(ctx, deps, assertion, header, clientId, signer);
   if (checked) return { failure: checked, clientId };
   return { client };
 }
@@ -92,18 +94,38 @@ function hmacAlgsFor(secret: Buffer): jwt.Algorithm[] {
 }
 
 /**
- * The checks after the signer is known: its key by `kid` (or its only key), signature with that key's
- * algorithms, `iss` = `sub` = `id`, `aud`, `exp` at most 5 minutes ahead, `jti` single use.
+ * RFC 7523bis §4 explicit typing: `client-authentication+jwt` (with or without the `application/` prefix,
+ * compared case-insensitively as RFC 7515 §4.1.9 says media types are), or no `typ`/`JWT` from clients
+ * that predate it. Any other type is another kind of JWT (a request object, a logout token, a DPoP proof)
+ * and never a client's credential (RFC 8725 §3.11).
+ */
+function acceptableTyp(typ: unknown): boolean {
+  if (typ === undefined) return true;
+  if (typeof typ !== 'string') return false;
+  const t = typ.toLowerCase().replace(/^application\//, '');
+  return t === 'jwt' || t === 'client-authentication+jwt';
+}
+
+/** RFC 7523bis §4: the issuer identifier as the sole audience (a one-element array is the same value). */
+function isSoleIssuerAudience(aud: unknown, issuer: string): boolean {
+  return aud === issuer || (Array.isArray(aud) && aud.length === 1 && aud[0] === issuer);
+}
+
+/**
+ * The checks after the signer is known: `typ`, its key by `kid` (or its only key), signature with that key's
+ * algorithms, `iss` = `sub` = `id`, `aud` = the issuer alone, `exp` at most 5 minutes ahead, `jti` single use.
  * Returns undefined when the assertion is good, else why it is not.
  */
 export async function verifyAssertionKeys(
   ctx: AuthContext,
   deps: ClientAssertionDeps,
   assertion: string,
-  kid: string | undefined,
+  header: { kid?: string; typ?: unknown },
   id: string,
   signer: AssertionSigner,
 ): Promise<AssertionFailure | undefined> {
+  if (!acceptableTyp(header.typ)) return 'wrong_typ';
+  const { kid } = header;
   const pick = (keys: ClientJwk[]) =>
     kid === undefined ? (keys.length === 1 ? keys[0] : undefined) : keys.find((k) => k.kid === kid);
   let jwk: ClientJwk | undefined;
@@ -137,7 +159,6 @@ export async function verifyAssertionKeys(
       algorithms,
       issuer: id,
       subject: id,
-      audience: [issuer, `${issuer}/token`],
       clockTolerance: CLOCK_TOLERANCE_SECONDS,
       complete: false,
     }) as jwt.JwtPayload;
@@ -145,6 +166,7 @@ export async function verifyAssertionKeys(
     return 'bad_signature_or_claims';
   }
   if (claims.sub !== id) return 'iss_sub_mismatch';
+  if (!isSoleIssuerAudience(claims.aud, issuer)) return 'wrong_audience';
   const now = Math.floor(Date.now() / 1000);
   if (typeof claims.exp !== 'number') return 'bad_signature_or_claims';
   if (claims.exp - now > MAX_ASSERTION_LIFETIME_SECONDS + CLOCK_TOLERANCE_SECONDS) return 'lifetime_too_long';

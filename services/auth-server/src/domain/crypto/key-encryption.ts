@@ -33,3 +33,8 @@ export function createKeyEncryption(secret: string, purpose = 'signing-key-encry
 export function createClientSecretEncryption(secret: string): KeyEncryption {
   return createKeyEncryption(secret, 'client-secret-encryption');
 }
+
+/** A client_secret_jwt resource server's secret (RFC 7523 §2.2 at /token_info), under a key of its own. */
+export function createResourceServerSecretEncryption(secret: string): KeyEncryption {
+  return createKeyEncryption(secret, 'resource-server-secret-encryption');
+}
