@@ -21,7 +21,7 @@ import type { GrantRevoker } from './domain/consent/grant-revoker';
 import type { IntrospectionCache } from './domain/introspection/introspection-cache';
 import { createLogoutService, type LogoutService } from './domain/logout/logout-service';
 import { revokeGrants } from './domain/revocation/revoke';
-import { createAuthCore, type AuthCore } from './http/auth-core';
+import { createAuthCore, createClientKeyDeps, type AuthCore } from './http/auth-core';
 import { introspectionFrontRoute } from './http/introspection-fast-path';
 import { createPagesRouter } from './http/pages.router';
 import { createAccountGrantsRepo } from './storage/account-grants.repo';
@@ -88,8 +88,9 @@ export function createApp(
   );
   const revocations = createRevocationBus({ redis, subscriber: deps.redisSubscriber, logger });
   const ctx = buildAuthContext({ config, pool, logger, cache, revocations });
-  const flow = createAuthorizationFlow(ctx);
-  const core = createAuthCore({ ctx, flow, redis, throttleKeyPrefix: deps.throttleKeyPrefix });
+  const assertions = createClientKeyDeps(config, logger, redis, deps.throttleKeyPrefix);
+  const flow = createAuthorizationFlow(ctx, assertions);
+  const core = createAuthCore({ ctx, flow, redis, throttleKeyPrefix: deps.throttleKeyPrefix, assertions });
   // The account page revokes through the core, so the introspection cache is purged on every instance.
   const coreRevoker: GrantRevoker = {
     async revokeUserClient(userId, clientId, reason) {

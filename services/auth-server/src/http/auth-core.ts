@@ -6,6 +6,7 @@ import { createDeviceFlow, type DeviceFlow } from '../domain/device/device-flow'
 import { adminRouter } from './admin.route';
 import { deviceAuthorizationRouter } from './device-authorization.route';
 import { discoveryRouter } from './discovery.route';
+import type { ClientAssertionDeps } from '../domain/clients/verify-client-assertion';
 import {
   createIntrospectionHandlers,
   introspectionRouter,
@@ -49,6 +50,8 @@ export function createAuthCore(deps: {
   redis?: Redis;
   /** Redis key prefix of the failure counters (tests keep apart with a unique one). */
   throttleKeyPrefix?: string;
+  /** Used assertion and request-object jtis, and the jwks_uri fetcher (shared with the authorization flow). */
+  assertions: ClientAssertionDeps;
 }): AuthCore {
   const { ctx, flow, redis } = deps;
   const { config } = ctx;
@@ -74,15 +77,7 @@ export function createAuthCore(deps: {
     ready().then(() => next(), next);
   });
   const rsAuth = createResourceServerAuth(ctx);
-  const assertions = {
-    jtis: createAssertionJtiStore({ redis, prefix: `${prefix}:jti` }),
-    remoteJwks: createClientJwksFetcher({
-      timeoutMs: config.CLIENT_JWKS_FETCH_TIMEOUT_MS,
-      cacheSeconds: config.CLIENT_JWKS_CACHE_SECONDS,
-      refetchSeconds: config.CLIENT_JWKS_REFETCH_SECONDS,
-      logger: ctx.logger,
-    }),
-  };
+  const { assertions } = deps;
   const introspection = createIntrospectionHandlers(ctx, introspectionLimiter, rsAuth, assertions);
   const clientAuth = { ctx, limiter: tokenLimiter, relays: rsAuth, assertions };
   // RFC 9449 §11.1 proof jtis, shared by the instances through Redis (as assertion jtis); §8 nonces
@@ -112,4 +107,26 @@ export function createAuthCore(deps: {
   // RFC 7591: off by default; when off /register is not mounted (404).
   if (config.DYNAMIC_REGISTRATION_ENABLED) router.use(registrationRouter(ctx));
   return { ctx, flow, device: createDeviceFlow(ctx), router, introspect: introspection.json, ready };
+}
+
+/**
+ * RFC 7523 §3 item 7 assertion jtis and RFC 9101 request-object jtis (shared by the instances through Redis,
+ * in process without it), and the cached jwks_uri fetcher: built once for the token side and the
+ * authorization flow. `prefix`: the failure counters' Redis prefix (tests keep apart with a unique one).
+ */
+export function createClientKeyDeps(
+  config: AuthContext['config'],
+  logger: AuthContext['logger'],
+  redis: Redis | undefined,
+  prefix = 'auth:rl',
+): ClientAssertionDeps {
+  return {
+    jtis: createAssertionJtiStore({ redis, prefix: `${prefix}:jti` }),
+    remoteJwks: createClientJwksFetcher({
+      timeoutMs: config.CLIENT_JWKS_FETCH_TIMEOUT_MS,
+      cacheSeconds: config.CLIENT_JWKS_CACHE_SECONDS,
+      refetchSeconds: config.CLIENT_JWKS_REFETCH_SECONDS,
+      logger,
+    }),
+  };
 }

@@ -34,7 +34,13 @@ export function pushedAuthorizationRequestRouter(
         throw new OAuthError('invalid_dpop_proof', 'dpop_jkt does not match the DPoP proof key');
       params.dpop_jkt = jkt;
     }
-    const pushed = await pushAuthorizationRequest(ctx, client, params, listParam(req.body, 'resource'));
+    const pushed = await pushAuthorizationRequest(
+      ctx,
+      clientAuth.assertions,
+      client,
+      params,
+      listParam(req.body, 'resource'),
+    );
     res.status(201).json(pushed);
   });
   return router;

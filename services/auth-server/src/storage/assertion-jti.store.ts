@@ -33,5 +33,15 @@ export function createAssertionJtiStore(options: { redis?: Redis; prefix: string
       }
       return claimLocal(key, ttlSeconds);
     },
+    async used(key) {
+      if (redis) {
+        try {
+          return (await redis.exists(`${options.prefix}:${key}`)) === 1;
+        } catch {
+          // Redis down: as claim, this process's record stands in.
+        }
+      }
+      return (local.get(key) ?? 0) > Date.now();
+    },
   };
 }

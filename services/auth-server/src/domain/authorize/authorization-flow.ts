@@ -26,6 +26,14 @@ export interface AuthorizationRequest {
   dpopJkt?: string;
   /** RFC 9126: the request came from POST /par; approving it uses it up. */
   pushedRequestHash?: Buffer;
+  /** RFC 9101: the request object's `jti`; approving the request uses it up. */
+  requestObjectJti?: RequestObjectJti;
+}
+
+/** A request object's `jti` as the used-jti store keys it, and how long it must be remembered. */
+export interface RequestObjectJti {
+  key: string;
+  ttlSeconds: number;
 }
 
 /**

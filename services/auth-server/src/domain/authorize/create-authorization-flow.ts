@@ -11,7 +11,8 @@ import {
 } from './authorization-flow';
 import { loadPushedRequest } from './load-pushed-request';
 import { parseAuthorizationRequest } from './parse-authorization-request';
-import { resolveRequestObject } from './resolve-request-object';
+import type { ClientAssertionDeps } from '../clients/verify-client-assertion';
+import { claimRequestObjectJti, resolveRequestObject } from './resolve-request-object';
 
 type Back = Pick<AuthorizationRequest, 'redirectUri' | 'responseMode' | 'state'>;
 
@@ -19,7 +20,7 @@ type Back = Pick<AuthorizationRequest, 'redirectUri' | 'responseMode' | 'state'>
  * The protocol half of /authorize. approve() records the grant and returns the redirect carrying the code
  * (RFC 6749 §4.1.2) or the implicit tokens (§4.2.2, fragment only), always with `iss` (RFC 9207).
  */
-export function createAuthorizationFlow(ctx: AuthContext): AuthorizationFlow {
+export function createAuthorizationFlow(ctx: AuthContext, keys: ClientAssertionDeps): AuthorizationFlow {
   const redirect = (back: Back, params: Record<string, string | undefined>): string => {
     const url = new URL(back.redirectUri);
     const values = new URLSearchParams();
@@ -33,12 +34,14 @@ export function createAuthorizationFlow(ctx: AuthContext): AuthorizationFlow {
   return {
     async parse(params) {
       if (params.request_uri === undefined) {
-        const object = await resolveRequestObject(ctx, params);
-        return parseAuthorizationRequest(ctx, object.params, { signed: object.signed });
+        const object = await resolveRequestObject(ctx, keys, params);
+        const request = await parseAuthorizationRequest(ctx, object.params, { signed: object.signed });
+        return object.jti ? { ...request, requestObjectJti: object.jti } : request;
       }
       const pushed = await loadPushedRequest(ctx, params);
-      // A pushed request object is stored as pushed and verified again here (RFC 9126 §3, RFC 9101 §6.3).
-      const object = await resolveRequestObject(ctx, pushed.params);
+      // A pushed request object is stored as pushed and verified again here (RFC 9126 §3, RFC 9101 §6.3);
+      // its jti was used up by the push, and the request_uri is single use itself.
+      const object = await resolveRequestObject(ctx, keys, pushed.params, { pushed: true });
       const request = await parseAuthorizationRequest(ctx, object.params, {
         pushed: true,
         signed: object.signed,
@@ -55,6 +58,8 @@ export function createAuthorizationFlow(ctx: AuthContext): AuthorizationFlow {
           new OAuthError('invalid_request_uri', 'request_uri is expired or already used'),
           false,
         );
+      // RFC 9101 §10.10: a request object with a jti is used once; a replay or a second tab loses here.
+      if (request.requestObjectJti) await claimRequestObjectJti(keys, request.requestObjectJti);
       const scopes = request.scopes.filter((s) => approvedScopes.includes(s));
       const audience = resolveAudience(request.resources, scopes, await ctx.repos.resourceServers.list());
       const grant = await ctx.repos.grants.save({

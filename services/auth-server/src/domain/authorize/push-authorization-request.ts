@@ -4,7 +4,8 @@ import type { Client } from '../clients/client';
 import { generateSecret } from '../crypto/secret-hasher';
 import { AuthorizeError } from './authorization-flow';
 import { parseAuthorizationRequest } from './parse-authorization-request';
-import { resolveRequestObject } from './resolve-request-object';
+import type { ClientAssertionDeps } from '../clients/verify-client-assertion';
+import { claimRequestObjectJti, resolveRequestObject } from './resolve-request-object';
 import { REQUEST_URI_PREFIX, type PushedParams } from './pushed-request';
 
 /** Client authentication parameters: they authenticate the push, they are not part of the request. */
@@ -18,6 +19,7 @@ const CLIENT_AUTH_PARAMS = new Set(['client_secret', 'client_assertion', 'client
  */
 export async function pushAuthorizationRequest(
   ctx: AuthContext,
+  keys: ClientAssertionDeps,
   client: Client,
   body: Record<string, string>,
   resources: string[],
@@ -30,8 +32,10 @@ export async function pushAuthorizationRequest(
   if (resources.length) params.resource = resources;
   try {
     // RFC 9126 §3: a pushed `request` object is verified as at /authorize; what is stored is as sent.
-    const object = await resolveRequestObject(ctx, params);
+    const object = await resolveRequestObject(ctx, keys, params);
     await parseAuthorizationRequest(ctx, object.params, { pushed: true, signed: object.signed });
+    // The push uses the request object up (RFC 9101 §10.10): the request_uri stands for it from now on.
+    if (object.jti) await claimRequestObjectJti(keys, object.jti);
   } catch (error) {
     if (error instanceof AuthorizeError) throw error.error;
     throw error;

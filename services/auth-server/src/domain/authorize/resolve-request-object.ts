@@ -1,27 +1,43 @@
+import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { newDictionary, OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
-import { algsForKey, publicKeyOf, type ClientJwk } from '../clients/client-jwks';
-import { AuthorizeError } from './authorization-flow';
+import { algsForKey, publicKeyOf } from '../clients/client-jwks';
+import { findClientKey } from '../clients/find-client-key';
+import type { ClientAssertionDeps } from '../clients/verify-client-assertion';
+import { AuthorizeError, type RequestObjectJti } from './authorization-flow';
 
 /** RFC 9101 §10.2 / RFC 8725 §3.1: the request object algorithms, fixed and asymmetric (never `none`). */
 export const REQUEST_OBJECT_ALGS = ['RS256', 'PS256', 'ES256'] as const;
 const MAX_REQUEST_OBJECT_LENGTH = 16 * 1024;
 const CLOCK_TOLERANCE_SECONDS = 30;
+/**
+ * The longest life (exp − now) a request object may claim: its `jti` is remembered that long, so an unbounded
+ * `exp` would be unbounded memory. An hour, FAPI 1.0 Advanced §5.2.2 item 13's bound on `exp` − `nbf`.
+ */
+export const MAX_REQUEST_OBJECT_LIFETIME_SECONDS = 3600;
+
 /** JWT claims of the object itself, not authorization parameters. */
 const JWT_CLAIMS = new Set(['iss', 'aud', 'exp', 'nbf', 'iat', 'jti']);
 
 /**
- * RFC 9101 (JAR): a `request` parameter is a JWT signed by the client's registered key (`jwks`, the key
- * named by `kid` or its only one), `iss` = client_id, `aud` = our issuer, `exp` required, `nbf` checked.
- * §6.3: only the object's parameters are used; the query's `client_id` must be present and match. Until
- * the object is verified no redirect_uri can be trusted, so its errors are an error page (§6.3, RFC 9700 §4.1).
- * Returns the parameters to parse and whether they came signed.
+ * RFC 9101 (JAR): a `request` parameter is a JWT signed by the client's registered key (`jwks`, or the set
+ * at its `jwks_uri` through the private_key_jwt fetcher: the key named by `kid` or its only one), `iss` =
+ * client_id, `aud` = our issuer, `exp` required and at most an hour ahead, `nbf` checked. §6.3: only the
+ * object's parameters are used; the query's `client_id` must be present and match. Until the object is
+ * verified no redirect_uri can be trusted, so its errors are an error page (§6.3, RFC 9700 §4.1).
+ * A `jti` makes the object single use (RFC 9101 §10.10 replay; RFC 7519 §4.1.7): one already used is refused
+ * here; the caller claims it when the object is used up (`claimRequestObjectJti`: at /par on the push, at
+ * /authorize when the authorization completes, since the login and consent pages load it again first).
+ * `pushed`: loaded from a pushed request, whose jti the push already claimed (the request_uri is single use).
+ * Returns the parameters to parse, whether they came signed, and the jti to claim.
  */
 export async function resolveRequestObject(
   ctx: AuthContext,
+  deps: ClientAssertionDeps,
   raw: Record<string, unknown>,
-): Promise<{ params: Record<string, unknown>; signed: boolean }> {
+  options: { pushed?: boolean } = {},
+): Promise<{ params: Record<string, unknown>; signed: boolean; jti?: RequestObjectJti }> {
   if (raw.request === undefined) return { params: raw, signed: false };
   const refuse = (description: string) =>
     new AuthorizeError(new OAuthError('invalid_request_object', description), false);
@@ -41,10 +57,13 @@ export async function resolveRequestObject(
   if (request.length > MAX_REQUEST_OBJECT_LENGTH) throw refuse('request object too large');
   const decoded = jwt.decode(request, { complete: true });
   if (!decoded || typeof decoded.payload !== 'object') throw refuse('request is not a signed JWT');
-  const keys: ClientJwk[] = client.jwks?.keys ?? [];
-  const kid = decoded.header.kid;
-  const jwk = kid === undefined ? (keys.length === 1 ? keys[0] : undefined) : keys.find((k) => k.kid === kid);
-  if (!jwk) throw refuse('no registered jwks key for this request object');
+  const jwk = await findClientKey(
+    deps.remoteJwks,
+    { jwks: client.jwks ?? null, jwksUri: client.jwksUri ?? null },
+    decoded.header.kid,
+  );
+  if (jwk === 'unavailable') throw refuse("the client's jwks_uri could not be fetched");
+  if (!jwk) throw refuse('no registered key for this request object');
   const algorithms = algsForKey(jwk).filter((alg) =>
     (REQUEST_OBJECT_ALGS as readonly string[]).includes(alg),
   );
@@ -60,6 +79,22 @@ export async function resolveRequestObject(
     throw refuse('request object signature or claims are invalid');
   }
   if (typeof claims.exp !== 'number') throw refuse('request object must expire (exp)');
+  const now = Math.floor(Date.now() / 1000);
+  if (claims.exp - now > MAX_REQUEST_OBJECT_LIFETIME_SECONDS + CLOCK_TOLERANCE_SECONDS)
+    throw refuse('request object lives too long (exp more than an hour ahead)');
+  let jti: RequestObjectJti | undefined;
+  if (claims.jti !== undefined) {
+    if (typeof claims.jti !== 'string' || claims.jti.length === 0 || claims.jti.length > 200)
+      throw refuse('jti must be a short string');
+    jti = {
+      // Per client, apart from client assertions' jtis (the key is hashed: jti is the client's text).
+      key: createHash('sha256')
+        .update(`request-object\u0000${clientId}\u0000${claims.jti}`)
+        .digest('base64url'),
+      ttlSeconds: Math.max(1, claims.exp - now + CLOCK_TOLERANCE_SECONDS),
+    };
+    if (!options.pushed && (await deps.jtis.used(jti.key))) throw refuse('request object already used (jti)');
+  }
   if (claims.client_id !== undefined && claims.client_id !== clientId)
     throw refuse('client_id in the request object does not match');
   const params = newDictionary<unknown>();
@@ -75,5 +110,14 @@ export async function resolveRequestObject(
     params[name] = value;
   }
   params.client_id = clientId;
-  return { params, signed: true };
+  return { params, signed: true, ...(jti && !options.pushed ? { jti } : {}) };
+}
+
+/** Uses up a request object's jti; a second use (a replay, or a race of two uses) is refused. */
+export async function claimRequestObjectJti(deps: ClientAssertionDeps, jti: RequestObjectJti): Promise<void> {
+  if (!(await deps.jtis.claim(jti.key, jti.ttlSeconds)))
+    throw new AuthorizeError(
+      new OAuthError('invalid_request_object', 'request object already used (jti)'),
+      false,
+    );
 }

@@ -5,4 +5,6 @@
 export interface AssertionJtiStore {
   /** True the first time `key` is claimed within `ttlSeconds`; false for a replay. */
   claim(key: string, ttlSeconds: number): Promise<boolean>;
+  /** True when `key` was claimed and has not expired (a look only: claiming is what decides). */
+  used(key: string): Promise<boolean>;
 }

@@ -6,6 +6,7 @@ import type { AssertionJtiStore } from './assertion-jti-store';
 import type { Client } from './client';
 import type { ClientJwksFetcher } from './client-jwks-fetcher';
 import { algsForKey, publicKeyOf, type ClientJwk } from './client-jwks';
+import { findClientKey } from './find-client-key';
 
 /** RFC 7523 §2.2: the only client_assertion_type we take. */
 export const JWT_BEARER_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -125,25 +126,16 @@ export async function verifyAssertionKeys(
   signer: AssertionSigner,
 ): Promise<AssertionFailure | undefined> {
   if (!acceptableTyp(header.typ)) return 'wrong_typ';
-  const { kid } = header;
-  const pick = (keys: ClientJwk[]) =>
-    kid === undefined ? (keys.length === 1 ? keys[0] : undefined) : keys.find((k) => k.kid === kid);
   let jwk: ClientJwk | undefined;
   let verifyKey: KeyObject | Buffer | undefined;
   let algorithms: jwt.Algorithm[] = [];
   if (signer.hmacSecret !== undefined) {
     verifyKey = Buffer.from(signer.hmacSecret, 'utf8');
     algorithms = hmacAlgsFor(verifyKey);
-  } else if (signer.jwks) jwk = pick(signer.jwks.keys);
-  else if (signer.jwksUri) {
-    // A kid not in the cached set may be a rotated-in key: fetch again (at most once per interval).
-    const cached = await deps.remoteJwks.get(signer.jwksUri);
-    jwk = cached && pick(cached.keys);
-    if (!jwk) {
-      const fetched = await deps.remoteJwks.get(signer.jwksUri, { refresh: true });
-      if (!fetched && !cached) return 'jwks_unavailable';
-      jwk = fetched && pick(fetched.keys);
-    }
+  } else {
+    const found = await findClientKey(deps.remoteJwks, signer, header.kid);
+    if (found === 'unavailable') return 'jwks_unavailable';
+    jwk = found;
   }
   if (jwk) {
     verifyKey = publicKeyOf(jwk);
