@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envInt, envLogLevel, envPort, envUrl } from '@acme/common';
+import { envInt, envLogLevel, envPort, envSecret, envUrl } from '@acme/common';
 
 /** search-store's environment, read once in main.ts. */
 export const searchConfigSchema = z.object({
@@ -48,6 +48,19 @@ export const searchConfigSchema = z.object({
    * dropped at once (issue 7); off: revocation takes effect within INTROSPECTION_CACHE_MAX_SECONDS.
    */
   REVOCATION_STREAM: z.enum(['on', 'off']).default('on'),
+  /**
+   * Redis for state every instance must share: used DPoP proof jtis (RFC 9449 §11.1), so a proof replayed
+   * to another instance is refused. Unset: kept in process (one instance).
+   */
+  REDIS_URL: envUrl.optional(),
+  /**
+   * RFC 9449 §9 resource-server nonces: set, every DPoP proof must carry this service's current nonce (an
+   * HMAC of the time window under this secret, so every instance sharing it issues and takes the same);
+   * without one the answer is 401 `use_dpop_nonce` with a `DPoP-Nonce` header. Unset: no nonces.
+   */
+  DPOP_NONCE_SECRET: envSecret.optional(),
+  /** One nonce window (s): a nonce is accepted in its window and the next. */
+  DPOP_NONCE_WINDOW_SECONDS: envInt(10, 3600).default(300),
   /** Deadline for each call to auth-server (introspection, client_credentials); past it we answer 503. */
   AUTH_SERVER_TIMEOUT_MS: envInt(50, 60_000).default(2000),
   /** Largest request body accepted (Elasticsearch's http.max_content_length is 100mb). */

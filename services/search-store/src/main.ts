@@ -10,6 +10,7 @@ import {
 } from '@acme/common';
 import { createApp } from './app';
 import { authenticateRequest } from './auth/authenticate-request';
+import { createDpopReplay } from './auth/dpop-replay';
 import { createIntrospectionWithPush } from './auth/revocation-push';
 import { createScriptRunner } from './script/script-runner';
 import { searchConfigSchema } from './config';
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
     });
   }
   const { introspection, revocations } = createIntrospectionWithPush(config, logger);
+  const dpop = createDpopReplay(config, logger);
   const shutdown = createGracefulShutdown({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger });
   const searchContexts = new SearchContexts(pool, { maxHolders: config.SEARCH_CONTEXT_HOLDERS });
   const app = createApp({
@@ -71,7 +73,7 @@ async function main(): Promise<void> {
     logger,
     indexWriter: createIndexWriter({ termCacheBytes: config.SEARCH_TERM_CACHE_MB * 2 ** 20 }),
     scriptRunner: createScriptRunner(),
-    authenticate: authenticateRequest({ config, logger, introspection }),
+    authenticate: authenticateRequest({ config, logger, introspection, dpopReplay: dpop.replay }),
     revocationStream: revocations,
     draining: () => shutdown.draining,
     searchContexts,
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
       // This instance's scroll and PIT contexts end with it, as a node's do in ES.
       await searchContexts.close();
       await replicas.close();
-      await Promise.all([pool.end(), fastPool.end()]);
+      await Promise.all([pool.end(), fastPool.end(), dpop.close()]);
     },
   });
   drainOnSignals(shutdown);

@@ -1,3 +1,4 @@
+import type { DpopNonces } from './dpop-nonce';
 import { DpopProofError, DPOP_SIGNING_ALGS, verifyDpopProof } from './dpop-proof';
 import type { DpopReplayCache } from './dpop-replay-cache';
 import type { Principal } from './principal';
@@ -5,7 +6,7 @@ import type { Principal } from './principal';
 /** Why a resource request's DPoP (or its absence) was refused: the RFC 9449 §7.1 error code. */
 export class DpopResourceError extends Error {
   constructor(
-    readonly error: 'invalid_token' | 'invalid_dpop_proof',
+    readonly error: 'invalid_token' | 'invalid_dpop_proof' | 'use_dpop_nonce',
     readonly description: string,
   ) {
     super(`${error}: ${description}`);
@@ -38,6 +39,11 @@ export interface ResourceDpopRequest {
   replay: DpopReplayCache;
   maxAgeSeconds: number;
   futureSkewSeconds?: number;
+  /**
+   * RFC 9449 §9: this resource server's own nonces, required in every proof when set; a proof without the
+   * current (or previous window's) one is `use_dpop_nonce`, and the caller sends `DPoP-Nonce: current()`.
+   */
+  nonces?: DpopNonces;
 }
 
 /**
@@ -68,8 +74,11 @@ export async function checkResourceDpop(request: ResourceDpopRequest): Promise<v
       futureSkewSeconds: request.futureSkewSeconds ?? 10,
       replay: request.replay,
       accessToken: request.token,
+      ...(request.nonces ? { nonces: request.nonces } : {}),
     }));
   } catch (error) {
+    if (error instanceof DpopProofError && error.code === 'use_dpop_nonce')
+      throw new DpopResourceError('use_dpop_nonce', 'Resource server requires nonce in DPoP proof');
     if (error instanceof DpopProofError) throw new DpopResourceError('invalid_dpop_proof', error.description);
     throw error;
   }

@@ -1,6 +1,8 @@
-import type { Request, RequestHandler } from 'express';
+import { createHmac } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
 import {
   checkResourceDpop,
+  createDpopNonces,
   createIntrospectionClient,
   createLocalDpopReplayCache,
   DpopResourceError,
@@ -47,13 +49,14 @@ export interface AuthenticateRequestOptions {
     | 'INTROSPECTION_CLIENT_SECRET'
     | 'INTROSPECTION_CACHE_MAX_SECONDS'
     | 'AUTH_SERVER_TIMEOUT_MS'
-  >;
+  > &
+    Partial<Pick<SearchConfig, 'DPOP_NONCE_SECRET' | 'DPOP_NONCE_WINDOW_SECONDS'>>;
   logger: Logger;
   /** The introspection client to use (main.ts shares it with the revocation subscription); default: a new one. */
   introspection?: IntrospectionClient;
   now?: () => number;
   fetch?: typeof fetch;
-  /** Used DPoP proof jtis (RFC 9449 §11.1); default: this process's (search-store has no Redis). */
+  /** Used DPoP proof jtis (RFC 9449 §11.1; dpop-replay.ts: Redis with REDIS_URL); default: this process's. */
   dpopReplay?: DpopReplayCache;
   /** How long after its iat a DPoP proof is accepted (and its jti remembered); default 60 s. */
   dpopProofMaxAgeSeconds?: number;
@@ -86,6 +89,14 @@ export function authenticateRequest(options: AuthenticateRequestOptions): Reques
 
   const dpopReplay = options.dpopReplay ?? createLocalDpopReplayCache();
   const dpopMaxAge = options.dpopProofMaxAgeSeconds ?? 60;
+  // RFC 9449 §9: this service's own nonces (independent of auth-server's), stateless so any instance takes them.
+  const dpopNonces = config.DPOP_NONCE_SECRET
+    ? createDpopNonces({
+        secret: createHmac('sha256', config.DPOP_NONCE_SECRET).update('search-store dpop-nonce').digest(),
+        windowSeconds: config.DPOP_NONCE_WINDOW_SECONDS ?? 300,
+        now: options.now,
+      })
+    : undefined;
 
   const unavailable = (error: IntrospectionError | ServiceAccountError) => {
     logger.warn('auth-server unavailable; request refused', { reason: error.message });
@@ -102,7 +113,7 @@ export function authenticateRequest(options: AuthenticateRequestOptions): Reques
     }
   }
 
-  async function authenticate(req: Request): Promise<{ principal: Principal; user: string }> {
+  async function authenticate(req: Request, res: Response): Promise<{ principal: Principal; user: string }> {
     const uri = req.originalUrl;
     const address = req.ip;
     const credentials = parseAuthorization(req.get('authorization'));
@@ -121,11 +132,19 @@ export function authenticateRequest(options: AuthenticateRequestOptions): Reques
           url: `${req.protocol}://${req.get('host') ?? ''}${req.originalUrl}`,
           replay: dpopReplay,
           maxAgeSeconds: dpopMaxAge,
+          ...(dpopNonces ? { nonces: dpopNonces } : {}),
         });
       } catch (error) {
-        if (error instanceof DpopResourceError) throw dpopRefused(error.challenge());
+        if (error instanceof DpopResourceError)
+          throw dpopRefused(
+            error.challenge(),
+            error.error === 'use_dpop_nonce' && dpopNonces ? dpopNonces.current() : undefined,
+          );
         throw error;
       }
+      // §8.2 as §9 allows: every DPoP answer names the current nonce, so a client moves to the next window
+      // without first being refused.
+      if (dpopNonces && credentials.scheme === 'dpop') res.setHeader('DPoP-Nonce', dpopNonces.current());
       return { principal, user: principalName(principal) };
     }
     const { username, password } = credentials;
@@ -147,9 +166,9 @@ export function authenticateRequest(options: AuthenticateRequestOptions): Reques
     return { principal, user: username };
   }
 
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     if (OPEN_PATHS.has(req.path)) return next();
-    const { principal, user } = await authenticate(req);
+    const { principal, user } = await authenticate(req, res);
     req.principal = principal;
     req.authenticatedUser = user;
     next();

@@ -44,11 +44,13 @@ export function unableToAuthenticate(bearerFailed: boolean): EsError {
  * RFC 9449 §7.1/§7.2: a DPoP-bound token sent as Bearer, or a DPoP request whose proof fails. Elasticsearch
  * has no DPoP; the body is its usual failed-credentials one, the challenges add the DPoP one (with `algs`).
  */
-export function dpopRefused(dpopChallenge: string): EsError {
-  return unauthenticated(
+export function dpopRefused(dpopChallenge: string, nonce?: string): EsError {
+  const error = unauthenticated(
     'unable to authenticate with provided credentials and anonymous access is not allowed for this request',
     [BASIC_CHALLENGE, BEARER_CHALLENGE, dpopChallenge],
   );
+  // RFC 9449 §9: `use_dpop_nonce` comes with the nonce to retry with.
+  return nonce === undefined ? error : error.with({ headers: { 'DPoP-Nonce': nonce } });
 }
 
 export function unauthorizedAction(options: {

@@ -5,6 +5,7 @@ import { createTestDatabase } from '@acme/testkit';
 import { SEARCH_SCHEMA } from './search-schema';
 import { createApp } from '../../src/app';
 import { authenticateRequest } from '../../src/auth/authenticate-request';
+import { createDpopReplay } from '../../src/auth/dpop-replay';
 import { createIntrospectionWithPush } from '../../src/auth/revocation-push';
 import { createScriptRunner } from '../../src/script/script-runner';
 import { fullAccessPrincipal } from './full-access-principal';
@@ -86,9 +87,10 @@ export async function startSearchStore(
   }
   const indexWriter = createRecordingIndexWriter();
   const push = options.auth === 'real-with-push' ? createIntrospectionWithPush(config, logger) : undefined;
+  const dpop = createDpopReplay(config, logger);
   const authenticate =
     options.auth === 'real' || push
-      ? authenticateRequest({ config, logger, introspection: push?.introspection })
+      ? authenticateRequest({ config, logger, introspection: push?.introspection, dpopReplay: dpop.replay })
       : fullAccessPrincipal;
   const app = createApp({
     config,
@@ -115,7 +117,7 @@ export async function startSearchStore(
       push?.revocations?.close();
       await new Promise((resolve) => server.close(resolve));
       await replicas.close();
-      await Promise.all([pool.end(), fastPool.end()]);
+      await Promise.all([pool.end(), fastPool.end(), dpop.close()]);
     },
   };
 }

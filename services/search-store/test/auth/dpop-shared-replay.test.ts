@@ -1,0 +1,115 @@
+import { request } from 'node:http';
+import { testRedisUrl, uniqueId } from '@acme/testkit';
+import { startAuthServer, type RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
+import { dpopKey, dpopProof } from '../../../auth-server/test/support/dpop-helpers';
+import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+
+/** What both instances are reached as behind one load balancer: the proofs' `htu` names it. */
+const PUBLIC_HOST = 'search.example';
+
+/**
+ * RFC 9449 §11.1 across instances: two search-store instances sharing REDIS_URL refuse a DPoP proof
+ * replayed from one to the other (on both search paths); real auth-server, Postgres and Redis.
+ */
+describe('DPoP proof replay shared by search-store instances (REDIS_URL)', () => {
+  let auth: RunningAuthServer;
+  let instances: RunningSearchStore[] = [];
+  let client: { client_id: string; client_secret: string };
+  const key = dpopKey('ES256');
+
+  const adminApi = async (path: string, body: object) => {
+    const response = await fetch(`${auth.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${auth.config.ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect([200, 201]).toContain(response.status);
+    return response.json();
+  };
+  const boundToken = async () => {
+    const response = await fetch(`${auth.url}/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        dpop: dpopProof(key, { htu: `${auth.config.ISSUER}/token` }),
+      },
+      body: 'grant_type=client_credentials',
+    });
+    const body = (await response.json()) as { access_token: string; token_type: string };
+    expect(body.token_type).toBe('DPoP');
+    return body.access_token;
+  };
+  /** POST `path` to one instance with the public Host header (fetch cannot set Host). */
+  const searchOn = (instance: RunningSearchStore, path: string, token: string, proof: string) =>
+    new Promise<{ status: number; challenge: string }>((resolve, reject) => {
+      const body = '{}';
+      const req = request(`${instance.url}${path}`, {
+        method: 'POST',
+        headers: {
+          host: PUBLIC_HOST,
+          authorization: `DPoP ${token}`,
+          dpop: proof,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, challenge: String(res.headers['www-authenticate'] ?? '') }),
+        );
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  beforeAll(async () => {
+    auth = await startAuthServer({}, { issuerIsUrl: true });
+    const suffix = uniqueId();
+    const rs = (await adminApi('/admin/resource-servers', {
+      id: `search-store-${suffix}`,
+      audience: `https://search-${suffix}.example`,
+      scopes: ['search.read'],
+    })) as { id: string; secret: string };
+    client = (await adminApi('/admin/clients', {
+      name: `dpop shared ${suffix}`,
+      client_type: 'confidential',
+      grant_types: ['client_credentials'],
+      response_types: [],
+      scopes: ['search.read'],
+    })) as { client_id: string; client_secret: string };
+    const env = {
+      AUTH_SERVER_URL: auth.url,
+      INTROSPECTION_CLIENT_ID: rs.id,
+      INTROSPECTION_CLIENT_SECRET: rs.secret,
+      INTROSPECTION_CACHE_MAX_SECONDS: '0',
+      REDIS_URL: testRedisUrl(),
+    };
+    instances = [
+      await startSearchStore(env, { auth: 'real' }),
+      await startSearchStore(env, { auth: 'real' }),
+    ];
+  });
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.stop()));
+    await auth?.stop();
+  });
+
+  it.each([
+    ['lean', '/_search'],
+    ['express', '/_search?size=1'],
+  ])('refuses at the second instance a proof the first accepted (%s path)', async (_name, path) => {
+    const [first, second] = instances as [RunningSearchStore, RunningSearchStore];
+    const token = await boundToken();
+    const proof = dpopProof(key, { htu: `http://${PUBLIC_HOST}/_search`, accessToken: token });
+    expect((await searchOn(first, path, token, proof)).status).toBe(200);
+    const replayed = await searchOn(second, path, token, proof);
+    expect(replayed.status).toBe(401);
+    expect(replayed.challenge).toContain('DPoP error="invalid_dpop_proof"');
+    expect(replayed.challenge).toContain('already used');
+    // A fresh proof of the same key is fine at either instance.
+    const fresh = dpopProof(key, { htu: `http://${PUBLIC_HOST}/_search`, accessToken: token });
+    expect((await searchOn(second, path, token, fresh)).status).toBe(200);
+  });
+});
