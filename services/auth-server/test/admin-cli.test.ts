@@ -331,4 +331,105 @@ describe('admin CLI and demo seed', () => {
       secret_hash: null,
     });
   });
+
+  it('registers a client with --dpop-bound-access-tokens and --require-signed-request-object, which then apply', async () => {
+    const result = await run(
+      'clients',
+      'create',
+      '--name',
+      'Bound',
+      '--grant-type',
+      'client_credentials',
+      '--dpop-bound-access-tokens',
+      '--require-signed-request-object',
+      '--json',
+    );
+    expect(result.code).toBe(0);
+    const client = JSON.parse(result.out) as { client_id: string; client_secret: string };
+    expect(client).toMatchObject({ dpop_bound_access_tokens: true, require_signed_request_object: true });
+    const stored = await server.pool.query(
+      'SELECT dpop_bound_access_tokens, require_signed_request_object FROM clients WHERE client_id = $1',
+      [client.client_id],
+    );
+    expect(stored.rows[0]).toEqual({ dpop_bound_access_tokens: true, require_signed_request_object: true });
+    // RFC 9449 §5.2: a client registered for bound tokens gets none without a proof.
+    const token = await postForm(
+      `${server.url}/token`,
+      { grant_type: 'client_credentials' },
+      { authorization: basic(client.client_id, client.client_secret) },
+    );
+    expect(token.status).toBe(400);
+    expect(token.body.access_token).toBeUndefined();
+    // Without the flags, both stay off.
+    const plain = JSON.parse((await run('clients', 'create', '--name', 'Plain', '--json')).out) as Record<
+      string,
+      unknown
+    >;
+    expect(plain).toMatchObject({ dpop_bound_access_tokens: false, require_signed_request_object: false });
+  });
+
+  it('registers a resource server with --jwks or --client-secret-jwt, and issues an initial access token', async () => {
+    const { publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'rs-k1' }] };
+    const keyed = await run(
+      'resource-servers',
+      'create',
+      '--id',
+      'cli-rs-keys',
+      '--audience',
+      'https://keys.example',
+      '--jwks',
+      JSON.stringify(jwks),
+      '--json',
+    );
+    expect(keyed.code).toBe(0);
+    expect(JSON.parse(keyed.out)).toMatchObject({ id: 'cli-rs-keys', jwks });
+    const hmac = await run(
+      'resource-servers',
+      'create',
+      '--id',
+      'cli-rs-hmac',
+      '--audience',
+      'https://hmac.example',
+      '--client-secret-jwt',
+      '--json',
+    );
+    expect(hmac.code).toBe(0);
+    expect(JSON.parse(hmac.out)).toMatchObject({ id: 'cli-rs-hmac', client_secret_jwt: true });
+    const sealed = await server.pool.query('SELECT secret_ciphertext FROM resource_servers WHERE id = $1', [
+      'cli-rs-hmac',
+    ]);
+    expect(sealed.rows[0].secret_ciphertext).toEqual(expect.any(String));
+    const badJwks = await run(
+      'resource-servers',
+      'create',
+      '--id',
+      'x',
+      '--audience',
+      'y',
+      '--jwks',
+      '{nope',
+    );
+    expect(badJwks.code).toBe(2);
+    expect(badJwks.err).toContain('--jwks must be a JSON Web Key Set');
+    const iat = await run(
+      'initial-access-tokens',
+      'create',
+      '--max-uses',
+      '3',
+      '--expires-in',
+      '600',
+      '--json',
+    );
+    expect(iat.code).toBe(0);
+    const issued = JSON.parse(iat.out) as {
+      initial_access_token: string;
+      max_uses: number;
+      expires_at: string;
+    };
+    expect(issued.max_uses).toBe(3);
+    expect(typeof issued.initial_access_token).toBe('string');
+    expect(Date.parse(issued.expires_at) - Date.now()).toBeGreaterThan(500_000);
+    expect(Date.parse(issued.expires_at) - Date.now()).toBeLessThanOrEqual(600_000);
+  });
 });

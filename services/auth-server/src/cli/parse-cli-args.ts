@@ -11,6 +11,9 @@ const FLAGS = new Set([
   'password-stdin',
   'backchannel-logout-session-required',
   'require-pushed-authorization-requests',
+  'dpop-bound-access-tokens',
+  'require-signed-request-object',
+  'client-secret-jwt',
 ]);
 
 export function parseCliArgs(argv: string[]): CliArgs {

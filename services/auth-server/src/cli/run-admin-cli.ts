@@ -6,10 +6,13 @@ export const USAGE = `usage: npm run admin -- <command> [options] [--json]
                  [--grant-type G]... [--response-type R]... [--scope S]... [--token-format opaque|jwt]
                  [--jwt-alg HS256|RS256|ES256] [--access-ttl SECONDS|none] [--refresh-ttl SECONDS] [--refresh-idle-ttl SECONDS]
                  [--post-logout-redirect-uri U]... [--backchannel-logout-uri U] [--backchannel-logout-session-required]
-                 [--require-pushed-authorization-requests]
-                 [--auth-method client_secret_basic|client_secret_jwt|private_key_jwt|none] [--jwks JSON | --jwks-uri U]
+                 [--require-pushed-authorization-requests] [--dpop-bound-access-tokens] [--require-signed-request-object]
+                 [--auth-method client_secret_basic|client_secret_post|client_secret_jwt|private_key_jwt|none]
+                 [--jwks JSON | --jwks-uri U]
   clients list | clients get ID | clients delete ID
-  resource-servers create --id ID --audience AUD [--scope S]... | resource-servers list | resource-servers delete ID
+  resource-servers create --id ID --audience AUD [--scope S]... [--jwks JSON | --jwks-uri U] [--client-secret-jwt]
+  resource-servers list | resource-servers delete ID
+  initial-access-tokens create [--max-uses N] [--expires-in SECONDS]   (RFC 7591, for POST /register)
   users create --username U [--password-stdin | --password-file PATH] [--claims JSON] | users get ID
                  (the password is prompted for without echo on a terminal, else read from stdin's first line)
   revoke --user ID | --client ID | --grant ID
@@ -21,6 +24,18 @@ type Request = { method: string; path: string; body?: unknown; password?: Passwo
 
 const num = (value: string | undefined) =>
   value === undefined ? undefined : value === 'none' ? null : Number(value);
+/** A boolean metadata flag: sent as true when given, left out (the API's default) otherwise. */
+const flag = (args: CliArgs, name: string) => (args.flags.has(name) ? true : undefined);
+/** `--jwks JSON`: a JSON error is a usage error naming the option, not a stack trace. */
+function jwksOption(args: CliArgs): unknown {
+  const jwks = one(args, 'jwks');
+  if (jwks === undefined) return undefined;
+  try {
+    return JSON.parse(jwks);
+  } catch {
+    throw new UsageError('--jwks must be a JSON Web Key Set, e.g. \'{"keys":[…]}\'');
+  }
+}
 
 function defined(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
@@ -32,7 +47,6 @@ export function buildRequest(args: CliArgs): Request {
   const key = `${noun ?? ''} ${verb ?? ''}`.trim();
   switch (key) {
     case 'clients create': {
-      const jwks = one(args, 'jwks');
       return {
         method: 'POST',
         path: '/clients',
@@ -54,11 +68,11 @@ export function buildRequest(args: CliArgs): Request {
           backchannel_logout_session_required: args.flags.has('backchannel-logout-session-required')
             ? true
             : undefined,
-          require_pushed_authorization_requests: args.flags.has('require-pushed-authorization-requests')
-            ? true
-            : undefined,
+          require_pushed_authorization_requests: flag(args, 'require-pushed-authorization-requests'),
+          dpop_bound_access_tokens: flag(args, 'dpop-bound-access-tokens'),
+          require_signed_request_object: flag(args, 'require-signed-request-object'),
           token_endpoint_auth_method: one(args, 'auth-method'),
-          jwks: jwks ? JSON.parse(jwks) : undefined,
+          jwks: jwksOption(args),
           jwks_uri: one(args, 'jwks-uri'),
         }),
       };
@@ -73,6 +87,18 @@ export function buildRequest(args: CliArgs): Request {
           id: one(args, 'id'),
           audience: one(args, 'audience'),
           scopes: many(args, 'scope'),
+          jwks: jwksOption(args),
+          jwks_uri: one(args, 'jwks-uri'),
+          client_secret_jwt: flag(args, 'client-secret-jwt'),
+        }),
+      };
+    case 'initial-access-tokens create':
+      return {
+        method: 'POST',
+        path: '/initial-access-tokens',
+        body: defined({
+          max_uses: num(one(args, 'max-uses')) ?? undefined,
+          expires_in: num(one(args, 'expires-in')) ?? undefined,
         }),
       };
     case 'resource-servers list':

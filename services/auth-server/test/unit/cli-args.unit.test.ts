@@ -36,6 +36,40 @@ describe('admin CLI argument parsing', () => {
       'require_pushed_authorization_requests',
     );
   });
+  it('sends dpop_bound_access_tokens, require_signed_request_object and client_secret_jwt only for their flags', () => {
+    const body = (argv: string[]) => (buildRequest(parseCliArgs(argv)).body ?? {}) as Record<string, unknown>;
+    expect(
+      body([
+        'clients',
+        'create',
+        '--name',
+        'A',
+        '--dpop-bound-access-tokens',
+        '--require-signed-request-object',
+      ]),
+    ).toMatchObject({ dpop_bound_access_tokens: true, require_signed_request_object: true });
+    const plain = body(['clients', 'create', '--name', 'A']);
+    expect(plain).not.toHaveProperty('dpop_bound_access_tokens');
+    expect(plain).not.toHaveProperty('require_signed_request_object');
+    expect(
+      body([
+        'resource-servers',
+        'create',
+        '--id',
+        'r',
+        '--audience',
+        'a',
+        '--client-secret-jwt',
+        '--jwks-uri',
+        'https://k',
+      ]),
+    ).toEqual({ id: 'r', audience: 'a', client_secret_jwt: true, jwks_uri: 'https://k' });
+    expect(buildRequest(parseCliArgs(['initial-access-tokens', 'create', '--max-uses', '2']))).toEqual({
+      method: 'POST',
+      path: '/initial-access-tokens',
+      body: { max_uses: 2 },
+    });
+  });
   it('builds get/delete paths and revocations', () => {
     expect(buildRequest(parseCliArgs(['clients', 'delete', 'c 1']))).toEqual({
       method: 'DELETE',
