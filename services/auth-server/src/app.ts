@@ -6,6 +6,7 @@ import {
   createMetrics,
   frontHandler,
   healthRouter,
+  OAuthError,
   oauthErrorHandler,
   requestPrelude,
   type FrontHandler,
@@ -134,6 +135,10 @@ export function createApp(
   app.use(metrics.router);
   app.use(core.router);
   app.use(pages);
+  // Past every route: the OAuth envelope, not express's HTML "Cannot GET" page (clients parse JSON here).
+  app.use((req) => {
+    throw new OAuthError('not_found', `no endpoint for ${req.method} ${req.path}`);
+  });
   app.use(errors);
   // POST /token_info, the hot path, is answered before express when the request is the usual small
   // form post (introspection-fast-path.ts); anything else reaches the express route.

@@ -14,6 +14,8 @@ import {
 } from './introspection.route';
 import { pushedAuthorizationRequestRouter } from './pushed-authorization-request.route';
 import { registrationRouter } from './registration.route';
+import { REGISTRATION_PATH } from '../domain/clients/dynamic-registration';
+import { OAuthError } from '@acme/common';
 import { createClientJwksFetcher } from '../domain/clients/client-jwks-fetcher';
 import { createAssertionJtiStore } from '../storage/assertion-jti.store';
 import { createDpopNonces } from '@acme/common';
@@ -104,8 +106,15 @@ export function createAuthCore(deps: {
   router.use(revokeRouter(ctx, clientAuth));
   router.use(userinfoRouter(ctx));
   router.use(adminRouter(ctx));
-  // RFC 7591: off by default; when off /register is not mounted (404).
+  // RFC 7591: off by default. Off, /register and /register/{id} answer a JSON 404 in the OAuth envelope
+  // (RFC 7591 defines no answer for a server without the endpoint; ORY Hydra answers 404 too), and no-store
+  // as the endpoint's answers are.
   if (config.DYNAMIC_REGISTRATION_ENABLED) router.use(registrationRouter(ctx));
+  else
+    router.all([REGISTRATION_PATH, `${REGISTRATION_PATH}/:clientId`], (_req, res) => {
+      res.set('Cache-Control', 'no-store');
+      throw new OAuthError('not_found', 'dynamic client registration is not enabled');
+    });
   return { ctx, flow, device: createDeviceFlow(ctx), router, introspect: introspection.json, ready };
 }
 
