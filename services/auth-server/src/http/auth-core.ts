@@ -104,7 +104,7 @@ export function createAuthCore(deps: {
   router.use(deviceAuthorizationRouter(ctx, clientAuth));
   router.use(pushedAuthorizationRequestRouter(ctx, clientAuth, dpop));
   router.use(revokeRouter(ctx, clientAuth));
-  router.use(userinfoRouter(ctx));
+  router.use(userinfoRouter(ctx, dpop));
   router.use(adminRouter(ctx));
   // RFC 7591: off by default. Off, /register and /register/{id} answer a JSON 404 in the OAuth envelope
   // (RFC 7591 defines no answer for a server without the endpoint; ORY Hydra answers 404 too), and no-store
