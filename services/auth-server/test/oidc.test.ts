@@ -52,7 +52,9 @@ describe('OpenID Connect: discovery, JWKS and userinfo', () => {
       });
       expect(response.status).toBe(204);
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
-      expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
+      // RFC 9449: a browser client sends DPoP and reads DPoP-Nonce and the challenge.
+      expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, DPoP');
+      expect(response.headers.get('access-control-expose-headers')).toBe('DPoP-Nonce, WWW-Authenticate');
     },
   );
 
