@@ -1,6 +1,10 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { testRedisUrl, uniqueId } from '@acme/testkit';
+import {
+  bootstrapSearchStore,
+  SEARCH_STORE_RESOURCE_SERVER,
+} from '../src/domain/admin/bootstrap-search-store';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import {
   admin,
@@ -147,6 +151,28 @@ describe('client_secret_jwt resource-server authentication at /token_info', () =
     const mine = (listed.body as unknown as Json[]).find((r) => r.id === rs.id);
     expect(mine).toMatchObject({ id: rs.id, client_secret_jwt: true });
     expect(JSON.stringify(listed.body)).not.toContain(rs.secret);
+  });
+
+  it('re-seals the secret when the search-store bootstrap sets a new one: the new secret signs, the old no longer', async () => {
+    const created = await admin(server, 'POST', '/resource-servers', {
+      id: SEARCH_STORE_RESOURCE_SERVER.id,
+      audience: SEARCH_STORE_RESOURCE_SERVER.audience,
+      scopes: [...SEARCH_STORE_RESOURCE_SERVER.scopes],
+      client_secret_jwt: true,
+    });
+    expect(created.status).toBe(201);
+    const oldSecret = created.body.secret as string;
+    const id = SEARCH_STORE_RESOURCE_SERVER.id;
+    expect((await introspectWith(sign(claims({}, id), oldSecret))).status).toBe(200);
+    const newSecret = 'a-rotated-search-store-secret-of-43-characters';
+    expect(await bootstrapSearchStore(server.core.ctx, newSecret)).toBe('updated');
+    expectRefused(await introspectWith(sign(claims({}, id), oldSecret)));
+    expect((await introspectWith(sign(claims({}, id), newSecret))).status).toBe(200);
+    // A resource server without a sealed secret does not get one from the bootstrap.
+    await server.pool.query('UPDATE resource_servers SET secret_ciphertext = NULL WHERE id = $1', [id]);
+    expect(await bootstrapSearchStore(server.core.ctx, oldSecret)).toBe('updated');
+    const row = await server.pool.query('SELECT secret_ciphertext FROM resource_servers WHERE id = $1', [id]);
+    expect(row.rows[0].secret_ciphertext).toBeNull();
   });
 
   it('advertises the methods for introspection (RFC 8414 §2)', async () => {
