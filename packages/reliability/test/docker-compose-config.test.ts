@@ -62,6 +62,7 @@ describe('docker-compose.yml', () => {
       expect(auth.DATABASE_URL).toBe('postgres://acme@postgres:5432/acme');
       expect(search.DATABASE_URL).toBe('postgres://acme@postgres:5432/acme');
       expect(auth.REDIS_URL).toBe('redis://redis:6379');
+      expect(search.REDIS_URL).toBe('redis://redis:6379');
       expect(search.AUTH_SERVER_URL).toBe('http://auth-server:4000');
       expect(search.INTROSPECTION_CLIENT_ID).toBe('search-store');
       expect(auth.BOOTSTRAP_SEARCH_STORE_SECRET!.length).toBeGreaterThanOrEqual(32);
