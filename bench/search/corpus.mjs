@@ -70,8 +70,11 @@ export function readParagraphs() {
  * taken in shuffled order, repeated (each pass reshuffled, ids distinct) when the corpus has fewer
  * paragraphs than `count`. Three paragraphs make documents of ~1.3 kB of JSON, the size issue 6's
  * reference figures were measured on; one gives single paragraphs (~490 B).
+ *
+ * A generator, so that a million documents (DOCS=1000000: 64 passes, ~1.3 GB of JSON) are made as they
+ * are sent and never held: every consumer runs it again and gets the same documents in the same order.
  */
-export function buildDocuments(paragraphs, count, perDocument = 3, seed = 42) {
+export function* generateDocuments(paragraphs, count, perDocument = 3, seed = 42) {
   const next = random(seed);
   // Each paragraph's sample as the range [first, end) of paragraph indices.
   const first = new Int32Array(paragraphs.length);
@@ -83,15 +86,15 @@ export function buildDocuments(paragraphs, count, perDocument = 3, seed = 42) {
     end.fill(j, i, j);
     i = j;
   }
-  const documents = [];
-  for (let pass = 0; documents.length < count; pass += 1) {
+  let made = 0;
+  for (let pass = 0; made < count; pass += 1) {
     const order = paragraphs.map((_, i) => i);
     for (let i = order.length - 1; i > 0; i -= 1) {
       const j = Math.floor(next() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
     }
     for (const i of order) {
-      if (documents.length === count) break;
+      if (made === count) break;
       const p = paragraphs[i];
       const from = Math.max(first[i], Math.min(i, end[i] - perDocument));
       const to = Math.min(end[i], from + perDocument);
@@ -99,7 +102,8 @@ export function buildDocuments(paragraphs, count, perDocument = 3, seed = 42) {
         .slice(from, to)
         .map((q) => q.body)
         .join(' ');
-      documents.push({
+      made += 1;
+      yield {
         id: `${p.file}-${p.n}-${pass}`,
         title: `${p.category} ${p.file} paragraph ${p.n}`,
         body,
@@ -107,10 +111,22 @@ export function buildDocuments(paragraphs, count, perDocument = 3, seed = 42) {
         words: body.split(/\s+/).length,
         // Every Brown sample was printed in 1961.
         year: 1961,
-      });
+      };
     }
   }
-  return documents;
+}
+
+/** The documents of generateDocuments in arrays of `size` (a bulk, a COPY, a batch). */
+export function* documentBatches(paragraphs, count, size, perDocument = 3) {
+  let batch = [];
+  for (const document of generateDocuments(paragraphs, count, perDocument)) {
+    batch.push(document);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /**
