@@ -9,6 +9,7 @@ import { checkCachedPlan, type CatalogFold } from './check-cached-plan';
 import type { PostingsCache } from './postings-cache';
 import { scoreMatchPlan, type MatchPostings } from './score-match-plan';
 import { TopDocsHeap } from './top-docs-heap';
+import { collectTopTerms, type TopCollector } from './block-max-top-k';
 import { FuzzyExpansions } from './fuzzy-expansions';
 
 const f = Math.fround;
@@ -105,29 +106,50 @@ interface Ranked {
   page: RankedDoc[];
 }
 
-/** Scores every plan over its postings and keeps the top from+size (min_score applied). */
+/**
+ * Scores every plan over its postings and keeps the top from+size (min_score applied). A plain match
+ * or term (a `terms` root) skips the documents that cannot make the page once track_total_hits has
+ * been counted (block-max-top-k.ts); anything else scores every match.
+ */
 function rankPlans(
   plans: FastMatchPlan[],
   postings: MatchPostings[],
   rank: Int32Array,
   request: SearchRequest,
 ): Ranked {
-  const heap = new TopDocsHeap(request.size === 0 ? 0 : request.from + request.size);
-  const minScore = request.minScore === undefined ? undefined : f(request.minScore);
-  let total = 0;
-  let maxScore = -Infinity;
-  plans.forEach((plan, i) => {
+  const c: TopCollector = {
+    heap: new TopDocsHeap(request.size === 0 ? 0 : request.from + request.size),
+    shard: 0,
+    total: 0,
+    limit: totalHitsLimit(request),
+    minScore: request.minScore === undefined ? undefined : f(request.minScore),
+    maxScore: -Infinity,
+    scored: 0,
+  };
+  // In the tie order (index rank, then doc), which block-max pruning relies on (block-max-top-k.ts).
+  const byRank = plans.map((_, i) => i).sort((a, b) => rank[a]! - rank[b]!);
+  for (const i of byRank) {
+    const plan = plans[i]!;
+    c.shard = rank[i]!;
+    if (c.limit !== Infinity && plan.root.kind === 'terms' && collectTopTerms(plan.root, postings[i]!, c))
+      continue;
     const { docs, scores, length } = scoreMatchPlan(plan.root, postings[i]!);
-    const shard = rank[i]!;
     for (let j = 0; j < length; j++) {
       const s = scores[j]!;
-      if (minScore !== undefined && !(s >= minScore)) continue;
-      total++;
-      if (s > maxScore) maxScore = s;
-      heap.offer(s, shard, docs[j]!);
+      if (c.minScore !== undefined && !(s >= c.minScore)) continue;
+      c.total++;
+      if (s > c.maxScore) c.maxScore = s;
+      c.heap.offer(s, c.shard, docs[j]!);
     }
-  });
-  return { total, maxScore, page: heap.sorted().slice(request.from) };
+  }
+  return { total: c.total, maxScore: c.maxScore, page: c.heap.sorted().slice(request.from) };
+}
+
+/** How far matches must be counted: track_total_hits (ES default 10,000), none when the total is not shown. */
+function totalHitsLimit(request: SearchRequest): number {
+  if (request.trackTotalHits === true) return Infinity;
+  if (request.trackTotalHits === false) return 0;
+  return Math.max(0, request.trackTotalHits);
 }
 
 async function respond(

@@ -13,7 +13,8 @@ import type { MatchPostings, TermPostings } from './score-match-plan';
  * statistics always describe the postings read, without a REPEATABLE READ transaction around them.
  * Every column comes back as its raw text; integer arrays are parsed straight into typed arrays.
  * Row kinds: 0 = field (path, doc_count, sum_total_term_freq); 1 = term (path, term, term_id,
- * doc_freq, version: postings-cache.ts); 2 = a block of postings (term_id, base_doc_key, doc_offsets, freqs, norms: migration 0004).
+ * doc_freq, version: postings-cache.ts); 2 = a block of postings (term_id, base_doc_key, doc_offsets, freqs, norms,
+ * and the block's max_freq and min_norm for block-max pruning: migration 0004).
  */
 export const STATS = `f AS (
     ${fieldStatsOfPaths('$1', '$2')}
@@ -25,15 +26,16 @@ export const STATS = `f AS (
   )`;
 
 const STATS_ROWS = `SELECT 0 AS kind, f.path, NULL::text AS term, f.doc_count AS a, f.sum_total_term_freq AS b,
-         NULL::int4[] AS offsets, NULL::int4[] AS freqs, NULL::int2[] AS norms, NULL::text AS version
+         NULL::int4[] AS offsets, NULL::int4[] AS freqs, NULL::int2[] AS norms, NULL::text AS version,
+         NULL::int4 AS max_freq, NULL::int2 AS min_norm
   FROM f
   UNION ALL
-  SELECT 1, t.path, t.term, t.term_id, t.doc_freq::int8, NULL, NULL, NULL, t.version FROM t`;
+  SELECT 1, t.path, t.term, t.term_id, t.doc_freq::int8, NULL, NULL, NULL, t.version, NULL, NULL FROM t`;
 
 const SQL = `WITH ${STATS}
   ${STATS_ROWS}
   UNION ALL
-  SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms, NULL
+  SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms, NULL, b.max_freq, b.min_norm
   FROM t ${joinTermBlocks('b', '$1', 't.term_id')}`;
 
 /** Above this many documents in the rarest term, a conjunction reads every block of every term. */
@@ -54,7 +56,7 @@ const CONJUNCTION_SQL = `WITH ${STATS},
     WHERE rare.doc_freq <= ${MAX_DRIVING_DOCS})
   ${STATS_ROWS}
   UNION ALL
-  SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms, NULL
+  SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms, NULL, b.max_freq, b.min_norm
   FROM t ${joinTermBlocks('b', '$1', 't.term_id')} CROSS JOIN rare_docs r
   WHERE r.keys IS NULL OR t.term_id = (SELECT term_id FROM rare)
      OR width_bucket(b.last_doc_key, r.keys) > width_bucket(b.base_doc_key - 1, r.keys)`;
@@ -105,7 +107,14 @@ export async function loadMatchPostings(
     } else {
       const termId = Number(row[3]);
       const list = blocks.get(termId) ?? [];
-      list.push({ base: Number(row[4]), offsets: row[5]!, freqs: row[6]!, norms: row[7]! });
+      list.push({
+        base: Number(row[4]),
+        offsets: row[5]!,
+        freqs: row[6]!,
+        norms: row[7]!,
+        maxFreq: Number(row[9]),
+        minNorm: Number(row[10]),
+      });
       blocks.set(termId, list);
     }
   }
@@ -121,9 +130,14 @@ interface Block {
   offsets: string;
   freqs: string;
   norms: string;
+  maxFreq: number;
+  minNorm: number;
 }
 
-/** A term's blocks (disjoint doc ranges) in doc order, parsed straight into one set of arrays. */
+/**
+ * A term's blocks (disjoint doc ranges) in doc order, parsed straight into one set of arrays, with
+ * each block's end and best impact (block-max-top-k.ts).
+ */
 function readBlocks(docFreq: number, blocks: Block[]): TermPostings {
   blocks.sort((a, b) => a.base - b.base);
   let n = 0;
@@ -131,12 +145,18 @@ function readBlocks(docFreq: number, blocks: Block[]): TermPostings {
   const docs = new Float64Array(n);
   const freqs = new Int32Array(n);
   const norms = new Uint8Array(n);
+  const ends = new Int32Array(blocks.length);
+  const maxFreq = new Int32Array(blocks.length);
+  const minNorm = new Uint8Array(blocks.length);
   let at = 0;
-  for (const b of blocks) {
+  blocks.forEach((b, i) => {
     const next = readIntArray(b.offsets, docs, at, b.base);
     if (readIntArray(b.freqs, freqs, at) !== next || readIntArray(b.norms, norms, at) !== next)
       throw new PgArrayError('a posting block has arrays of different lengths');
     at = next;
-  }
-  return { docFreq, docs, freqs, norms };
+    ends[i] = next;
+    maxFreq[i] = b.maxFreq;
+    minNorm[i] = b.minNorm;
+  });
+  return { docFreq, docs, freqs, norms, blocks: { ends, maxFreq, minNorm } };
 }

@@ -103,8 +103,13 @@ export class PostingsCache {
       const version = versions.get(key);
       if (postings && version) {
         if (postings.docs.length !== postings.docFreq) continue;
+        const blocks = postings.blocks;
         const bytes =
-          ENTRY_OVERHEAD + postings.docs.byteLength + postings.freqs.byteLength + postings.norms.byteLength;
+          ENTRY_OVERHEAD +
+          postings.docs.byteLength +
+          postings.freqs.byteLength +
+          postings.norms.byteLength +
+          (blocks ? blocks.ends.byteLength + blocks.maxFreq.byteLength + blocks.minNorm.byteLength : 0);
         if (bytes > this.maxBytes / 4) continue;
         this.put(`${index}\u0000${key}`, { version, postings, bytes });
       } else if (!postings && !version) {

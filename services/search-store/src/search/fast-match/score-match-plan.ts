@@ -8,6 +8,17 @@ export interface TermPostings {
   docs: Float64Array;
   freqs: Int32Array;
   norms: Uint8Array;
+  /**
+   * The posting blocks the lists were read from (migration 0004): block i holds docs[ends[i-1] .. ends[i]),
+   * none of its postings has a freq above maxFreq[i] or a norm byte below minNorm[i]. Absent: no pruning.
+   */
+  blocks?: PostingBlocks;
+}
+
+export interface PostingBlocks {
+  ends: Int32Array;
+  maxFreq: Int32Array;
+  minNorm: Uint8Array;
 }
 
 /** What one snapshot of an index holds for a plan: field statistics and the query terms' postings. */
@@ -65,9 +76,27 @@ export function scoreMatchPlan(node: MatchNode, data: MatchPostings): DocScores 
   }
 }
 
-function scoreTerms(node: Extract<MatchNode, { kind: 'terms' }>, data: MatchPostings): DocScores {
+/**
+ * A `terms` node's clauses over one snapshot: each distinct present term's postings, BM25 weight and
+ * multiplicity (a duplicated term is that many clauses), the clauses a document needs, and the
+ * field's normInverse cache. Undefined when no document can match.
+ */
+export interface TermClauses {
+  lists: TermPostings[];
+  weights: number[];
+  counts: number[];
+  /** Clauses (counted with multiplicity) a document must match; `present` is every one of them. */
+  required: number;
+  present: number;
+  normInverse: Float32Array;
+}
+
+export function termClauses(
+  node: Extract<MatchNode, { kind: 'terms' }>,
+  data: MatchPostings,
+): TermClauses | undefined {
   const field = data.fields.get(node.path);
-  if (!field) return EMPTY;
+  if (!field) return undefined;
   const multiplicity = new Map<string, number>();
   for (const term of node.terms) {
     if (data.terms.has(`${node.path}\u0000${term}`))
@@ -75,7 +104,7 @@ function scoreTerms(node: Extract<MatchNode, { kind: 'terms' }>, data: MatchPost
   }
   let present = 0;
   for (const m of multiplicity.values()) present += m;
-  if (present < node.required || present === 0) return EMPTY;
+  if (present < node.required || present === 0) return undefined;
   const avgdl = avgFieldLength(field);
   const normInverse = Float32Array.from(normInverseCache(avgdl));
   const lists: TermPostings[] = [];
@@ -87,9 +116,15 @@ function scoreTerms(node: Extract<MatchNode, { kind: 'terms' }>, data: MatchPost
     weights.push(termWeight(node.boost, idf(postings.docFreq, field.docCount)));
     counts.push(m);
   }
-  return present === node.required && lists.length > 1
-    ? intersectTerms(lists, weights, counts, normInverse)
-    : mergeTerms(lists, weights, counts, node.required, normInverse);
+  return { lists, weights, counts, required: node.required, present, normInverse };
+}
+
+function scoreTerms(node: Extract<MatchNode, { kind: 'terms' }>, data: MatchPostings): DocScores {
+  const c = termClauses(node, data);
+  if (!c) return EMPTY;
+  return c.present === c.required && c.lists.length > 1
+    ? intersectTerms(c.lists, c.weights, c.counts, c.normInverse)
+    : mergeTerms(c.lists, c.weights, c.counts, c.required, c.normInverse);
 }
 
 /**

@@ -20,6 +20,15 @@ export class TopDocsHeap {
     return this.size;
   }
 
+  /**
+   * The score a document must beat to be kept (block-max-top-k.ts): the worst kept score once the heap
+   * is full, +Infinity when it keeps nothing, -Infinity while it has room.
+   */
+  get threshold(): number {
+    if (this.capacity === 0) return Infinity;
+    return this.size < this.capacity ? -Infinity : this.scores[0]!;
+  }
+
   /** True when (a) ranks below (b): lower score, or equal score and later (shard, doc). */
   private worse(sa: number, ha: number, da: number, sb: number, hb: number, db: number): boolean {
     if (sa !== sb) return sa < sb;
