@@ -95,6 +95,9 @@ export function searchResponse(
       total: request.restTotalHitsAsInt ? value : { value, relation: total > limit ? 'gte' : 'eq' },
       ...response.hits,
     };
+  } else if (request.restTotalHitsAsInt) {
+    // SearchHits.toXContent: an untracked total prints as -1 when totals are integers.
+    response.hits = { total: -1, ...response.hits };
   }
   return response;
 }

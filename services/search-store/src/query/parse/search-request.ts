@@ -3,6 +3,7 @@ import { locationOf } from './json-locations';
 import { MAX_NESTED_DEPTH, parseQuery } from './parse-query';
 import { queryFromUrl } from './parse-query-string-query';
 import { withTopLevelKnn } from './parse-knn';
+import { parseTrackTotalHits } from './parse-track-total-hits';
 import { parseRetriever } from './parse-vector-queries';
 import type { Query } from '../query-ast';
 
@@ -317,14 +318,9 @@ export function parseSearchRequest(
       : { field: String(f) },
   );
   const tth = params.track_total_hits ?? b.track_total_hits;
-  const trackTotalHits =
-    tth === undefined
-      ? 10000
-      : tth === true || tth === 'true'
-        ? true
-        : tth === false || tth === 'false'
-          ? false
-          : integer(tth, 'track_total_hits');
+  const trackTotalHits = parseTrackTotalHits(tth, params.rest_total_hits_as_int === 'true', (v) =>
+    integer(v, 'track_total_hits'),
+  );
   if (b.pit === undefined && sort.some((key) => key.kind === 'shard_doc')) {
     throw validation('[_shard_doc] sort field cannot be used without [point in time]');
   }
