@@ -235,24 +235,38 @@ function topAnd(clauses: TermClauses, c: TopCollector): void {
   const blk = new Int32Array(k);
   const hit = new Uint8Array(k).fill(1);
   const ts = new Float64Array(k);
+  // The window [its first candidate, upTo] in which every list stays in one block, and its bound:
+  // recomputed only when the lead leaves it, so a conjunction that cannot prune costs little more
+  // than intersectTerms.
+  let upTo = -Infinity;
+  let bound = 0;
+  // The bar when the window was last checked: rechecked only when it has risen (or min_score alone).
+  let checked = NaN;
   let j = 0;
   candidates: while (j < leadDocs.length) {
     const d = leadDocs[j]!;
-    let bound = 0;
-    let upTo = Infinity;
-    for (let i = 0; i < k; i++) {
-      const l = lists[i]!;
-      const ends = l.blocks!.ends;
-      while (blk[i]! < ends.length && l.docs[ends[blk[i]!]! - 1]! < d) blk[i]!++;
-      // No block of this term reaches d: no document from here on has every term.
-      if (blk[i]! === ends.length) return;
-      bound += bounds[i]![blk[i]!]!;
-      const last = l.docs[ends[blk[i]!]! - 1]!;
-      if (last < upTo) upTo = last;
+    if (d > upTo) {
+      checked = NaN;
+      bound = 0;
+      upTo = Infinity;
+      for (let i = 0; i < k; i++) {
+        const l = lists[i]!;
+        const ends = l.blocks!.ends;
+        while (blk[i]! < ends.length && l.docs[ends[blk[i]!]! - 1]! < d) blk[i]!++;
+        // No block of this term reaches d: no document from here on has every term.
+        if (blk[i]! === ends.length) return;
+        bound += bounds[i]![blk[i]!]!;
+        const last = l.docs[ends[blk[i]!]! - 1]!;
+        if (last < upTo) upTo = last;
+      }
     }
-    if (canSkip(c, bound)) {
-      j = advance(leadDocs, j, upTo + 1);
-      continue;
+    const bar = c.total > c.limit ? c.heap.threshold : -Infinity;
+    if (bar !== checked) {
+      checked = bar;
+      if (canSkip(c, bound)) {
+        j = advance(leadDocs, j, upTo + 1);
+        continue;
+      }
     }
     pos[lead] = j;
     for (let i = 0; i < k; i++) {
