@@ -11,6 +11,7 @@ import { DEFAULT_DATE_FORMAT, parseDateValue } from './date-value';
 import { isIntegerType, isNumericType } from '../mapping/field-types';
 import { valuesAtPath, type IndexedField } from './indexed-fields';
 import { ipKey } from '../mapping/ip-value';
+import { geoPointKeys } from './geo-point-keys';
 import { flattenedEntries } from '../mapping/flattened-value';
 import { dateNanosKey, DEFAULT_DATE_NANOS_FORMAT, parseDateNanos } from '../mapping/date-nanos';
 import { notedUnsignedLongs, unsignedLongKey, unsignedLongOf } from '../mapping/unsigned-long';
@@ -78,9 +79,11 @@ export function indexedValues(field: IndexedField, source: Record<string, unknow
     field.type !== 'ip' &&
     field.type !== 'unsigned_long' &&
     field.type !== 'date_nanos' &&
+    field.type !== 'geo_point' &&
     !isNumericType(field.type)
   )
     return undefined;
+  if (field.type === 'geo_point') return geoPointKeys(field, source);
   if (field.type === 'sparse_vector') {
     const objects = valuesAtPath(source, field.sourcePath).filter((v) => typeof v === 'object');
     return objects.length === 0 ? undefined : objects;
@@ -135,6 +138,11 @@ export function contribute(
     ];
     if (terms.length === 0) return undefined;
     return { ...base, terms, length: terms.length, keywords: [...terms].sort() };
+  }
+  if (field.type === 'geo_point') {
+    // Doc values only: the points' keys from indexedValues (index/geo-point-keys.ts).
+    const keys = values as string[];
+    return { ...base, length: keys.length, keywords: keys };
   }
   if (field.type === 'ip') {
     // Doc values only (no terms): the address as 16 bytes in hex (mapping/ip-value.ts). A malformed

@@ -18,6 +18,7 @@ export const FIELD_TYPES = [
   'boolean',
   'binary',
   'ip',
+  'geo_point',
   'unsigned_long',
   'dense_vector',
   'sparse_vector',

@@ -1,6 +1,7 @@
 import { EsError, newDictionary, ownValue, setOwn, type EsCause } from '@acme/common';
 import { denseVectorValueCause } from './check-dense-vector';
 import { checkFieldValue, preview } from './check-field-value';
+import { geoPointCause } from './check-geo-point';
 import { inferDynamicField, type DynamicField } from './infer-dynamic-field';
 import {
   checkMappingLimits,
@@ -227,6 +228,13 @@ class DocumentWalker {
     if (value === null) return;
     const field = this.field(objectPath, name);
     if (field?.type === 'dense_vector') return this.checkLeaf(objectPath, name, value, jsonPath);
+    // A point may itself be an array or an object (mapping/check-geo-point.ts): checked whole.
+    if (field?.type === 'geo_point') {
+      const full = [...objectPath, name].join('.');
+      const cause = geoPointCause(field, value, full);
+      if (cause) throw this.parseFailure(full, field, value, jsonPath, cause);
+      return;
+    }
     if (Array.isArray(value)) {
       value.forEach((item, i) => this.walkField(objectPath, name, item, [...jsonPath, i], dynamic));
       return;

@@ -1,5 +1,6 @@
 import { EsError, newDictionary } from '@acme/common';
 import { denseVectorMappingError } from './check-dense-vector';
+import { geoPointMappingError } from './check-geo-point';
 import { FIELD_TYPES, type FieldType } from './field-types';
 import type { DynamicSetting, FieldMapping, IndexMapping } from './mapping-types';
 import { isKnownDateFormat } from './parse-date';
@@ -29,6 +30,7 @@ const FIELD_PARAMETERS = new Set([
   'null_value',
   'meta',
   'ignore_malformed',
+  'ignore_z_value',
   'coerce',
   'boost',
   'analyzer',
@@ -131,6 +133,8 @@ function parseField(fullName: string, name: string, input: unknown): FieldMappin
       );
     }
   }
+  const geoError = fieldType === 'geo_point' ? geoPointMappingError(name, definition) : undefined;
+  if (geoError) throw mappingError(geoError);
   const vectorError =
     fieldType === 'dense_vector' ? denseVectorMappingError(fullName, definition) : undefined;
   if (vectorError) throw mappingError(vectorError);

@@ -1,0 +1,33 @@
+import { indexedGeoPoints } from '../mapping/check-geo-point';
+import { geoPointKey } from '../mapping/geo-point';
+import type { IndexedField } from './indexed-fields';
+
+/**
+ * A `geo_point` field's doc values in a source: each point's key (mapping/geo-point.ts), repeats kept
+ * as Lucene's SortedNumericDocValues keep them, sorted. The value at the path is read whole (a point
+ * may itself be an array, `[lon, lat]`); arrays above it are walked as everywhere else; an explicit
+ * null stands for `null_value`.
+ */
+export function geoPointKeys(field: IndexedField, source: Record<string, unknown>): string[] | undefined {
+  const keys: string[] = [];
+  const visit = (node: unknown, rest: string): void => {
+    if (rest === '') {
+      if (node !== undefined)
+        for (const point of indexedGeoPoints(field.mapping, node)) keys.push(geoPointKey(point));
+      return;
+    }
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, rest);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    const record = node as Record<string, unknown>;
+    const parts = rest.split('.');
+    for (let i = 1; i <= parts.length; i++) {
+      const key = parts.slice(0, i).join('.');
+      if (Object.hasOwn(record, key)) visit(record[key], parts.slice(i).join('.'));
+    }
+  };
+  visit(source, field.sourcePath);
+  return keys.length === 0 ? undefined : keys.sort();
+}
