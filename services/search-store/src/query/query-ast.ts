@@ -108,7 +108,8 @@ export type Query =
     }
   | QueryStringQuery
   | SimpleQueryStringQuery
-  | VectorQuery;
+  | VectorQuery
+  | GeoQuery;
 
 /** Vector search (issue 22): parsed in parse/parse-knn.ts and parse-vector-queries.ts, compiled in compile/compile-knn.ts. */
 export type VectorQuery =
@@ -132,6 +133,32 @@ export type VectorQuery =
     }
   | { kind: 'rrf'; retrievers: Query[]; rankConstant: number; rankWindowSize: number; boost: number }
   | { kind: 'sparse_vector'; field: string; weights: Map<string, number>; boost: number };
+
+/** geo_point queries: parsed in parse/parse-geo-*.ts, compiled in compile/compile-geo-*.ts. */
+export type GeoQuery =
+  | {
+      kind: 'geo_distance';
+      field: string;
+      center: { lat: number; lon: number };
+      meters: number;
+      validation: GeoValidationMethod;
+      ignoreUnmapped: boolean;
+      boost: number;
+    }
+  | {
+      kind: 'geo_bounding_box';
+      field: string;
+      top: number;
+      left: number;
+      bottom: number;
+      right: number;
+      validation: GeoValidationMethod;
+      ignoreUnmapped: boolean;
+      boost: number;
+    };
+
+/** ES GeoValidationMethod: STRICT refuses bad coordinates, COERCE normalises them, IGNORE_MALFORMED takes them. */
+export type GeoValidationMethod = 'STRICT' | 'COERCE' | 'IGNORE_MALFORMED';
 
 export type QueryKind = Query['kind'];
 

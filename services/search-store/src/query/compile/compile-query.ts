@@ -15,6 +15,8 @@ import { compileRegexpQuery } from './compile-regexp';
 import { compileCrossFields } from './compile-cross-fields';
 import { expandMatchBoolPrefix, expandQueryString } from './expand-query-string';
 import { compileVectorQuery } from './compile-vector-query';
+import { compileGeoDistance } from './compile-geo-distance';
+import { compileGeoBoundingBox } from './compile-geo-bounding-box';
 import { matchFieldPattern } from '../index-reader';
 import { minimumShouldMatch } from '../minimum-should-match';
 import type { Query } from '../query-ast';
@@ -151,6 +153,10 @@ export async function compileQuery(
       return compileFuzzy(ctx, query, b, scoring);
     case 'regexp':
       return compileRegexpQuery(ctx, query, b, scoring);
+    case 'geo_distance':
+      return compileGeoDistance(ctx, query, b, scoring);
+    case 'geo_bounding_box':
+      return compileGeoBoundingBox(ctx, query, b, scoring);
   }
 }
 

@@ -11,6 +11,8 @@ import {
   parseSimpleQueryStringQuery,
 } from './parse-query-string-query';
 import { vectorQueryParsers } from './parse-vector-queries';
+import { parseGeoDistance } from './parse-geo-distance';
+import { parseGeoBoundingBox } from './parse-geo-bounding-box';
 
 /**
  * The query DSL → typed AST, with Elasticsearch's errors: an unknown query is `parsing_exception`
@@ -552,4 +554,6 @@ const PARSERS: Record<string, Parser> = {
   simple_query_string: (value, parent, name) =>
     parseSimpleQueryStringQuery(value, parent, name, MAX_NESTED_DEPTH),
   match_bool_prefix: parseMatchBoolPrefix,
+  geo_distance: parseGeoDistance,
+  geo_bounding_box: parseGeoBoundingBox,
 };
