@@ -6,6 +6,7 @@ import { compileMatchedDocs } from '../query/compile/compile-matched-docs';
 import { buildHits, type HitRow } from './hits/build-hits';
 import type { IndexReader } from '../query/index-reader';
 import { planSort, searchAfterCondition, sortValue } from '../query/compile/plan-sort';
+import { planGeoSort } from '../query/compile/plan-geo-sort';
 import type { Query } from '../query/query-ast';
 import { formatFloat } from '../query/score/bm25';
 import type { SearchRequest } from '../query/parse/search-request';
@@ -144,7 +145,10 @@ export async function executeSearch(
     true,
     runtime,
   );
-  const runtimeKeys = await planRuntimeSort(db, readers, runtime, request.sort, params, matched);
+  const runtimeKeys = new Map([
+    ...(await planRuntimeSort(db, readers, runtime, request.sort, params, matched)),
+    ...(await planGeoSort(db, readers, request.sort, params, matched)),
+  ]);
   const plan = planSort(readers, request.sort, params, runtimeKeys);
   const scored =
     request.sort.length === 0 || request.sort.some((k) => k.kind === 'score') || request.trackScores;

@@ -25,7 +25,7 @@ export interface SortPlan {
   expressions: string[];
   orderBy: string[];
   /** How to print each sort value in hits[i].sort. */
-  kinds: ('score' | 'doc' | 'shard' | 'num' | 'kw' | 'bool' | 'ip' | 'ul' | 'nanos')[];
+  kinds: ('score' | 'doc' | 'shard' | 'num' | 'kw' | 'bool' | 'ip' | 'ul' | 'nanos' | 'geo')[];
   keys: SortKey[];
 }
 
@@ -54,6 +54,13 @@ export function planSort(
       plan.expressions.push(`${shardDocOf(readers, params)} AS k${i}`);
       plan.orderBy.push(`k${i} ${dir}`);
       plan.kinds.push('shard');
+      return;
+    }
+    if (key.kind === 'geo_distance') {
+      // Distances planned by plan-geo-sort.ts; never null (a document without a point is +Infinity).
+      plan.expressions.push(`${runtimeKeys.get(i)?.expression ?? "'Infinity'::float8"} AS k${i}`);
+      plan.orderBy.push(`k${i} ${dir}`);
+      plan.kinds.push('geo');
       return;
     }
     const runtimeKey = runtimeKeys.get(i);
@@ -178,6 +185,8 @@ export function sortValue(
   if (value === null || value === undefined) return null;
   if (kind === 'kw') return value;
   if (kind === 'ip') return formatIpKey(String(value));
+  // ES writes a non-finite double as a string (Jackson's QUOTE_NON_NUMERIC_NUMBERS).
+  if (kind === 'geo') return Number.isFinite(Number(value)) ? Number(value) : String(Number(value));
   if (kind === 'ul') return unsignedLongJson(unsignedLongFromKey(String(value)));
   // date_nanos sort values are the nanoseconds, a long past 2^53 (ES 240_date_nanos).
   if (kind === 'nanos') return new RawJson(BigInt(String(value)).toString());

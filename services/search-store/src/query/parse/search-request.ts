@@ -6,6 +6,7 @@ import { withTopLevelKnn } from './parse-knn';
 import { parseTrackTotalHits } from './parse-track-total-hits';
 import { parseRetriever } from './parse-vector-queries';
 import type { Query } from '../query-ast';
+import { parseGeoDistanceSort, type GeoDistanceSortKey } from './parse-geo-distance-sort';
 
 /** A parsed `_search` request: the body merged with the URL parameters that override it. */
 export interface SearchRequest {
@@ -44,7 +45,8 @@ export type SortKey =
       missing: '_last' | '_first' | { value: string | number };
       unmappedType?: string;
       mode?: 'min' | 'max';
-    };
+    }
+  | GeoDistanceSortKey;
 
 export type SourceFilter = { enabled: false } | { enabled: true; includes: string[]; excludes: string[] };
 
@@ -203,6 +205,7 @@ function sortKeyFor(name: string, options: Json): SortKey {
   if (name === '_score') return { kind: 'score', order: order ?? 'desc' };
   if (name === '_doc') return { kind: 'doc', order: order ?? 'asc' };
   if (name === '_shard_doc') return { kind: 'shard_doc', order: order ?? 'asc' };
+  if (name === '_geo_distance') return parseGeoDistanceSort(options);
   const mode = options.mode === 'min' || options.mode === 'max' ? options.mode : undefined;
   return {
     kind: 'field',
