@@ -1,4 +1,5 @@
 import type { PipelineSpec } from './pipeline/pipeline-types';
+import type { GeoBoundsSpec, GeoCentroidSpec, GeoDistanceAggSpec, GeohashGridSpec } from './parse-geo-aggs';
 
 /** The parsed aggregation tree (the `aggs` / `aggregations` object of a search body). */
 
@@ -36,7 +37,11 @@ export type AggNode =
   | { type: 'top_hits'; name: string; meta?: unknown; spec: TopHitsSpec; subs: AggNode[] }
   | { type: 'pipeline'; name: string; meta?: unknown; spec: PipelineSpec; subs: AggNode[] }
   | { type: 'composite'; name: string; meta?: unknown; spec: CompositeSpec; subs: AggNode[] }
-  | { type: 'percentiles'; name: string; meta?: unknown; spec: PercentilesSpec; subs: AggNode[] };
+  | { type: 'percentiles'; name: string; meta?: unknown; spec: PercentilesSpec; subs: AggNode[] }
+  | { type: 'geo_bounds'; name: string; meta?: unknown; spec: GeoBoundsSpec; subs: AggNode[] }
+  | { type: 'geo_centroid'; name: string; meta?: unknown; spec: GeoCentroidSpec; subs: AggNode[] }
+  | { type: 'geohash_grid'; name: string; meta?: unknown; spec: GeohashGridSpec; subs: AggNode[] }
+  | { type: 'geo_distance'; name: string; meta?: unknown; spec: GeoDistanceAggSpec; subs: AggNode[] };
 
 export type TermsOrder = Array<{ key: string; asc: boolean }>;
 

@@ -14,6 +14,7 @@ import { PIPELINE_TYPES, type PipelineType } from './pipeline/pipeline-types';
 import { validatePipelines } from './pipeline/apply-pipelines';
 import { parseComposite } from './parse-composite';
 import { parsePercentiles } from './parse-percentiles';
+import { GEO_AGG_TYPES, parseGeoAgg } from './parse-geo-aggs';
 import { checkCompositePlacement } from './composite-agg';
 
 const BUCKET_TYPES = [
@@ -32,6 +33,7 @@ const KNOWN = new Set<string>([
   'top_hits',
   'percentiles',
   ...PIPELINE_TYPES,
+  ...GEO_AGG_TYPES,
 ]);
 /** Keyed by the client's `calendar_interval`: a Map, so `constructor` is no unit (it was a 500). */
 const CALENDAR = new Map<string, HistogramSpec['calendar']>([
@@ -114,7 +116,8 @@ function parseAgg(name: string, def: unknown, level: number): AggNode {
   const node = buildNode(type, name, spec, subs);
   if (subs.length > 0 && PIPELINE_TYPES.has(type))
     throw parsingError(`Aggregation [${name}] cannot define sub-aggregations`);
-  const leaf = type === 'top_hits' || type === 'percentiles';
+  const leaf =
+    type === 'top_hits' || type === 'percentiles' || type === 'geo_bounds' || type === 'geo_centroid';
   if (subs.length > 0 && ((METRIC_TYPES as readonly string[]).includes(type) || leaf)) {
     throw new EsError(
       'illegal_argument_exception',
@@ -176,6 +179,11 @@ function buildNode(type: string, name: string, spec: Record<string, unknown>, su
     }
     case 'percentiles':
       return { type, name, subs, spec: parsePercentiles(name, spec, field(type, spec)) };
+    case 'geo_bounds':
+    case 'geo_centroid':
+    case 'geohash_grid':
+    case 'geo_distance':
+      return { name, subs, ...parseGeoAgg(type, name, spec) } as AggNode;
     case 'composite':
       return { type, name, subs, spec: parseComposite(name, spec, parseHistogram) };
     case 'filter':

@@ -13,6 +13,10 @@ import { byName } from './render-bucket';
 import type { DocSet } from './sql-builder';
 import { computeTerms } from './terms-agg';
 import { computeTopHits } from './top-hits-agg';
+import { computeGeoBounds } from './geo-bounds-agg';
+import { computeGeoCentroid } from './geo-centroid-agg';
+import { computeGeohashGrid } from './geohash-grid-agg';
+import { computeGeoDistanceAgg } from './geo-distance-agg';
 
 /** Each aggregation type to the function that computes it (metrics by default). */
 const computeNode: ComputeAgg = (run, node, docs, groups) => {
@@ -37,6 +41,14 @@ const computeNode: ComputeAgg = (run, node, docs, groups) => {
       return computePercentiles(run, node, docs, groups);
     case 'composite':
       return computeComposite(run, node, docs, groups);
+    case 'geo_bounds':
+      return computeGeoBounds(run, node, docs, groups);
+    case 'geo_centroid':
+      return computeGeoCentroid(run, node, docs, groups);
+    case 'geohash_grid':
+      return computeGeohashGrid(run, node, docs, groups);
+    case 'geo_distance':
+      return computeGeoDistanceAgg(run, node, docs, groups);
     case 'pipeline':
       // Pipelines read the other aggregations' output: applyPipelines, once everything is computed.
       return Promise.resolve(new Map());

@@ -129,4 +129,177 @@ describe('geo_point sort and aggregations', () => {
       },
     });
   });
+
+  const aggs = async (body: unknown, query: unknown = { match_all: {} }) => {
+    const result = await call(server.url, 'POST', `/${index}/_search`, { size: 0, query, aggs: body });
+    expect(result.status).toBe(200);
+    return (result.json as { aggregations: Record<string, unknown> }).aggregations;
+  };
+
+  it('bounds the points, wrapping across the dateline only when narrower', async () => {
+    expect(await aggs({ box: { geo_bounds: { field: 'at' } } })).toEqual({
+      box: {
+        bounds: {
+          top_left: { lat: 51.49999998975545, lon: -0.12000001966953278 },
+          bottom_right: { lat: 35.67999996710569, lon: 139.68999995850027 },
+        },
+      },
+    });
+    await es().indices.create({ index: 'pacific', mappings: { properties: { p: { type: 'geo_point' } } } });
+    await es().bulk({
+      refresh: true,
+      operations: [
+        { index: { _index: 'pacific', _id: 'fiji' } },
+        { p: { lat: -17.7, lon: 178 } },
+        { index: { _index: 'pacific', _id: 'samoa' } },
+        { p: { lat: -13.8, lon: -171.7 } },
+      ],
+    });
+    const wrapped = await call(server.url, 'POST', '/pacific/_search', {
+      size: 0,
+      aggs: {
+        wrap: { geo_bounds: { field: 'p' } },
+        flat: { geo_bounds: { field: 'p', wrap_longitude: false } },
+      },
+    });
+    const out = (
+      wrapped.json as { aggregations: Record<string, { bounds: Record<string, { lon: number }> }> }
+    ).aggregations;
+    // The narrower box runs from Fiji east across the dateline to Samoa.
+    expect([out.wrap!.bounds.top_left!.lon, out.wrap!.bounds.bottom_right!.lon]).toEqual([
+      177.99999995157123, -171.70000000856817,
+    ]);
+    expect([out.flat!.bounds.top_left!.lon, out.flat!.bounds.bottom_right!.lon]).toEqual([
+      -171.70000000856817, 177.99999995157123,
+    ]);
+    // No points: an empty result, as ES prints it.
+    expect(await aggs({ box: { geo_bounds: { field: 'at' } } }, { ids: { values: ['nowhere'] } })).toEqual({
+      box: {},
+    });
+  });
+
+  it('finds the centroid of every point, per bucket too', async () => {
+    const result = await aggs({
+      c: { geo_centroid: { field: 'at' } },
+      by: { terms: { field: 'kind' }, aggs: { c: { geo_centroid: { field: 'at' } } } },
+    });
+    const c = result.c as { location: { lat: number; lon: number }; count: number };
+    expect(c.count).toBe(5);
+    expect(c.location.lat).toBeCloseTo((51.5 * 2 + 35.68 * 2 + 48.8566) / 5, 6);
+    expect(c.location.lon).toBeCloseTo((-0.12 * 2 + 139.69 * 2 + 2.3522) / 5, 6);
+    const buckets = (result.by as { buckets: { key: string; c: { count: number } }[] }).buckets;
+    expect(buckets.map((b) => [b.key, b.c.count])).toEqual([
+      ['capital', 3],
+      ['none', 0],
+      ['pair', 2],
+    ]);
+    expect(await aggs({ c: { geo_centroid: { field: 'at' } } }, { ids: { values: ['nowhere'] } })).toEqual({
+      c: { count: 0 },
+    });
+  });
+
+  it('buckets documents by geohash cell, each document once per cell', async () => {
+    expect(await aggs({ grid: { geohash_grid: { field: 'at', precision: 1 } } })).toEqual({
+      grid: {
+        buckets: [
+          { key: 'g', doc_count: 2 },
+          { key: 'x', doc_count: 2 },
+          { key: 'u', doc_count: 1 },
+        ],
+      },
+    });
+    const result = await aggs({
+      grid: {
+        geohash_grid: { field: 'at', precision: '1000km', size: 1 },
+        aggs: { n: { value_count: { field: 'kind' } } },
+      },
+    });
+    // 1000 km cells are geohash level 3 (GeoUtils.geoHashLevelsForPrecision).
+    expect(result.grid).toEqual({ buckets: [{ key: 'gcp', doc_count: 2, n: { value: 2 } }] });
+    const bounded = await aggs({
+      grid: {
+        geohash_grid: {
+          field: 'at',
+          precision: 2,
+          bounds: { top_left: { lat: 60, lon: -10 }, bottom_right: { lat: 40, lon: 10 } },
+        },
+      },
+    });
+    expect(bounded.grid).toEqual({
+      buckets: [
+        { key: 'gc', doc_count: 2 },
+        { key: 'u0', doc_count: 1 },
+      ],
+    });
+  });
+
+  it('refuses a bad precision and a non-geo field with ES errors', async () => {
+    const precision = await call(server.url, 'POST', `/${index}/_search`, {
+      size: 0,
+      aggs: { grid: { geohash_grid: { field: 'at', precision: 13 } } },
+    });
+    expect(precision.status).toBe(400);
+    expect(precision.json).toMatchObject({
+      error: {
+        type: 'illegal_argument_exception',
+        reason: 'Invalid geohash aggregation precision of 13. Must be between 1 and 12.',
+      },
+    });
+    const keyword = await call(server.url, 'POST', `/${index}/_search`, {
+      size: 0,
+      aggs: { box: { geo_bounds: { field: 'kind' } } },
+    });
+    expect(keyword.status).toBe(400);
+    expect(JSON.stringify(keyword.json)).toContain(
+      'Field [kind] of type [keyword] is not supported for aggregation [geo_bounds]',
+    );
+    const terms = await call(server.url, 'POST', `/${index}/_search`, {
+      size: 0,
+      aggs: { t: { terms: { field: 'at' } } },
+    });
+    expect(terms.status).toBe(400);
+    expect(JSON.stringify(terms.json)).toContain(
+      'Field [at] of type [geo_point] is not supported for aggregation [terms]',
+    );
+  });
+
+  it('counts documents in distance rings from an origin, keyed or not', async () => {
+    const result = await aggs({
+      rings: {
+        geo_distance: {
+          field: 'at',
+          origin: '48.8566, 2.3522',
+          unit: 'km',
+          ranges: [{ to: 100 }, { from: 100, to: 1000 }, { from: 1000 }],
+        },
+        aggs: { kinds: { terms: { field: 'kind' } } },
+      },
+    });
+    const buckets = (result.rings as { buckets: Record<string, unknown>[] }).buckets;
+    expect(buckets.map((b) => [b.key, b.from, b.to, b.doc_count])).toEqual([
+      ['*-100.0', undefined, 100, 1],
+      ['100.0-1000.0', 100, 1000, 2],
+      ['1000.0-*', 1000, undefined, 2],
+    ]);
+    expect((buckets[1]!.kinds as { buckets: unknown[] }).buckets).toEqual([
+      { key: 'capital', doc_count: 1 },
+      { key: 'pair', doc_count: 1 },
+    ]);
+    const keyed = await aggs({
+      rings: {
+        geo_distance: {
+          field: 'at',
+          origin: { lat: 48.8566, lon: 2.3522 },
+          keyed: true,
+          ranges: [
+            { to: 500000, key: 'near' },
+            { from: 500000, key: 'far' },
+          ],
+        },
+      },
+    });
+    expect(keyed.rings).toEqual({
+      buckets: { near: { to: 500000, doc_count: 3 }, far: { from: 500000, doc_count: 2 } },
+    });
+  });
 });
