@@ -1,19 +1,26 @@
 import { indexedGeoPoints } from '../mapping/check-geo-point';
-import { geoPointKey } from '../mapping/geo-point';
+import { geoPointKey, type GeoPoint } from '../mapping/geo-point';
 import type { IndexedField } from './indexed-fields';
 
 /**
  * A `geo_point` field's doc values in a source: each point's key (mapping/geo-point.ts), repeats kept
- * as Lucene's SortedNumericDocValues keep them, sorted. The value at the path is read whole (a point
- * may itself be an array, `[lon, lat]`); arrays above it are walked as everywhere else; an explicit
- * null stands for `null_value`.
+ * as Lucene's SortedNumericDocValues keep them, sorted.
  */
 export function geoPointKeys(field: IndexedField, source: Record<string, unknown>): string[] | undefined {
-  const keys: string[] = [];
+  const keys = geoPointsAtPath(field, source).map(geoPointKey);
+  return keys.length === 0 ? undefined : keys.sort();
+}
+
+/**
+ * The points of a geo_point field in a source as indexed, before quantisation (`fields` shows them).
+ * The value at the path is read whole (a point may itself be an array, `[lon, lat]`); arrays above
+ * it are walked as everywhere else; an explicit null stands for `null_value`.
+ */
+export function geoPointsAtPath(field: IndexedField, source: unknown): GeoPoint[] {
+  const points: GeoPoint[] = [];
   const visit = (node: unknown, rest: string): void => {
     if (rest === '') {
-      if (node !== undefined)
-        for (const point of indexedGeoPoints(field.mapping, node)) keys.push(geoPointKey(point));
+      if (node !== undefined) points.push(...indexedGeoPoints(field.mapping, node));
       return;
     }
     if (Array.isArray(node)) {
@@ -29,5 +36,5 @@ export function geoPointKeys(field: IndexedField, source: Record<string, unknown
     }
   };
   visit(source, field.sourcePath);
-  return keys.length === 0 ? undefined : keys.sort();
+  return points;
 }

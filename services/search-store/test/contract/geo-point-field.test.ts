@@ -350,4 +350,48 @@ describe('geo_point fields and queries', () => {
       },
     });
   });
+
+  it('shows points in fields as GeoJSON, or WKT on request, as given in _source', async () => {
+    const hits = async (fields: unknown) => {
+      const result = await call(server.url, 'POST', `/${index}/_search`, {
+        query: { ids: { values: ['object', 'many', 'none'] } },
+        sort: [{ name: 'asc' }],
+        _source: false,
+        fields,
+      });
+      expect(result.status).toBe(200);
+      const body = result.json as { hits: { hits: { _id: string; fields?: unknown }[] } };
+      return Object.fromEntries(body.hits.hits.map((h) => [h._id, h.fields]));
+    };
+    expect(await hits(['location'])).toEqual({
+      object: { location: [{ type: 'Point', coordinates: [60.5, -34.5] }] },
+      many: {
+        location: [
+          { type: 'Point', coordinates: [-0.12, 51.5] },
+          { type: 'Point', coordinates: [139.69, 35.68] },
+        ],
+      },
+      none: undefined,
+    });
+    expect(await hits([{ field: 'location', format: 'wkt' }])).toEqual({
+      object: { location: ['POINT (60.5 -34.5)'] },
+      many: { location: ['POINT (-0.12 51.5)', 'POINT (139.69 35.68)'] },
+      none: undefined,
+    });
+  });
+
+  it('refuses to sort on a geo_point field by name', async () => {
+    const refused = await call(server.url, 'POST', `/${index}/_search`, { sort: ['location'] });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({
+      error: {
+        root_cause: [
+          {
+            type: 'illegal_argument_exception',
+            reason: "can't sort on geo_point field without using specific sorting feature, like geo_distance",
+          },
+        ],
+      },
+    });
+  });
 });

@@ -79,6 +79,13 @@ export function planSort(
         reason: `Text fields are not optimised for operations that require per-document field data like aggregations and sorting, so these operations are disabled by default. Please use a keyword field instead. Alternatively, set fielddata=true on [${key.field}] in order to load field data by uninverting the inverted index. Note that this can use significant memory.`,
       });
     }
+    if (type === 'geo_point') {
+      // ES AbstractLatLonPointIndexFieldData.sortField.
+      throw new ShardQueryError({
+        type: 'illegal_argument_exception',
+        reason: `can't sort on geo_point field without using specific sorting feature, like geo_distance`,
+      });
+    }
     // ip doc values are keys in `kw` whose byte order is the address order (mapping/ip-value.ts).
     const column = KEYED_TYPES.has(type) ? 'kw' : 'num';
     const cases = mapped

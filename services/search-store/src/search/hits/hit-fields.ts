@@ -3,6 +3,7 @@ import { formatDateValue, parseDateValue } from '../../index/date-value';
 import { valuesAtPath } from '../../index/indexed-fields';
 import { isIntegerType, isNumericType } from '../../mapping/field-types';
 import { canonicalIp } from '../../mapping/ip-value';
+import { geoFieldValues } from './geo-field-values';
 import { DEFAULT_DATE_NANOS_FORMAT, formatDateNanos, parseDateNanos } from '../../mapping/date-nanos';
 import { parseJsonWithBigIntegers, unsignedLongJson, unsignedLongOf } from '../../mapping/unsigned-long';
 import { matchFieldPattern, type IndexReader, type ReaderField } from '../../query/index-reader';
@@ -18,10 +19,15 @@ export function extractFields(
   // Keyed by field path: `out.constructor` must not be Object (it would hide a field named so).
   const out = newDictionary<unknown[]>();
   let exact: unknown;
-  for (const { field: pattern } of requested) {
+  for (const { field: pattern, format } of requested) {
     const test = matchFieldPattern(pattern);
     for (const field of reader.fields.values()) {
       if (!test(field.path) || out[field.path]) continue;
+      if (field.type === 'geo_point') {
+        const points = geoFieldValues(field, source, format);
+        if (points.length > 0) out[field.path] = points;
+        continue;
+      }
       // unsigned_long values are read from the text again: JSON.parse rounds them past 2^53.
       const from =
         field.type === 'unsigned_long' && sourceText ? (exact ??= exactSource(sourceText)) : source;
