@@ -338,9 +338,12 @@ export function geoPointValues(value: unknown): unknown[] {
   return [value];
 }
 
-/** GeoJSON, as `fields` prints a point by default (GeometryFormatterFactory.GEOJSON). */
-export function geoJsonOf(point: GeoPoint): { type: 'Point'; coordinates: [number, number] } {
-  return { type: 'Point', coordinates: [point.lon, point.lat] };
+/**
+ * GeoJSON, as `fields` prints a point by default (GeometryFormatterFactory.GEOJSON); ES writes the
+ * map with `coordinates` before `type` (elastic/elasticsearch#72249 shows its output).
+ */
+export function geoJsonOf(point: GeoPoint): { coordinates: [number, number]; type: 'Point' } {
+  return { coordinates: [point.lon, point.lat], type: 'Point' };
 }
 
 /** WKT, as `fields` prints a point with `format: wkt` (WellKnownText.toWKT: Java doubles). */

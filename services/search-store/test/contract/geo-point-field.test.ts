@@ -360,6 +360,8 @@ describe('geo_point fields and queries', () => {
         fields,
       });
       expect(result.status).toBe(200);
+      if (!Array.isArray(fields) || typeof fields[0] === 'string')
+        expect(result.text).toContain('{"coordinates":[60.5,-34.5],"type":"Point"}');
       const body = result.json as { hits: { hits: { _id: string; fields?: unknown }[] } };
       return Object.fromEntries(body.hits.hits.map((h) => [h._id, h.fields]));
     };
