@@ -396,4 +396,34 @@ describe('geo_point fields and queries', () => {
       },
     });
   });
+
+  it('refuses term and range queries on a geo_point field as ES does', async () => {
+    const term = await call(server.url, 'POST', `/${index}/_search`, { query: { term: { location: 's' } } });
+    expect(term.status).toBe(400);
+    expect(term.json).toMatchObject({
+      error: {
+        root_cause: [
+          {
+            type: 'query_shard_exception',
+            reason:
+              'failed to create query: Geometry fields do not support exact searching, use dedicated geometry queries instead: [location]',
+          },
+        ],
+      },
+    });
+    const range = await call(server.url, 'POST', `/${index}/_search`, {
+      query: { range: { location: { gte: 1 } } },
+    });
+    expect(range.json).toMatchObject({
+      error: {
+        root_cause: [
+          {
+            type: 'query_shard_exception',
+            reason:
+              'failed to create query: Field [location] of type [geo_point] does not support range queries',
+          },
+        ],
+      },
+    });
+  });
 });

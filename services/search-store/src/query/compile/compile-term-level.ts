@@ -4,6 +4,7 @@ import { docsWithTerms } from '../../index/postings-reader';
 import { NOTHING, type CompileContext } from './compile-context';
 import { ipRangeCondition, ipTermsCondition } from './compile-ip';
 import { compileTermClauses } from './compile-term-clauses';
+import { geoPointQueryRefused } from './geo-field';
 import { flattenedRangeCondition, flattenedTarget, flattenedTermsCondition } from './compile-flattened';
 import { dateNanosRangeCondition, dateNanosTermsCondition } from './compile-date-nanos';
 import { DEFAULT_DATE_NANOS_FORMAT } from '../../mapping/date-nanos';
@@ -74,6 +75,7 @@ export async function compileTerms(
     return constant(docsWithTerms(idx(), fid(), (term) => `${term} = ANY(${params.add(terms)}::text[])`));
   }
   if (field.type === 'ip') return constant(docsWithValue(idx(), fid(), ipTermsCondition(params, values)));
+  if (field.type === 'geo_point') throw geoPointQueryRefused(fieldName, 'term');
   if (field.type === 'date_nanos') {
     const format = field.mapping.format ?? DEFAULT_DATE_NANOS_FORMAT;
     const condition = dateNanosTermsCondition(params, values, { now: ctx.now, format });
@@ -118,6 +120,7 @@ export async function compileRange(
     return `SELECT doc_key, ${params.add(scoring ? boost : 0)}::float4 AS s FROM (${docsWithValue(params.add(reader.indexId), params.add(flat.field.fieldId), condition)}) c`;
   }
   const field = reader.fields.get(query.field);
+  if (field?.type === 'geo_point') throw geoPointQueryRefused(query.field, 'range');
   if (!field || field.fieldId === undefined) return NOTHING;
   const conditions: string[] = [];
   const constant = (sql: string): string =>

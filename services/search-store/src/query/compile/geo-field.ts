@@ -26,3 +26,19 @@ export function geoQueryField(
   }
   return field.fieldId === undefined ? undefined : (field as ReaderField & { fieldId: number });
 }
+
+/**
+ * term/terms/match and range on a geo_point field: ES's AbstractGeometryFieldType and
+ * MappedFieldType refuse them, wrapped as QueryShardException "failed to create query: …".
+ */
+export function geoPointQueryRefused(field: string, kind: 'term' | 'range'): ShardQueryError {
+  const reason =
+    kind === 'term'
+      ? `Geometry fields do not support exact searching, use dedicated geometry queries instead: [${field}]`
+      : `Field [${field}] of type [geo_point] does not support range queries`;
+  return new ShardQueryError({
+    type: 'query_shard_exception',
+    reason: `failed to create query: ${reason}`,
+    caused_by: { type: 'illegal_argument_exception', reason },
+  });
+}
