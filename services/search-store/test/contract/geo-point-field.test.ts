@@ -303,6 +303,8 @@ describe('geo_point fields and queries', () => {
       'geojson',
     ]);
     expect(await ids({ geo_bounding_box: { location: { geohash: 's' } } })).toEqual(['geojson']);
+    // Map tile 1/0/0 is the north-west quarter (lon -180..0, lat 0..85.05).
+    expect(await ids({ geo_bounding_box: { location: { geotile: '1/0/0' } } })).toEqual(west);
   });
 
   it('crosses the dateline when left is beyond right', async () => {

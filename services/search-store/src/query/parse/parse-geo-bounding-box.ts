@@ -100,6 +100,9 @@ function parseBox(spec: Json): Box {
     } else if (key === 'geohash') {
       if (typeof v !== 'string') throw new EsError('parse_exception', '[geohash] must be a string');
       cell = geohashBox(v);
+    } else if (key === 'geotile') {
+      if (typeof v !== 'string') throw new EsError('parse_exception', '[geotile] must be a string');
+      cell = geotileBox(v);
     } else {
       throw new EsError('parse_exception', `failed to parse bounding box. unexpected field [${key}]`);
     }
@@ -149,6 +152,37 @@ function geohashBox(hash: string): Box {
     left: decodeLongitude(cell.lon),
     top: topEncoded > 0x7fffffff ? 90 : decodeLatitude(topEncoded),
     right: rightEncoded > 0x7fffffff ? 180 : decodeLongitude(rightEncoded),
+  };
+}
+
+/**
+ * A map tile "zoom/x/y" as its box (GeoTileUtils.toBoundingBox: Web Mercator rows; ES takes atan and
+ * sinh from its ESSloppyMath, here Math's, which can differ in the last bits at a tile's edge).
+ */
+function geotileBox(key: string): Box {
+  const parts = key.split('/');
+  if (parts.length !== 3 || parts.some((p) => !/^\d{1,10}$/.test(p)))
+    throw new EsError(
+      'illegal_argument_exception',
+      `Invalid geotile_grid hash string of ${key}. Must be three integers in a form "zoom/x/y".`,
+    );
+  const [zoom, x, y] = parts.map(Number) as [number, number, number];
+  if (zoom > 29)
+    throw new EsError(
+      'illegal_argument_exception',
+      `Invalid geotile_grid precision of ${zoom}. Must be between 0 and 29.`,
+    );
+  const tiles = 2 ** zoom;
+  if (x >= tiles || y >= tiles)
+    throw new EsError('illegal_argument_exception', `Zoom/X/Y combination is not valid: ${zoom}/${x}/${y}`);
+  const minN = Math.PI - (2.0 * Math.PI * (y + 1)) / tiles;
+  const maxN = Math.PI - (2.0 * Math.PI * y) / tiles;
+  const degrees = (radians: number): number => radians * (180 / Math.PI);
+  return {
+    bottom: degrees(Math.atan(Math.sinh(minN))),
+    left: (x / tiles) * 360.0 - 180,
+    top: degrees(Math.atan(Math.sinh(maxN))),
+    right: ((x + 1) / tiles) * 360.0 - 180,
   };
 }
 
