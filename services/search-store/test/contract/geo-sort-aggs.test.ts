@@ -302,4 +302,46 @@ describe('geo_point sort and aggregations', () => {
       buckets: { near: { to: 500000, doc_count: 3 }, far: { from: 500000, doc_count: 2 } },
     });
   });
+
+  it('gives the bounds, centroid and grid of a city cluster with ES numbers', async () => {
+    // Amsterdam ×3, Antwerp, Paris ×2 (the shape of search.aggregation/280 and 390 with our own points).
+    const points = [
+      '52.3676,4.9041',
+      '52.3702,4.8952',
+      '52.3600,4.8852',
+      '51.2194,4.4025',
+      '48.8584,2.2945',
+      '48.8606,2.3376',
+    ];
+    await es().indices.create({ index: 'benelux', mappings: { properties: { p: { type: 'geo_point' } } } });
+    await es().bulk({
+      refresh: true,
+      operations: points.flatMap((p, i) => [{ index: { _index: 'benelux', _id: String(i + 1) } }, { p }]),
+    });
+    const result = await call(server.url, 'POST', '/benelux/_search', {
+      size: 0,
+      aggs: {
+        box: { geo_bounds: { field: 'p' } },
+        centre: { geo_centroid: { field: 'p' } },
+        grid: { geohash_grid: { field: 'p', precision: 3 } },
+      },
+    });
+    // Printed by the same arithmetic in Java (quantised points, Kahan sums, the reduce).
+    expect((result.json as { aggregations: unknown }).aggregations).toEqual({
+      box: {
+        bounds: {
+          top_left: { lat: 52.37019999884069, lon: 2.2944999765604734 },
+          bottom_right: { lat: 48.85839999653399, lon: 4.904099917039275 },
+        },
+      },
+      centre: { location: { lat: 51.00603332044557, lon: 3.9531832840293646 }, count: 6 },
+      grid: {
+        buckets: [
+          { key: 'u17', doc_count: 3 },
+          { key: 'u09', doc_count: 2 },
+          { key: 'u15', doc_count: 1 },
+        ],
+      },
+    });
+  });
 });
