@@ -344,4 +344,27 @@ describe('geo_point sort and aggregations', () => {
       },
     });
   });
+
+  it('pages a scroll sorted by distance and counts with a geo filter', async () => {
+    const first = await es().search({
+      index,
+      scroll: '1m',
+      size: 2,
+      sort: [{ _geo_distance: { at: paris, unit: 'km' } }],
+      _source: false,
+    });
+    const seen = first.hits.hits.map((h) => h._id);
+    let page = await es().scroll({ scroll_id: first._scroll_id!, scroll: '1m' });
+    while (page.hits.hits.length > 0) {
+      seen.push(...page.hits.hits.map((h) => h._id));
+      page = await es().scroll({ scroll_id: page._scroll_id!, scroll: '1m' });
+    }
+    expect(seen).toEqual(['paris', 'london', 'both', 'tokyo', 'nowhere']);
+    await es().clearScroll({ scroll_id: page._scroll_id! });
+    const count = await es().count({
+      index,
+      query: { geo_bounding_box: { at: { top_left: [-10, 60], bottom_right: [10, 40] } } },
+    });
+    expect(count.count).toBe(3);
+  });
 });
