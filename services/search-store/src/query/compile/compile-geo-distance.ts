@@ -44,8 +44,9 @@ export async function compileGeoDistance(
   }
   if (query.validation === 'COERCE') center = normalizePoint(center);
   const sortKey = distanceQuerySortKey(query.meters);
-  // The latitude band the circle can reach (a little wider: the band only narrows the candidates).
-  const reach = (query.meters / EARTH_MEAN_RADIUS) * (180 / Math.PI) * 1.0001 + 1e-6;
+  // The latitude band the circle can reach, widened past SloppyMath's error (≤ 0.4 m; 1e-5° is 1.1 m):
+  // the band only narrows the candidates, the sort key decides.
+  const reach = (query.meters / EARTH_MEAN_RADIUS) * (180 / Math.PI) * 1.0001 + 1e-5;
   const low = Math.max(-90, center.lat - reach);
   const high = Math.min(90, center.lat + reach);
   const values: unknown[] = [ctx.reader.indexId, field.fieldId];
