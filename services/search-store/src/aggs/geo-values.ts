@@ -41,11 +41,15 @@ export interface GeoRow extends Record<string, unknown> {
   v: string;
 }
 
-/** Every point of the documents of every group, in document order (Lucene's collection order). */
+/**
+ * Every point of the documents of every group, in Lucene's collection order: documents in order, a
+ * document's points as LatLonDocValuesField sorts them (the long lat << 32 | lon: latitude signed,
+ * then the longitude's bits unsigned, so east of Greenwich before west).
+ */
 export function loadGroupPoints(run: AggRun, docs: DocSet, values: FieldValues): Promise<GeoRow[]> {
-  return run.query<GeoRow>(
-    (b) =>
-      `SELECT x.g, x.doc_key::text AS doc_key, x.v FROM (${groupValuesSql(b, docs, values, undefined)}) x
-        ORDER BY x.g, x.doc_key, x.v`,
-  );
+  return run.query<GeoRow>((b) => {
+    const east = b.param('80000000');
+    return `SELECT x.g, x.doc_key::text AS doc_key, x.v FROM (${groupValuesSql(b, docs, values, undefined)}) x
+        ORDER BY x.g, x.doc_key, substr(x.v, 1, 8), substr(x.v, 9) >= ${east} DESC, substr(x.v, 9)`;
+  });
 }
