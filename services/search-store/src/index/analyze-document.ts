@@ -11,7 +11,7 @@ import { DEFAULT_DATE_FORMAT, parseDateValue } from './date-value';
 import { isIntegerType, isNumericType } from '../mapping/field-types';
 import { valuesAtPath, type IndexedField } from './indexed-fields';
 import { ipKey } from '../mapping/ip-value';
-import { geoPointKeys } from './geo-point-keys';
+import { geohashesOf, geoPointKeys } from './geo-point-keys';
 import { flattenedEntries } from '../mapping/flattened-value';
 import { dateNanosKey, DEFAULT_DATE_NANOS_FORMAT, parseDateNanos } from '../mapping/date-nanos';
 import { notedUnsignedLongs, unsignedLongKey, unsignedLongOf } from '../mapping/unsigned-long';
@@ -84,6 +84,7 @@ export function indexedValues(field: IndexedField, source: Record<string, unknow
   )
     return undefined;
   if (field.type === 'geo_point') return geoPointKeys(field, source);
+  if (field.parent) return geohashesOf(field, field.parent, source);
   if (field.type === 'sparse_vector') {
     const objects = valuesAtPath(source, field.sourcePath).filter((v) => typeof v === 'object');
     return objects.length === 0 ? undefined : objects;

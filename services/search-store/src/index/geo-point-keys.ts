@@ -1,5 +1,6 @@
 import { indexedGeoPoints } from '../mapping/check-geo-point';
-import { geoPointKey, type GeoPoint } from '../mapping/geo-point';
+import { GEOHASH_MAX_PRECISION, geohashOfKey, geoPointKey, type GeoPoint } from '../mapping/geo-point';
+import type { FieldMapping } from '../mapping/mapping-types';
 import type { IndexedField } from './indexed-fields';
 
 /**
@@ -9,6 +10,21 @@ import type { IndexedField } from './indexed-fields';
 export function geoPointKeys(field: IndexedField, source: Record<string, unknown>): string[] | undefined {
   const keys = geoPointsAtPath(field, source).map(geoPointKey);
   return keys.length === 0 ? undefined : keys.sort();
+}
+
+/**
+ * What a geo_point's multi-field (`location.hash`) indexes: each point's 12-character geohash, as
+ * GeoPointFieldMapper hands its sub-fields `geometry.geohash()` whatever form the point came in.
+ */
+export function geohashesOf(
+  sub: IndexedField,
+  parent: FieldMapping,
+  source: Record<string, unknown>,
+): string[] | undefined {
+  const hashes = geoPointsAtPath({ ...sub, mapping: parent }, source).map((p) =>
+    geohashOfKey(geoPointKey(p), GEOHASH_MAX_PRECISION),
+  );
+  return hashes.length === 0 ? undefined : hashes;
 }
 
 /**

@@ -7,6 +7,8 @@ export interface IndexedField {
   sourcePath: string;
   type: FieldType;
   mapping: FieldMapping;
+  /** A multi-field's parent mapping (a geo_point's sub-fields index its geohash). */
+  parent?: FieldMapping;
 }
 
 /** Every indexed leaf of a mapping, multi-fields (`title.keyword`) included, in path order. */
@@ -22,7 +24,13 @@ export function listIndexedFields(mappings: IndexMapping): IndexedField[] {
       out.push({ path, sourcePath: path, type: field.type, mapping: field });
       for (const [sub, subField] of Object.entries(field.fields ?? {})) {
         if (subField.type)
-          out.push({ path: `${path}.${sub}`, sourcePath: path, type: subField.type, mapping: subField });
+          out.push({
+            path: `${path}.${sub}`,
+            sourcePath: path,
+            type: subField.type,
+            mapping: subField,
+            ...(field.type === 'geo_point' ? { parent: field } : {}),
+          });
       }
     }
   };

@@ -428,4 +428,34 @@ describe('geo_point fields and queries', () => {
       },
     });
   });
+
+  it('indexes the geohash of each point into a multi-field, whatever form the point came in', async () => {
+    await es().indices.create({
+      index: 'geo-hash',
+      mappings: { properties: { p: { type: 'geo_point', fields: { hash: { type: 'keyword' } } } } },
+    });
+    await es().bulk({
+      refresh: true,
+      operations: [
+        { index: { _index: 'geo-hash', _id: 'object' } },
+        { p: { lat: 48.8566, lon: 2.3522 } },
+        { index: { _index: 'geo-hash', _id: 'wkt' } },
+        { p: 'POINT (2.3522 48.8566)' },
+        { index: { _index: 'geo-hash', _id: 'london' } },
+        { p: [-0.12, 51.5] },
+      ],
+    });
+    expect(await ids({ prefix: { 'p.hash': 'u09tv' } }, 'geo-hash')).toEqual(['object', 'wkt']);
+    const result = await es().search({
+      index: 'geo-hash',
+      size: 0,
+      aggs: { hashes: { terms: { field: 'p.hash' } } },
+    });
+    const buckets = (result.aggregations?.hashes as { buckets: { key: string; doc_count: number }[] })
+      .buckets;
+    expect(buckets.map((b) => [b.key.length, b.key.slice(0, 5), b.doc_count])).toEqual([
+      [12, 'u09tv', 2],
+      [12, 'gcpuv', 1],
+    ]);
+  });
 });
