@@ -1,7 +1,11 @@
+import type { FunctionScoreNode } from './function-score-ast';
 import type { QueryStringQuery, SimpleQueryStringQuery } from './query-string-ast';
 
-/** The typed query tree the DSL parses into (Elasticsearch's query builders, in Lucene's nouns). */
-export type Query =
+/**
+ * The typed query tree the DSL parses into (Elasticsearch's query builders, in Lucene's nouns); `_name`
+ * is the query's name for `matched_queries` (search/hits/matched-queries.ts).
+ */
+export type Query = (
   | { kind: 'match_all'; boost: number }
   | { kind: 'match_none'; boost: number }
   | {
@@ -109,7 +113,12 @@ export type Query =
   | QueryStringQuery
   | SimpleQueryStringQuery
   | VectorQuery
-  | GeoQuery;
+  | GeoQuery
+  | FunctionScoreQuery
+) & { _name?: string };
+
+/** `function_score` (function-score-ast.ts). */
+export type FunctionScoreQuery = FunctionScoreNode<Query>;
 
 /** Vector search (issue 22): parsed in parse/parse-knn.ts and parse-vector-queries.ts, compiled in compile/compile-knn.ts. */
 export type VectorQuery =

@@ -17,6 +17,7 @@ import { expandMatchBoolPrefix, expandQueryString } from './expand-query-string'
 import { compileVectorQuery } from './compile-vector-query';
 import { compileGeoDistance } from './compile-geo-distance';
 import { compileGeoBoundingBox } from './compile-geo-bounding-box';
+import { compileFunctionScore } from './compile-function-score';
 import { matchFieldPattern } from '../index-reader';
 import { minimumShouldMatch } from '../minimum-should-match';
 import type { Query } from '../query-ast';
@@ -125,6 +126,8 @@ export async function compileQuery(
       const fieldIds = params.add(ids);
       return constant(docsWithField(idx(), fieldIds));
     }
+    case 'function_score':
+      return compileFunctionScore(ctx, query, b, scoring, compileQuery);
     case 'knn':
     case 'script_score':
     case 'rrf':

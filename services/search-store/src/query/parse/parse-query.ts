@@ -13,6 +13,7 @@ import {
 import { vectorQueryParsers } from './parse-vector-queries';
 import { parseGeoDistance } from './parse-geo-distance';
 import { parseGeoBoundingBox } from './parse-geo-bounding-box';
+import { parseFunctionScore } from './parse-function-score';
 
 /**
  * The query DSL → typed AST, with Elasticsearch's errors: an unknown query is `parsing_exception`
@@ -556,4 +557,5 @@ const PARSERS: Record<string, Parser> = {
   match_bool_prefix: parseMatchBoolPrefix,
   geo_distance: parseGeoDistance,
   geo_bounding_box: parseGeoBoundingBox,
+  function_score: (value, parent, name) => parseFunctionScore(value, parent, name, parseQuery),
 };
