@@ -139,7 +139,7 @@ export async function executeSearch(
   const matched = await compileMatchedDocs(
     db,
     readers,
-    { query: hitsQuery, minScore: request.minScore },
+    { query: hitsQuery, minScore: request.minScore, indexBoosts: request.indexBoosts },
     params,
     now,
     true,

@@ -5,6 +5,7 @@ import { fastCount, fastSearch } from './fast-search';
 import type { PostingsCache } from './fast-match/postings-cache';
 import { inSnapshot } from './in-snapshot';
 import { resolveTermsLookups } from './terms-lookup';
+import { resolveIndicesBoost } from './indices-boost';
 import type { SearchOptions } from './search-options';
 import type { SearchTarget } from './search-target';
 import type { SearchContexts } from './contexts/search-contexts';
@@ -63,7 +64,11 @@ function searchRunnerOn(deps: SearcherDeps): SearchRunner {
       return searchInContext(deps.contexts, target, body, params, deps.options, gone, user);
     }
     const started = Date.now();
-    const request = await resolveTermsLookups(deps.pool, parseSearchRequest(body, params));
+    const request = await resolveIndicesBoost(
+      deps.pool,
+      await resolveTermsLookups(deps.pool, parseSearchRequest(body, params)),
+      target.ignoreUnavailable,
+    );
     const fast =
       deps.options?.fastMatch === false
         ? {}

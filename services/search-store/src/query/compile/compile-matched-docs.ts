@@ -10,7 +10,7 @@ import type { SqlParams } from './sql-params';
 export async function compileMatchedDocs(
   db: Pool | PoolClient,
   readers: IndexReader[],
-  request: Pick<SearchRequest, 'query' | 'minScore'>,
+  request: Pick<SearchRequest, 'query' | 'minScore' | 'indexBoosts'>,
   params: SqlParams,
   now: number,
   scoring = true,
@@ -23,7 +23,9 @@ export async function compileMatchedDocs(
     const query: Query = reader.filter
       ? { kind: 'bool', must: [request.query], filter: [reader.filter], should: [], mustNot: [], boost: 1 }
       : request.query;
-    const sql = await compileQuery({ db, reader, params, now, runtime }, query, 1, scoring);
+    // indices_boost: ES wraps the index's query in a BoostQuery (search/indices-boost.ts).
+    const boost = request.indexBoosts?.get(reader.indexId) ?? 1;
+    const sql = await compileQuery({ db, reader, params, now, runtime }, query, boost, scoring);
     parts.push(
       `SELECT ${params.add(reader.indexId)}::bigint AS index_id, doc_key, s FROM (${sql}) r${parts.length}`,
     );

@@ -7,6 +7,7 @@ import { parseTrackTotalHits } from './parse-track-total-hits';
 import { parseRetriever } from './parse-vector-queries';
 import type { Query } from '../query-ast';
 import { parseGeoDistanceSort, type GeoDistanceSortKey } from './parse-geo-distance-sort';
+import { parseIndicesBoost, type IndexBoost } from './parse-indices-boost';
 
 /** A parsed `_search` request: the body merged with the URL parameters that override it. */
 export interface SearchRequest {
@@ -30,6 +31,9 @@ export interface SearchRequest {
   /** `version: true` adds `_version` to hits; `seq_no_primary_term: true` adds `_seq_no`/`_primary_term`. */
   version: boolean;
   seqNoPrimaryTerm: boolean;
+  /** `indices_boost` as sent; search/indices-boost.ts resolves it into `indexBoosts` (by index id). */
+  indicesBoost?: IndexBoost[];
+  indexBoosts?: Map<string, number>;
 }
 
 export type SortKey =
@@ -92,6 +96,7 @@ const BODY_KEYS = new Set([
   'pit',
   'knn',
   'retriever',
+  'indices_boost',
 ]);
 
 /** Known Elasticsearch search features that would change the answer: refused rather than ignored. */
@@ -101,7 +106,6 @@ const UNSUPPORTED_KEYS = new Set([
   'suggest',
   'script_fields',
   'slice',
-  'indices_boost',
   'terminate_after',
 ]);
 
@@ -351,5 +355,6 @@ export function parseSearchRequest(
     minScore: typeof b.min_score === 'number' ? b.min_score : undefined,
     version: params.version === 'true' || b.version === true,
     seqNoPrimaryTerm: params.seq_no_primary_term === 'true' || b.seq_no_primary_term === true,
+    ...(b.indices_boost === undefined ? {} : { indicesBoost: parseIndicesBoost(b) }),
   };
 }

@@ -66,6 +66,7 @@ export function isFastMatchRequest(request: SearchRequest): boolean {
     request.aggregations === undefined &&
     request.searchAfter === undefined &&
     request.runtimeMappings === undefined &&
+    request.indicesBoost === undefined &&
     !request.explain &&
     isFastMatchShape(request.query) &&
     (request.postFilter === undefined || isFastMatchShape(request.postFilter))
