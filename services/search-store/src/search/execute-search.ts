@@ -4,6 +4,7 @@ import { runAggregations } from '../aggs/run-aggregations';
 import { compileAggContext } from './compile-agg-context';
 import { compileMatchedDocs } from '../query/compile/compile-matched-docs';
 import { buildHits, type HitRow } from './hits/build-hits';
+import { addMatchedQueries } from './hits/matched-queries';
 import type { IndexReader } from '../query/index-reader';
 import { planSort, searchAfterCondition, sortValue } from '../query/compile/plan-sort';
 import { planGeoSort } from '../query/compile/plan-geo-sort';
@@ -182,6 +183,11 @@ export async function executeSearch(
       request.sort.length > 0
         ? (row) => plan.kinds.map((kind, i) => sortValue(kind, row[`k${i}`], row))
         : undefined,
+  });
+  await addMatchedQueries(db, readers, request, pageRows, hits, {
+    now,
+    runtime,
+    withScores: request.includeNamedQueriesScore === true,
   });
   const response = searchResponse(readers, request, { total, maxScore, hits, scored, started });
   if (request.aggregations) {

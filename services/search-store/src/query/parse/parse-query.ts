@@ -14,6 +14,7 @@ import { vectorQueryParsers } from './parse-vector-queries';
 import { parseGeoDistance } from './parse-geo-distance';
 import { parseGeoBoundingBox } from './parse-geo-bounding-box';
 import { parseFunctionScore } from './parse-function-score';
+import { withQueryName } from './query-name';
 
 /**
  * The query DSL → typed AST, with Elasticsearch's errors: an unknown query is `parsing_exception`
@@ -116,7 +117,7 @@ function parseOneQuery(body: unknown, parent?: Json, key?: string): Query {
       reason: cause.reason,
     });
   }
-  return parser(body[name], body, name);
+  return withQueryName(parser(body[name], body, name), body[name]);
 }
 
 function throwWithCause(error: EsError, cause: { type: string; reason: string }): never {

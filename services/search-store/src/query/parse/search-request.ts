@@ -34,6 +34,8 @@ export interface SearchRequest {
   /** `indices_boost` as sent; search/indices-boost.ts resolves it into `indexBoosts` (by index id). */
   indicesBoost?: IndexBoost[];
   indexBoosts?: Map<string, number>;
+  /** `include_named_queries_score=true`: matched_queries as an object of scores. */
+  includeNamedQueriesScore?: boolean;
 }
 
 export type SortKey =
@@ -356,5 +358,6 @@ export function parseSearchRequest(
     version: params.version === 'true' || b.version === true,
     seqNoPrimaryTerm: params.seq_no_primary_term === 'true' || b.seq_no_primary_term === true,
     ...(b.indices_boost === undefined ? {} : { indicesBoost: parseIndicesBoost(b) }),
+    ...(params.include_named_queries_score === 'true' ? { includeNamedQueriesScore: true } : {}),
   };
 }

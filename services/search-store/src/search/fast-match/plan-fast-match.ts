@@ -7,6 +7,7 @@ import type { MatchFuzziness, Query } from '../../query/query-ast';
 import { FuzzyExpansions } from './fuzzy-expansions';
 import type { SearchRequest } from '../../query/parse/search-request';
 import { expandMatchBoolPrefix, expandQueryString } from '../../query/compile/expand-query-string';
+import { namedQueries } from '../../query/parse/query-name';
 
 /**
  * The scoring tree of the fast path: the same semantics compile-query.ts gives these queries in SQL
@@ -67,6 +68,9 @@ export function isFastMatchRequest(request: SearchRequest): boolean {
     request.searchAfter === undefined &&
     request.runtimeMappings === undefined &&
     request.indicesBoost === undefined &&
+    // matched_queries are read on the SQL path (search/hits/matched-queries.ts).
+    namedQueries(request.query).size === 0 &&
+    namedQueries(request.postFilter).size === 0 &&
     !request.explain &&
     isFastMatchShape(request.query) &&
     (request.postFilter === undefined || isFastMatchShape(request.postFilter))
