@@ -5,6 +5,7 @@ import { compileAggContext } from './compile-agg-context';
 import { compileMatchedDocs } from '../query/compile/compile-matched-docs';
 import { buildHits, type HitRow } from './hits/build-hits';
 import { addMatchedQueries } from './hits/matched-queries';
+import { compileRescore } from './rescore-docs';
 import type { IndexReader } from '../query/index-reader';
 import { planSort, searchAfterCondition, sortValue } from '../query/compile/plan-sort';
 import { planGeoSort } from '../query/compile/plan-geo-sort';
@@ -146,6 +147,7 @@ export async function executeSearch(
     true,
     runtime,
   );
+  const ranked = await compileRescore(db, readers, request, matched, params, now, runtime);
   const runtimeKeys = new Map([
     ...(await planRuntimeSort(db, readers, runtime, request.sort, params, matched)),
     ...(await planGeoSort(db, readers, request.sort, params, matched)),
@@ -165,7 +167,7 @@ export async function executeSearch(
   const sql =
     request.size === 0
       ? countOnly(matched, request, params)
-      : `WITH q AS MATERIALIZED (${matched})
+      : `WITH q AS MATERIALIZED (${ranked})
     SELECT t.total, t.max_score, page.*, d.id, d.source::text AS source_text, d.version, d.seq_no, d.primary_term
     FROM (SELECT count(*)::bigint AS total, max(s) AS max_score FROM q) t
     LEFT JOIN LATERAL (${pageSql}) page ON true

@@ -8,6 +8,7 @@ import { parseRetriever } from './parse-vector-queries';
 import type { Query } from '../query-ast';
 import { parseGeoDistanceSort, type GeoDistanceSortKey } from './parse-geo-distance-sort';
 import { parseIndicesBoost, type IndexBoost } from './parse-indices-boost';
+import { parseRescore, type Rescore } from './parse-rescore';
 
 /** A parsed `_search` request: the body merged with the URL parameters that override it. */
 export interface SearchRequest {
@@ -36,6 +37,8 @@ export interface SearchRequest {
   indexBoosts?: Map<string, number>;
   /** `include_named_queries_score=true`: matched_queries as an object of scores. */
   includeNamedQueriesScore?: boolean;
+  /** `rescore`, applied by search/rescore-docs.ts. */
+  rescore?: Rescore[];
 }
 
 export type SortKey =
@@ -99,17 +102,11 @@ const BODY_KEYS = new Set([
   'knn',
   'retriever',
   'indices_boost',
+  'rescore',
 ]);
 
 /** Known Elasticsearch search features that would change the answer: refused rather than ignored. */
-const UNSUPPORTED_KEYS = new Set([
-  'collapse',
-  'rescore',
-  'suggest',
-  'script_fields',
-  'slice',
-  'terminate_after',
-]);
+const UNSUPPORTED_KEYS = new Set(['collapse', 'suggest', 'script_fields', 'slice', 'terminate_after']);
 
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -359,5 +356,6 @@ export function parseSearchRequest(
     seqNoPrimaryTerm: params.seq_no_primary_term === 'true' || b.seq_no_primary_term === true,
     ...(b.indices_boost === undefined ? {} : { indicesBoost: parseIndicesBoost(b) }),
     ...(params.include_named_queries_score === 'true' ? { includeNamedQueriesScore: true } : {}),
+    ...(b.rescore === undefined ? {} : { rescore: parseRescore(b, parseQuery) }),
   };
 }

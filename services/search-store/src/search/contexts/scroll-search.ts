@@ -42,6 +42,7 @@ function checkScrollRequest(
     errors.push('disabling [track_total_hits] is not allowed in a scroll context');
   if (request.from > 0) errors.push('using [from] is not allowed in a scroll context');
   if (request.size === 0) errors.push('[size] cannot be [0] in a scroll context');
+  if (request.rescore !== undefined) errors.push('using [rescore] is not allowed in a scroll context');
   if (b.pit !== undefined) errors.push('using [point in time] is not allowed in a scroll context');
   if (b.search_after !== undefined) errors.push('[search_after] cannot be used in a scroll context');
   if (errors.length > 0) throw validationFailed(errors);
