@@ -6,6 +6,8 @@ import { compileMatchedDocs } from '../query/compile/compile-matched-docs';
 import { buildHits, type HitRow } from './hits/build-hits';
 import { addMatchedQueries } from './hits/matched-queries';
 import { compileRescore } from './rescore-docs';
+import { collapsedSource } from './collapse-groups';
+import { expandCollapsedHits } from './hits/collapse-inner-hits';
 import type { IndexReader } from '../query/index-reader';
 import { planSort, searchAfterCondition, sortValue } from '../query/compile/plan-sort';
 import { planGeoSort } from '../query/compile/plan-geo-sort';
@@ -161,7 +163,7 @@ export async function executeSearch(
     request.size === 0
       ? 'SELECT NULL::bigint AS index_id, NULL::bigint AS doc_key, NULL::float4 AS s, NULL::bigint AS rn WHERE false'
       : `SELECT p.*, row_number() OVER () AS rn FROM (
-           SELECT * FROM (SELECT q.index_id, q.doc_key, q.s${plan.expressions.map((e) => `, ${e}`).join('')} FROM q) q ${where}
+           SELECT * FROM (SELECT q.index_id, q.doc_key, q.s${plan.expressions.map((e) => `, ${e}`).join('')} FROM ${collapsedSource(readers, request, params, plan)} q) q ${where}
            ORDER BY ${[...orderBy, 'q.index_id ASC', 'q.doc_key ASC'].join(', ')}
            LIMIT ${params.add(request.size)} OFFSET ${params.add(request.from)}) p`;
   const sql =
@@ -186,6 +188,9 @@ export async function executeSearch(
         ? (row) => plan.kinds.map((kind, i) => sortValue(kind, row[`k${i}`], row))
         : undefined,
   });
+  await expandCollapsedHits(db, readers, request, pageRows, hits, (inner) =>
+    executeSearch(db, readers, inner, options, started),
+  );
   await addMatchedQueries(db, readers, request, pageRows, hits, {
     now,
     runtime,

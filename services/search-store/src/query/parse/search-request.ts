@@ -9,6 +9,7 @@ import type { Query } from '../query-ast';
 import { parseGeoDistanceSort, type GeoDistanceSortKey } from './parse-geo-distance-sort';
 import { parseIndicesBoost, type IndexBoost } from './parse-indices-boost';
 import { parseRescore, type Rescore } from './parse-rescore';
+import { parseCollapse, type CollapseRequest } from './parse-collapse';
 
 /** A parsed `_search` request: the body merged with the URL parameters that override it. */
 export interface SearchRequest {
@@ -39,6 +40,8 @@ export interface SearchRequest {
   includeNamedQueriesScore?: boolean;
   /** `rescore`, applied by search/rescore-docs.ts. */
   rescore?: Rescore[];
+  /** `collapse`, applied by search/collapse-groups.ts and search/hits/collapse-inner-hits.ts. */
+  collapse?: CollapseRequest;
 }
 
 export type SortKey =
@@ -103,10 +106,11 @@ const BODY_KEYS = new Set([
   'retriever',
   'indices_boost',
   'rescore',
+  'collapse',
 ]);
 
 /** Known Elasticsearch search features that would change the answer: refused rather than ignored. */
-const UNSUPPORTED_KEYS = new Set(['collapse', 'suggest', 'script_fields', 'slice', 'terminate_after']);
+const UNSUPPORTED_KEYS = new Set(['suggest', 'script_fields', 'slice', 'terminate_after']);
 
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -357,5 +361,6 @@ export function parseSearchRequest(
     ...(b.indices_boost === undefined ? {} : { indicesBoost: parseIndicesBoost(b) }),
     ...(params.include_named_queries_score === 'true' ? { includeNamedQueriesScore: true } : {}),
     ...(b.rescore === undefined ? {} : { rescore: parseRescore(b, parseQuery) }),
+    ...(b.collapse === undefined ? {} : { collapse: parseCollapse(b) }),
   };
 }

@@ -45,6 +45,7 @@ function checkScrollRequest(
   if (request.rescore !== undefined) errors.push('using [rescore] is not allowed in a scroll context');
   if (b.pit !== undefined) errors.push('using [point in time] is not allowed in a scroll context');
   if (b.search_after !== undefined) errors.push('[search_after] cannot be used in a scroll context');
+  if (request.collapse !== undefined) errors.push('cannot use `collapse` in a scroll context');
   if (errors.length > 0) throw validationFailed(errors);
 }
 

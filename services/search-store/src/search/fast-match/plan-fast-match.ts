@@ -69,6 +69,7 @@ export function isFastMatchRequest(request: SearchRequest): boolean {
     request.runtimeMappings === undefined &&
     request.indicesBoost === undefined &&
     request.rescore === undefined &&
+    request.collapse === undefined &&
     // matched_queries are read on the SQL path (search/hits/matched-queries.ts).
     namedQueries(request.query).size === 0 &&
     namedQueries(request.postFilter).size === 0 &&
