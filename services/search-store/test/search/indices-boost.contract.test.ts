@@ -110,6 +110,31 @@ describe('indices_boost', () => {
     ]);
   });
 
+  it('boosts a scroll and a point in time search too', async () => {
+    const scrolled = await es.search({
+      index: [one, two],
+      scroll: '1m',
+      size: 1,
+      query: { ids: { values: ['1'] } },
+      indices_boost: [{ [two]: 3 }],
+    });
+    expect(scrolled.hits.hits.map((h) => [h._index, h._score])).toEqual([[two, 3]]);
+    const next = await es.scroll({ scroll_id: scrolled._scroll_id!, scroll: '1m' });
+    expect(next.hits.hits.map((h) => [h._index, h._score])).toEqual([[one, 1]]);
+    await es.clearScroll({ scroll_id: scrolled._scroll_id! });
+    const pit = await es.openPointInTime({ index: [one, two], keep_alive: '1m' });
+    const inPit = await es.search({
+      pit: { id: pit.id },
+      query: { ids: { values: ['2'] } },
+      indices_boost: [{ [one]: 2 }],
+    });
+    expect(inPit.hits.hits.map((h) => [h._index, h._score])).toEqual([
+      [one, 2],
+      [two, 1],
+    ]);
+    await es.closePointInTime({ id: pit.id });
+  });
+
   it('refuses malformed entries as SearchSourceBuilder does', async () => {
     const bad = async (indicesBoost: unknown): Promise<Record<string, unknown>> => {
       const res = await call(store.url, 'POST', `/${one}/_search`, { indices_boost: indicesBoost });

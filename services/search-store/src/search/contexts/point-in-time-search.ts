@@ -2,6 +2,7 @@ import { EsError } from '@acme/common';
 import { resolveTermsLookups } from '../terms-lookup';
 import { parseSearchRequest, type SearchRequest } from '../../query/parse/search-request';
 import { executeSearch } from '../execute-search';
+import { resolveIndicesBoost } from '../indices-boost';
 import type { SearchOptions } from '../search-options';
 import type { SearchTarget } from '../search-target';
 import { validationFailed } from './context-errors';
@@ -101,7 +102,13 @@ export async function searchPointInTime(
     // Terms lookups read their documents in the PIT's snapshot (ES reads them live with a GET:
     // DESIGN.md lists the difference); the search itself is the snapshot's either way.
     async (client, readers) =>
-      executeSearch(client, readers, await resolveTermsLookups(client, request), options, started),
+      executeSearch(
+        client,
+        readers,
+        await resolveIndicesBoost(client, await resolveTermsLookups(client, request), false),
+        options,
+        started,
+      ),
     gone,
   );
   await contexts.touch(row, keepAliveMs);

@@ -5,6 +5,7 @@ import { parseSearchRequest, type SearchRequest, type SortKey } from '../../quer
 import { ShardQueryError } from '../../query/shard-query-error';
 import type { IndexReader } from '../../query/index-reader';
 import { executeSearch } from '../execute-search';
+import { resolveIndicesBoost } from '../indices-boost';
 import type { SearchOptions } from '../search-options';
 import type { SearchTarget } from '../search-target';
 import { validationFailed } from './context-errors';
@@ -103,7 +104,7 @@ async function nextPage(
       checkBatchSize(readers, request.size);
       // Terms lookups read their documents in the context's snapshot: every page sees the values
       // the first one saw, as ES keeps the first search's rewritten query for the whole scroll.
-      const resolved = await resolveTermsLookups(client, request);
+      const resolved = await resolveIndicesBoost(client, await resolveTermsLookups(client, request), false);
       return executeSearch(client, readers, resolved, options, started);
     },
     gone,
