@@ -228,6 +228,18 @@ describe('function_score combination', () => {
   });
 });
 
+describe('function_score with other search options', () => {
+  it('explains a hit with its function score value', async () => {
+    const res = await es.search({
+      index,
+      explain: true,
+      query: { function_score: { query: { ids: { values: ['1'] } }, weight: 4 } } as never,
+    });
+    expect(res.hits.hits[0]!._score).toBe(4);
+    expect(res.hits.hits[0]!._explanation!.value).toBe(4);
+  });
+});
+
 describe('function_score errors as Elasticsearch', () => {
   it('refuses a single function beside a functions array, two single functions and unknown fields', async () => {
     let r = await searchError({
