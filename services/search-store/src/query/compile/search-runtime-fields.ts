@@ -94,7 +94,7 @@ function kindOf(field: ReaderField): DocValueType | undefined {
  * `doc['f']` for a script evaluated on a hit: the document's mapped values as doc values would hold
  * them (keyword strings after the normalizer, numbers, dates as epoch ms, booleans), sorted.
  */
-function docValuesOf(
+export function docValuesOf(
   reader: IndexReader,
   path: string,
   source: Record<string, unknown>,

@@ -10,9 +10,10 @@ import { parseGeoDistanceSort, type GeoDistanceSortKey } from './parse-geo-dista
 import { parseIndicesBoost, type IndexBoost } from './parse-indices-boost';
 import { parseRescore, type Rescore } from './parse-rescore';
 import { parseCollapse, type CollapseRequest } from './parse-collapse';
+import { parseFetchOptions, type FetchOptions } from './parse-fetch-options';
 
 /** A parsed `_search` request: the body merged with the URL parameters that override it. */
-export interface SearchRequest {
+export interface SearchRequest extends Partial<FetchOptions> {
   query: Query;
   from: number;
   size: number;
@@ -107,10 +108,12 @@ const BODY_KEYS = new Set([
   'indices_boost',
   'rescore',
   'collapse',
+  // parse-fetch-options.ts
+  'script_fields',
 ]);
 
 /** Known Elasticsearch search features that would change the answer: refused rather than ignored. */
-const UNSUPPORTED_KEYS = new Set(['suggest', 'script_fields', 'slice', 'terminate_after']);
+const UNSUPPORTED_KEYS = new Set(['suggest']);
 
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -317,11 +320,8 @@ export function parseSearchRequest(
       excludes: list(params._source_excludes ?? (source.enabled ? source.excludes : [])),
     };
   }
-  // docvalue_fields answer like `fields` for doc-value types (keyword, numbers, dates, booleans).
-  const fieldsSpec = [
-    ...(Array.isArray(b.fields) ? b.fields : []),
-    ...(Array.isArray(b.docvalue_fields) ? b.docvalue_fields : []),
-  ];
+  // docvalue_fields: parse-fetch-options.ts (they answer from doc values, with formats).
+  const fieldsSpec = Array.isArray(b.fields) ? b.fields : [];
   const fields = fieldsSpec.map((f) =>
     isObject(f)
       ? { field: String(f.field), format: typeof f.format === 'string' ? f.format : undefined }
@@ -362,5 +362,6 @@ export function parseSearchRequest(
     ...(params.include_named_queries_score === 'true' ? { includeNamedQueriesScore: true } : {}),
     ...(b.rescore === undefined ? {} : { rescore: parseRescore(b, parseQuery) }),
     ...(b.collapse === undefined ? {} : { collapse: parseCollapse(b) }),
+    ...(countOnly ? {} : parseFetchOptions(b, params)),
   };
 }

@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { RawJson } from '../../http/raw-json';
 import { filterSource } from '../../source/filter-source';
 import { explainHit } from './explain-hit';
+import { prepareFetchPhase } from './fetch-phase';
 import { extractFields } from './hit-fields';
 import { highlightHit, highlightTermsFor } from './hit-highlight';
 import { matchFieldPattern, type IndexReader } from '../../query/index-reader';
@@ -43,6 +44,7 @@ export async function buildHits(
   const byId = new Map(readers.map((r) => [r.indexId, r]));
   const hits: Record<string, unknown>[] = [];
   const highlightTerms = request.highlight ? highlightTermsFor(readers, request) : undefined;
+  const fetch = request.size > 0 ? prepareFetchPhase(readers, request) : undefined;
   for (const row of rows) {
     const reader = byId.get(String(row.index_id))!;
     const sourceText = row.source_text;
@@ -60,11 +62,13 @@ export async function buildHits(
     const unfiltered =
       request.source.enabled && request.source.includes.length === 0 && request.source.excludes.length === 0;
     // Unfiltered, `_source` goes out byte for byte as it was indexed (key order, spacing), as ES does.
-    const filtered = unfiltered
-      ? new RawJson(sourceText)
-      : request.source.enabled
-        ? filterSource(source(), request.source.includes, request.source.excludes)
-        : undefined;
+    const filtered =
+      !fetch?.fetchSource || !request.source.enabled
+        ? undefined
+        : unfiltered
+          ? new RawJson(sourceText)
+          : filterSource(source(), request.source.includes, request.source.excludes);
+    if (fetch?.noMetadata) delete hit._id;
     if (filtered !== undefined) hit._source = filtered;
     const fields =
       (request.fields.length > 0 ? extractFields(reader, source(), request.fields, sourceText) : undefined) ??
@@ -80,6 +84,8 @@ export async function buildHits(
         }
       }
     }
+    for (const [name, values] of fetch?.fieldsFor(reader, source, sourceText) ?? [])
+      setOwn(fields, name, values);
     if (Object.keys(fields).length > 0) hit.fields = fields;
     if (request.highlight && highlightTerms) {
       const highlight = highlightHit(reader, source(), request, highlightTerms);
