@@ -28,6 +28,7 @@ export const INDEX_SETTING_DEFAULTS: Readonly<Record<string, string>> = {
   'index.max_result_window': '10000',
   'index.max_script_fields': '32',
   'index.max_shingle_diff': '3',
+  'index.max_slices_per_scroll': '1024',
   'index.max_terms_count': '65536',
   'index.mode': 'standard',
   'index.priority': '1',

@@ -14,6 +14,7 @@ const DYNAMIC_SETTINGS = new Set([
   'index.max_rescore_window',
   'index.max_docvalue_fields_search',
   'index.max_script_fields',
+  'index.max_slices_per_scroll',
   'index.max_ngram_diff',
   'index.max_shingle_diff',
   'index.max_terms_count',

@@ -19,11 +19,18 @@ import type { SearchOptions } from './search-options';
 import { ShardQueryError } from '../query/shard-query-error';
 import { SqlParams } from '../query/compile/sql-params';
 import { planRuntimeSort } from '../query/compile/plan-runtime-sort';
+import { sliceMatched } from './slice-filter';
+import { collectedDocs, terminatedEarlySql } from './terminate-after';
+import { withinBudget } from './search-budget';
+import { SearchProfiler } from './search-profile';
+import { searchTimedOut } from './search-timed-out';
 
 /** The `_search` response body (API-NOTES §A1.3). */
 export interface SearchResponse {
   took: number;
-  timed_out: false;
+  timed_out: boolean;
+  /** Present when the request set terminate_after (ES SearchResponse). */
+  terminated_early?: boolean;
   _shards: { total: number; successful: number; skipped: 0; failed: 0 };
   hits: {
     total?: { value: number; relation: 'eq' | 'gte' } | number;
@@ -31,6 +38,7 @@ export interface SearchResponse {
     hits: Record<string, unknown>[];
   };
   aggregations?: Record<string, unknown>;
+  profile?: unknown;
 }
 
 const DEFAULT_MAX_RESULT_WINDOW = 10000;
@@ -140,14 +148,24 @@ export async function executeSearch(
     : request.query;
   const runtimeMappings = runtimeMappingsOf(readers, request.runtimeMappings);
   const runtime = runtimeMappings ? compileSearchRuntimeFields(runtimeMappings, readers, options) : undefined;
-  const matched = await compileMatchedDocs(
-    db,
-    readers,
-    { query: hitsQuery, minScore: request.minScore, indexBoosts: request.indexBoosts },
+  const profiler = request.profile ? new SearchProfiler() : undefined;
+  const compileStart = SearchProfiler.now();
+  const deadline = request.timeoutMs === undefined ? undefined : started + request.timeoutMs;
+  const limited = (sql: string, into: SqlParams): string => {
+    const sliced = request.slice ? sliceMatched(readers, sql, request.slice, into) : sql;
+    return request.terminateAfter ? collectedDocs(sliced, request.terminateAfter, into) : sliced;
+  };
+  const matched = limited(
+    await compileMatchedDocs(
+      db,
+      readers,
+      { query: hitsQuery, minScore: request.minScore, indexBoosts: request.indexBoosts },
+      params,
+      now,
+      true,
+      runtime,
+    ),
     params,
-    now,
-    true,
-    runtime,
   );
   const ranked = await compileRescore(db, readers, request, matched, params, now, runtime);
   const runtimeKeys = new Map([
@@ -175,7 +193,13 @@ export async function executeSearch(
     LEFT JOIN LATERAL (${pageSql}) page ON true
     LEFT JOIN documents d ON d.index_id = page.index_id AND d.doc_key = page.doc_key
     ORDER BY page.rn`;
-  const { rows } = await db.query<Record<string, unknown>>(sql, params.values);
+  if (profiler) profiler.compileNanos = SearchProfiler.since(compileStart);
+  const executeStart = SearchProfiler.now();
+  const ran = await withinBudget(db, deadline, () => db.query<Record<string, unknown>>(sql, params.values));
+  if (ran.timedOut) return searchTimedOut(readers, request, started);
+  const { rows } = ran.value;
+  if (profiler) profiler.executeNanos = SearchProfiler.since(executeStart);
+  const fetchStart = SearchProfiler.now();
   const total = Number(rows[0]?.total ?? 0);
   const maxScore = rows[0]?.max_score as number | null;
   const pageRows = rows.filter((r) => r.doc_key !== null && r.doc_key !== undefined) as HitRow[];
@@ -196,11 +220,37 @@ export async function executeSearch(
     runtime,
     withScores: request.includeNamedQueriesScore === true,
   });
-  const response = searchResponse(readers, request, { total, maxScore, hits, scored, started });
+  if (profiler) profiler.fetchNanos = SearchProfiler.since(fetchStart);
+  let response = searchResponse(readers, request, { total, maxScore, hits, scored, started });
+  if (request.terminateAfter) {
+    const checkParams = new SqlParams();
+    const all = await compileMatchedDocs(
+      db,
+      readers,
+      { query: hitsQuery, minScore: request.minScore },
+      checkParams,
+      now,
+      false,
+      runtime,
+    );
+    const sliced = request.slice ? sliceMatched(readers, all, request.slice, checkParams) : all;
+    const { rows: over } = await db.query<{ over: boolean }>(
+      terminatedEarlySql(sliced, request.terminateAfter, checkParams),
+      checkParams.values,
+    );
+    const { took, timed_out, ...rest } = response;
+    response = { took, timed_out, terminated_early: over[0]?.over === true, ...rest };
+  }
   if (request.aggregations) {
     const aggParams = new SqlParams();
-    const text = await compileMatchedDocs(db, readers, request, aggParams, now, true, runtime);
+    const aggsStart = SearchProfiler.now();
+    const text = limited(
+      await compileMatchedDocs(db, readers, request, aggParams, now, true, runtime),
+      aggParams,
+    );
     const allDocs =
+      request.slice === undefined &&
+      request.terminateAfter === undefined &&
       request.query.kind === 'match_all' &&
       request.minScore === undefined &&
       readers.every((reader) => !reader.filter);
@@ -209,16 +259,30 @@ export async function executeSearch(
       runtime,
       maxRuntimeDocs: options.maxRuntimeDocs,
     });
-    response.aggregations = await runAggregations(
-      db,
-      ctx,
-      {
-        sql: `SELECT doc_key, s AS score FROM (${text}) m`,
-        params: aggParams.values,
-        scored: true,
-        all: allDocs,
-      },
-      request.aggregations,
+    const aggs = await withinBudget(db, deadline, () =>
+      runAggregations(
+        db,
+        ctx,
+        {
+          sql: `SELECT doc_key, s AS score FROM (${text}) m`,
+          params: aggParams.values,
+          scored: true,
+          all: allDocs,
+        },
+        request.aggregations!,
+      ),
+    );
+    // Out of time in the aggregations: the hits stand, the aggregations are left out (timed_out).
+    if (aggs.timedOut) return { ...response, timed_out: true };
+    response.aggregations = aggs.value;
+    if (profiler) profiler.aggsNanos = SearchProfiler.since(aggsStart);
+  }
+  if (profiler) {
+    response.profile = profiler.render(
+      readers,
+      request.query,
+      request.aggregations && Object.keys(request.aggregations),
+      hits.length,
     );
   }
   return response;

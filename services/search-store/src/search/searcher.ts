@@ -12,6 +12,7 @@ import type { SearchContexts } from './contexts/search-contexts';
 import { needsContext, searchInContext } from './contexts/search-in-context';
 import { onReadPools } from './on-read-pools';
 import type { ReplicaSet } from '../storage/replica-set';
+import { sliceWithoutContext } from './contexts/context-errors';
 
 export interface SearcherDeps {
   pool: Pool;
@@ -69,6 +70,7 @@ function searchRunnerOn(deps: SearcherDeps): SearchRunner {
       await resolveTermsLookups(deps.pool, parseSearchRequest(body, params)),
       target.ignoreUnavailable,
     );
+    if (request.slice) throw sliceWithoutContext();
     const fast =
       deps.options?.fastMatch === false
         ? {}

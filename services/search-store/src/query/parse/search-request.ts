@@ -110,6 +110,8 @@ const BODY_KEYS = new Set([
   'collapse',
   // parse-fetch-options.ts
   'script_fields',
+  'slice',
+  'terminate_after',
 ]);
 
 /** Known Elasticsearch search features that would change the answer: refused rather than ignored. */

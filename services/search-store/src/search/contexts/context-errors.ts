@@ -43,3 +43,8 @@ export function validationFailed(messages: readonly string[]): EsError {
     `Validation Failed: ${messages.map((m, i) => `${i + 1}: ${m};`).join('')}`,
   );
 }
+
+/** ES SearchRequest#validate: `slice` needs a scroll or a point in time. */
+export function sliceWithoutContext(): EsError {
+  return validationFailed(['[slice] can only be used with [scroll] or [point-in-time] requests']);
+}

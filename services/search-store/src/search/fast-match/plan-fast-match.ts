@@ -74,6 +74,10 @@ export function isFastMatchRequest(request: SearchRequest): boolean {
     namedQueries(request.query).size === 0 &&
     namedQueries(request.postFilter).size === 0 &&
     !request.explain &&
+    // terminate_after, timeout, profile: the SQL path's (search/execute-search.ts).
+    request.terminateAfter === undefined &&
+    request.timeoutMs === undefined &&
+    !request.profile &&
     isFastMatchShape(request.query) &&
     (request.postFilter === undefined || isFastMatchShape(request.postFilter))
   );
