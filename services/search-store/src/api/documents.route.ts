@@ -4,7 +4,8 @@ import type { JsonBodyLocals } from '../http/read-body';
 import { bodyObject } from '../http/read-body';
 import { getDocument } from '../write/get-document';
 import { renderFoundDocument, sourceView } from './render-document';
-import { sourceParams } from './source-params';
+import { sourceAsked, sourceParams, storedFieldNames } from './source-params';
+import { storedFieldsOfDocument } from '../search/hits/stored-field-values';
 import type { StoreDeps } from './store-deps';
 import { executeWrites } from '../write/execute-writes';
 import type { WriteOp, WriteResult } from '../write/write-op';
@@ -145,7 +146,12 @@ export function documentsRouter(deps: StoreDeps): Router {
         return;
       }
       const source = sourceParams(req.query);
-      const body = renderFoundDocument(index.name, doc, source.fetch ? source : undefined);
+      const stored =
+        typeof req.query.stored_fields === 'string' ? storedFieldNames(req.query.stored_fields) : undefined;
+      // With stored_fields and no `_source*` parameter, ES's GET leaves `_source` out.
+      const fetchSource = source.fetch && (stored === undefined || sourceAsked(req.query));
+      const fields = stored ? storedFieldsOfDocument(index, doc, stored) : undefined;
+      const body = renderFoundDocument(index.name, doc, fetchSource ? source : undefined, fields);
       res.json(body);
     },
   );

@@ -4,6 +4,7 @@ import { scopedRouter } from '../http/scoped-router';
 import { multiGet } from '../write/multi-get';
 import { parseMget, type MgetRequestItem } from './parse-mget';
 import { renderFoundDocument } from './render-document';
+import { storedFieldsOfDocument } from '../search/hits/stored-field-values';
 import { ROUTE_PARAMS } from './route-params';
 import type { StoreDeps } from './store-deps';
 
@@ -30,5 +31,6 @@ function renderItem(item: MgetRequestItem, result: Awaited<ReturnType<typeof mul
   if (!result.ok) return { _index: item.index, _id: item.id, error: result.error.toBody().error };
   const { index, doc } = result;
   if (!doc) return { _index: index.name, _id: item.id, found: false };
-  return renderFoundDocument(index.name, doc, item.source);
+  const fields = item.storedFields ? storedFieldsOfDocument(index, doc, item.storedFields) : undefined;
+  return renderFoundDocument(index.name, doc, item.source, fields);
 }

@@ -1,7 +1,7 @@
 import { parseReadVersion } from './write-params';
 import type { ReadVersion } from '../write/get-document';
 import { EsError } from '@acme/common';
-import { sourceParams } from './source-params';
+import { sourceAsked, sourceParams, storedFieldNames } from './source-params';
 
 /** What one `_mget` item asks for: `source` undefined means no `_source` in its answer. */
 export interface MgetRequestItem {
@@ -10,6 +10,8 @@ export interface MgetRequestItem {
   source: { includes: string[]; excludes: string[] } | undefined;
   /** The item's `version` / `version_type`: a document at another version is that item's 409. */
   version?: ReadVersion;
+  /** `stored_fields` (the item's, else the URL's): names or patterns of `store: true` fields. */
+  storedFields?: string[];
 }
 
 type SourceChoice = MgetRequestItem['source'];
@@ -37,10 +39,19 @@ export function parseMget(
   query: Record<string, unknown>,
 ): MgetRequestItem[] {
   const defaults = sourceParams(query);
-  const defaultSource: SourceChoice = defaults.fetch
-    ? { includes: defaults.includes, excludes: defaults.excludes }
-    : undefined;
-  const parsed: { index: string | undefined; id: string | undefined; source: SourceChoice }[] = [];
+  const defaultStored =
+    typeof query.stored_fields === 'string' ? storedFieldNames(query.stored_fields) : undefined;
+  // With stored_fields and no `_source*` parameter, the items leave `_source` out (as GET).
+  const defaultSource: SourceChoice =
+    defaults.fetch && (defaultStored === undefined || sourceAsked(query))
+      ? { includes: defaults.includes, excludes: defaults.excludes }
+      : undefined;
+  const parsed: {
+    index: string | undefined;
+    id: string | undefined;
+    source: SourceChoice;
+    storedFields?: string[];
+  }[] = [];
   if (body !== undefined && body !== null) {
     if (typeof body !== 'object' || Array.isArray(body)) {
       throw new EsError('parse_exception', 'failed to parse multi get request, expected an object');
@@ -48,11 +59,16 @@ export function parseMget(
     for (const [key, value] of Object.entries(body)) {
       if (key === 'docs') {
         if (!Array.isArray(value)) throw unknownKey(key, value);
-        for (const doc of value) parsed.push(parseDoc(doc, pathIndex, defaultSource));
+        for (const doc of value) parsed.push(parseDoc(doc, pathIndex, defaultSource, defaultStored));
       } else if (key === 'ids') {
         if (!Array.isArray(value)) throw unknownKey(key, value);
         for (const id of value) {
-          parsed.push({ index: pathIndex, id: idText(id, 'ids'), source: defaultSource });
+          parsed.push({
+            index: pathIndex,
+            id: idText(id, 'ids'),
+            source: defaultSource,
+            storedFields: defaultStored,
+          });
         }
       } else {
         throw unknownKey(key, value);
@@ -78,13 +94,22 @@ function parseDoc(
   doc: unknown,
   pathIndex: string | undefined,
   defaultSource: SourceChoice,
-): { index: string | undefined; id: string | undefined; source: SourceChoice; version?: ReadVersion } {
+  defaultStored: string[] | undefined,
+): {
+  index: string | undefined;
+  id: string | undefined;
+  source: SourceChoice;
+  version?: ReadVersion;
+  storedFields?: string[];
+} {
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
     throw new EsError('parse_exception', 'docs array element should include an object');
   }
   let index = pathIndex;
   let id: string | undefined;
   let source = defaultSource;
+  let sourceGiven = false;
+  let storedFields = defaultStored;
   const versioning: { version?: string; version_type?: string } = {};
   for (const [key, value] of Object.entries(doc)) {
     if (!ITEM_KEYS.has(key)) {
@@ -97,15 +122,23 @@ function parseDoc(
       id = idText(value, key);
     } else if (key === '_source') {
       source = sourceChoice(value);
+      sourceGiven = true;
+    } else if (key === 'stored_fields') {
+      if (typeof value === 'string') storedFields = storedFieldNames(value);
+      else if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+        storedFields = storedFieldNames(value.join(','));
+      else throw badValue(key);
     } else if (key === 'version' || key === 'version_type') {
       if (typeof value !== 'string' && typeof value !== 'number') throw badValue(key);
       versioning[key] = String(value);
     }
-    // routing, stored_fields: accepted; one shard and no stored fields here (docs/COVERAGE.md).
+    // routing: accepted; one shard (docs/COVERAGE.md).
   }
+  // An item's stored_fields without its own `_source` leaves `_source` out (MultiGetRequest.Item).
+  if (storedFields !== undefined && storedFields !== defaultStored && !sourceGiven) source = undefined;
   // As GET's `version`/`version_type` (MultiGetRequest.Item reads them with GetRequest's rules).
   const version = parseReadVersion(versioning);
-  return { index, id, source, ...(version ? { version } : {}) };
+  return { index, id, source, storedFields, ...(version ? { version } : {}) };
 }
 
 /** `_source`: a boolean, a pattern or list of patterns, or `{includes, excludes}` (ES FetchSourceContext). */

@@ -20,6 +20,8 @@ export function renderFoundDocument(
   indexName: string,
   doc: FoundDocument,
   source: { includes: string[]; excludes: string[] } | undefined,
+  /** `stored_fields` values (search/hits/stored-field-values.ts), after `_source` as ES's GetResult. */
+  fields?: Record<string, unknown[]>,
 ): Record<string, unknown> {
   const body: Record<string, unknown> = {
     _index: indexName,
@@ -30,5 +32,6 @@ export function renderFoundDocument(
     found: true,
   };
   if (source) body._source = sourceView(doc, source.includes, source.excludes);
+  if (fields) body.fields = fields;
   return body;
 }

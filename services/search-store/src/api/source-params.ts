@@ -13,3 +13,19 @@ export function sourceParams(query: Record<string, unknown>): {
   else if (typeof raw === 'string' && raw !== '' && raw !== 'true') includes = [...includes, ...list(raw)];
   return { fetch, includes, excludes: list(query._source_excludes ?? query._source_exclude) };
 }
+
+/** Whether a `_source`, `_source_includes` or `_source_excludes` parameter was given. */
+export function sourceAsked(query: Record<string, unknown>): boolean {
+  return ['_source', '_source_includes', '_source_include', '_source_excludes', '_source_exclude'].some(
+    (name) => query[name] !== undefined,
+  );
+}
+
+/** `stored_fields=a,b*`: the names and patterns (ES StoredFieldsContext; `_none_` keeps none). */
+export function storedFieldNames(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return names.includes('_none_') ? [] : names;
+}

@@ -202,6 +202,48 @@ describe('fetch options', () => {
     });
   });
 
+  describe('stored_fields on GET and _mget', () => {
+    it('GET answers the stored fields in `fields` and leaves _source out unless asked', async () => {
+      const res = await es().get({ index, id: '1', stored_fields: ['title', 'plain', 'd*'] });
+      expect(res).toEqual({
+        _index: index,
+        _id: '1',
+        _version: 1,
+        _seq_no: 0,
+        _primary_term: 1,
+        found: true,
+        fields: { title: ['Red Fox'], day: ['2024-03-05T10:20:30.000Z'] },
+      });
+      const both = await call(server.url, 'GET', `/${index}/_doc/1?stored_fields=tag&_source_includes=count`);
+      expect(both.json).toMatchObject({ _source: { count: 3 }, fields: { tag: ['b', 'a', 'b'] } });
+      const none = await call(server.url, 'GET', `/${index}/_doc/2?stored_fields=_none_`);
+      expect(none.json).toEqual({
+        _index: index,
+        _id: '2',
+        _version: 1,
+        _seq_no: 1,
+        _primary_term: 1,
+        found: true,
+      });
+    });
+
+    it('_mget takes stored_fields per item and from the URL', async () => {
+      const res = await call(server.url, 'POST', `/${index}/_mget?stored_fields=title`, {
+        docs: [{ _id: '1' }, { _id: '1', stored_fields: ['price'], _source: ['flag'] }, { _id: '2' }],
+      });
+      const docs = (res.json as { docs: Record<string, unknown>[] }).docs;
+      expect(docs.map((d) => [d._source, d.fields])).toEqual([
+        [undefined, { title: ['Red Fox'] }],
+        [{ flag: true }, { price: [10.5] }],
+        [undefined, { title: ['Blue'] }],
+      ]);
+      const bad = await call(server.url, 'POST', `/${index}/_mget`, {
+        docs: [{ _id: '1', stored_fields: 3 }],
+      });
+      expect(bad.status).toBe(400);
+    });
+  });
+
   describe('docvalue_fields', () => {
     it('answers doc values: keywords sorted and deduplicated, floats as floats, dates in the mapping format', async () => {
       const res = await es().search({

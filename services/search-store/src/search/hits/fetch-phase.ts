@@ -1,8 +1,8 @@
 import type { IndexReader } from '../../query/index-reader';
 import type { SearchRequest } from '../../query/parse/search-request';
 import { docvalueFieldValues, resolveDocvalueFields } from './docvalue-fields';
-import { extractFields } from './hit-fields';
 import { compileScriptFields } from './script-fields';
+import { storedFieldValues } from './stored-field-values';
 
 /**
  * The fetch sub-phases beyond `_source` and `fields` (ES FetchPhase): stored_fields, docvalue_fields
@@ -32,18 +32,8 @@ export function prepareFetchPhase(readers: IndexReader[], request: SearchRequest
     noMetadata: stored?.none === true,
     fieldsFor(reader, source, sourceText) {
       const out: [string, unknown[]][] = [];
-      if (stored && !stored.none && stored.patterns.length > 0) {
-        // Every mapped field with `store: true` (ES keeps a copy beside _source; we read it from _source,
-        // which we always keep: the values are the same) matching a requested name or pattern.
-        const values = extractFields(
-          reader,
-          source(),
-          stored.patterns.map((field) => ({ field })),
-          sourceText,
-        );
-        for (const [path, list] of Object.entries(values ?? {})) {
-          if (reader.fields.get(path)?.mapping.store === true) out.push([path, list]);
-        }
+      if (stored && !stored.none) {
+        out.push(...Object.entries(storedFieldValues(reader, source(), sourceText, stored.patterns)));
       }
       const resolved = docvalues.get(reader.indexId) ?? [];
       if (resolved.length > 0) out.push(...docvalueFieldValues(reader, resolved, source(), sourceText));
