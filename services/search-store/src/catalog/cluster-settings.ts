@@ -1,12 +1,13 @@
 import { copyDictionary, EsError } from '@acme/common';
 import { findClusterSettings, saveClusterSettings } from '../storage/cluster-settings.repo';
+import { parseTimeParam } from '../http/time-param';
 import type { Queryable } from '../storage/queryable';
 
 /**
  * Cluster settings we accept (and the boolean ones we interpret). Looked up by the request's keys:
  * without a prototype, `constructor` or `__proto__` is "not recognized" as in ES, not `Object`.
  */
-const CLUSTER_SETTINGS: Record<string, 'boolean' | 'string'> = copyDictionary({
+const CLUSTER_SETTINGS: Record<string, 'boolean' | 'string' | 'time'> = copyDictionary({
   'action.destructive_requires_name': 'boolean',
   'action.auto_create_index': 'string',
   'cluster.routing.allocation.enable': 'string',
@@ -15,6 +16,8 @@ const CLUSTER_SETTINGS: Record<string, 'boolean' | 'string'> = copyDictionary({
   // Read by search/contexts/search-contexts.ts when a scroll opens.
   'search.max_open_scroll_context': 'string',
   'indices.recovery.max_bytes_per_sec': 'string',
+  // Read by search/default-search-timeout.ts: the `timeout` of searches that set none.
+  'search.default_search_timeout': 'time',
 });
 
 /** `action.destructive_requires_name` (default true in 8.x): wildcard and `_all` deletes are refused. */
@@ -48,6 +51,7 @@ function checkClusterSettings(settings: Record<string, string | null>, section: 
     if (!kind) {
       throw new EsError('illegal_argument_exception', `${section} setting [${key}], not recognized`);
     }
+    if (kind === 'time' && value !== null) parseTimeParam(value, key, -1);
     if (kind === 'boolean' && value !== null && value !== 'true' && value !== 'false') {
       throw new EsError(
         'illegal_argument_exception',

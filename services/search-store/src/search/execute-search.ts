@@ -150,7 +150,8 @@ export async function executeSearch(
   const runtime = runtimeMappings ? compileSearchRuntimeFields(runtimeMappings, readers, options) : undefined;
   const profiler = request.profile ? new SearchProfiler() : undefined;
   const compileStart = SearchProfiler.now();
-  const deadline = request.timeoutMs === undefined ? undefined : started + request.timeoutMs;
+  const deadline =
+    request.timeoutMs === undefined || request.timeoutMs < 0 ? undefined : started + request.timeoutMs;
   const limited = (sql: string, into: SqlParams): string => {
     const sliced = request.slice ? sliceMatched(readers, sql, request.slice, into) : sql;
     return request.terminateAfter ? collectedDocs(sliced, request.terminateAfter, into) : sliced;

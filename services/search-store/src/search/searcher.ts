@@ -13,6 +13,7 @@ import { needsContext, searchInContext } from './contexts/search-in-context';
 import { onReadPools } from './on-read-pools';
 import type { ReplicaSet } from '../storage/replica-set';
 import { sliceWithoutContext } from './contexts/context-errors';
+import { defaultSearchTimeout } from './default-search-timeout';
 
 export interface SearcherDeps {
   pool: Pool;
@@ -71,6 +72,7 @@ function searchRunnerOn(deps: SearcherDeps): SearchRunner {
       target.ignoreUnavailable,
     );
     if (request.slice) throw sliceWithoutContext();
+    request.timeoutMs ??= await defaultSearchTimeout(deps.pool);
     const fast =
       deps.options?.fastMatch === false
         ? {}

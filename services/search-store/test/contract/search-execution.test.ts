@@ -143,6 +143,26 @@ describe('search execution options', () => {
       expect(res.json).toMatchObject({ error: { type: 'search_timeout_exception' } });
     });
 
+    it('applies search.default_search_timeout to searches without their own timeout', async () => {
+      const put = (value: string | null) =>
+        call(server.url, 'PUT', '/_cluster/settings', {
+          persistent: { 'search.default_search_timeout': value },
+        });
+      expect((await put('soon')).status).toBe(400);
+      expect((await put('200ms')).status).toBe(200);
+      try {
+        // The setting is read at most once a second per instance.
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        const res = await whileDocumentsLocked(() => search({ sort: ['n'] }));
+        expect(res.json).toMatchObject({ timed_out: true });
+        // An explicit -1 is no timeout: the per-statement timeout answers instead.
+        const own = await whileDocumentsLocked(() => search({ sort: ['n'], timeout: '-1' }));
+        expect(own.status).toBe(429);
+      } finally {
+        await put(null);
+      }
+    });
+
     it('refuses a timeout without a unit', async () => {
       const res = await search({ timeout: '10' });
       expect(res.status).toBe(400);

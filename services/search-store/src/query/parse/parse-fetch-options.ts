@@ -32,7 +32,7 @@ export interface FetchOptions {
   storedFields?: StoredFieldsSpec;
   docvalueFields?: { field: string; format?: string }[];
   terminateAfter?: number;
-  /** `timeout` in ms (absent or -1: none). */
+  /** `timeout` in ms; -1 (given) is none, and absent takes `search.default_search_timeout`. */
   timeoutMs?: number;
   allowPartialSearchResults: boolean;
   profile: boolean;
@@ -252,7 +252,7 @@ export function parseFetchOptions(body: Json, params: Record<string, string | un
     storedFields: parseStoredFields(body, params.stored_fields),
     docvalueFields: parseDocvalueFields(body, params.docvalue_fields),
     terminateAfter: terminateAfter === 0 ? undefined : terminateAfter,
-    timeoutMs: timeoutMs === undefined || timeoutMs < 0 ? undefined : timeoutMs,
+    timeoutMs,
     allowPartialSearchResults: allowPartial === undefined ? true : allowPartial !== 'false',
     profile: body.profile === true,
     slice: parseSlice(body),

@@ -76,7 +76,7 @@ export function isFastMatchRequest(request: SearchRequest): boolean {
     !request.explain &&
     // terminate_after, timeout, profile: the SQL path's (search/execute-search.ts).
     request.terminateAfter === undefined &&
-    request.timeoutMs === undefined &&
+    (request.timeoutMs ?? -1) < 0 &&
     !request.profile &&
     isFastMatchShape(request.query) &&
     (request.postFilter === undefined || isFastMatchShape(request.postFilter))
