@@ -25,7 +25,7 @@ function checkSlice(readers: IndexReader[], slice: SliceSpec): void {
     if (slice.field === undefined || slice.field === '_id') continue;
     const field = reader.fields.get(slice.field);
     if (!field) throw failure(`field ${slice.field} not found`);
-    if (!(isNumericType(field.type) || field.type === 'date') || field.mapping.doc_values === false) {
+    if (!(isNumericType(field.type) || field.type === 'date')) {
       throw failure(`cannot load numeric doc values on ${slice.field}`);
     }
   }
