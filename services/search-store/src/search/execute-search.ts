@@ -24,6 +24,7 @@ import { collectedDocs, terminatedEarlySql } from './terminate-after';
 import { withinBudget } from './search-budget';
 import { SearchProfiler } from './search-profile';
 import { searchTimedOut } from './search-timed-out';
+import { runSuggest } from './suggest/run-suggest';
 
 /** The `_search` response body (API-NOTES §A1.3). */
 export interface SearchResponse {
@@ -39,6 +40,7 @@ export interface SearchResponse {
   };
   aggregations?: Record<string, unknown>;
   profile?: unknown;
+  suggest?: Record<string, unknown[]>;
 }
 
 const DEFAULT_MAX_RESULT_WINDOW = 10000;
@@ -286,6 +288,7 @@ export async function executeSearch(
       hits.length,
     );
   }
+  if (request.suggest) response.suggest = await runSuggest(db, readers, request.suggest);
   return response;
 }
 

@@ -11,6 +11,7 @@ import { parseIndicesBoost, type IndexBoost } from './parse-indices-boost';
 import { parseRescore, type Rescore } from './parse-rescore';
 import { parseCollapse, type CollapseRequest } from './parse-collapse';
 import { parseFetchOptions, type FetchOptions } from './parse-fetch-options';
+import { parseSuggest, type Suggestion } from './parse-suggest';
 
 /** A parsed `_search` request: the body merged with the URL parameters that override it. */
 export interface SearchRequest extends Partial<FetchOptions> {
@@ -43,6 +44,8 @@ export interface SearchRequest extends Partial<FetchOptions> {
   rescore?: Rescore[];
   /** `collapse`, applied by search/collapse-groups.ts and search/hits/collapse-inner-hits.ts. */
   collapse?: CollapseRequest;
+  /** The `suggest` section (parse-suggest.ts). */
+  suggest?: Suggestion[];
 }
 
 export type SortKey =
@@ -112,10 +115,11 @@ const BODY_KEYS = new Set([
   'script_fields',
   'slice',
   'terminate_after',
+  'suggest',
 ]);
 
 /** Known Elasticsearch search features that would change the answer: refused rather than ignored. */
-const UNSUPPORTED_KEYS = new Set(['suggest']);
+const UNSUPPORTED_KEYS = new Set<string>([]);
 
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -365,5 +369,6 @@ export function parseSearchRequest(
     ...(b.rescore === undefined ? {} : { rescore: parseRescore(b, parseQuery) }),
     ...(b.collapse === undefined ? {} : { collapse: parseCollapse(b) }),
     ...(countOnly ? {} : parseFetchOptions(b, params)),
+    suggest: b.suggest === undefined ? undefined : parseSuggest(b.suggest),
   };
 }

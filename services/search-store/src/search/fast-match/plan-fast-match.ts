@@ -65,6 +65,7 @@ export function isFastMatchRequest(request: SearchRequest): boolean {
   return (
     request.sort.length === 0 &&
     request.aggregations === undefined &&
+    request.suggest === undefined &&
     request.searchAfter === undefined &&
     request.runtimeMappings === undefined &&
     request.indicesBoost === undefined &&
