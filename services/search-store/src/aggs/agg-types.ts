@@ -1,5 +1,7 @@
+import type { IncludeExclude } from './include-exclude';
 import type { PipelineSpec } from './pipeline/pipeline-types';
 import type { GeoBoundsSpec, GeoCentroidSpec, GeoDistanceAggSpec, GeohashGridSpec } from './parse-geo-aggs';
+import type { SignificanceHeuristic } from './significance-heuristics';
 
 /** The parsed aggregation tree (the `aggs` / `aggregations` object of a search body). */
 
@@ -41,7 +43,9 @@ export type AggNode =
   | { type: 'geo_bounds'; name: string; meta?: unknown; spec: GeoBoundsSpec; subs: AggNode[] }
   | { type: 'geo_centroid'; name: string; meta?: unknown; spec: GeoCentroidSpec; subs: AggNode[] }
   | { type: 'geohash_grid'; name: string; meta?: unknown; spec: GeohashGridSpec; subs: AggNode[] }
-  | { type: 'geo_distance'; name: string; meta?: unknown; spec: GeoDistanceAggSpec; subs: AggNode[] };
+  | { type: 'geo_distance'; name: string; meta?: unknown; spec: GeoDistanceAggSpec; subs: AggNode[] }
+  | { type: 'rare_terms'; name: string; meta?: unknown; spec: RareTermsSpec; subs: AggNode[] }
+  | { type: 'significant_terms'; name: string; meta?: unknown; spec: SignificantTermsSpec; subs: AggNode[] };
 
 export type TermsOrder = Array<{ key: string; asc: boolean }>;
 
@@ -103,4 +107,22 @@ export interface PercentilesSpec extends FieldSpec {
   keyed: boolean;
   /** tdigest.compression: validated; the quantiles are exact here (percentiles-agg.ts). */
   compression: number;
+}
+
+/** rare_terms (parse-rare-terms.ts). */
+export interface RareTermsSpec extends FieldSpec {
+  maxDocCount: number;
+  precision: number;
+  includeExclude: IncludeExclude;
+}
+
+/** significant_terms (parse-significant-terms.ts). */
+export interface SignificantTermsSpec extends FieldSpec {
+  size: number;
+  shardSize?: number;
+  minDocCount: number;
+  shardMinDocCount: number;
+  heuristic: SignificanceHeuristic;
+  backgroundFilter?: unknown;
+  includeExclude: IncludeExclude;
 }

@@ -16,10 +16,14 @@ import { parseComposite } from './parse-composite';
 import { parsePercentiles } from './parse-percentiles';
 import { GEO_AGG_TYPES, parseGeoAgg } from './parse-geo-aggs';
 import { checkCompositePlacement } from './composite-agg';
+import { parseRareTerms } from './parse-rare-terms';
+import { parseSignificantTerms } from './parse-significant-terms';
 
 const BUCKET_TYPES = [
   'composite',
   'terms',
+  'rare_terms',
+  'significant_terms',
   'filter',
   'filters',
   'range',
@@ -184,6 +188,10 @@ function buildNode(type: string, name: string, spec: Record<string, unknown>, su
     case 'geohash_grid':
     case 'geo_distance':
       return { name, subs, ...parseGeoAgg(type, name, spec) } as AggNode;
+    case 'rare_terms':
+      return { type, name, subs, spec: parseRareTerms(name, spec, field(type, spec)) };
+    case 'significant_terms':
+      return { type, name, subs, spec: parseSignificantTerms(name, spec, field(type, spec)) };
     case 'composite':
       return { type, name, subs, spec: parseComposite(name, spec, parseHistogram) };
     case 'filter':

@@ -9,6 +9,8 @@ import { parseAggs } from './parse-aggs';
 import { computePercentiles } from './percentiles-agg';
 import { applyPipelines } from './pipeline/apply-pipelines';
 import { computeRange } from './range-agg';
+import { computeRareTerms } from './rare-terms-agg';
+import { computeSignificantTerms } from './significant-terms-agg';
 import { byName } from './render-bucket';
 import type { DocSet } from './sql-builder';
 import { computeTerms } from './terms-agg';
@@ -23,6 +25,10 @@ const computeNode: ComputeAgg = (run, node, docs, groups) => {
   switch (node.type) {
     case 'terms':
       return computeTerms(run, node, docs, groups);
+    case 'rare_terms':
+      return computeRareTerms(run, node, docs, groups);
+    case 'significant_terms':
+      return computeSignificantTerms(run, node, docs, groups);
     case 'filter':
       return computeFilter(run, node, docs, groups);
     case 'filters':

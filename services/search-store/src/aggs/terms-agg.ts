@@ -43,7 +43,12 @@ export function termHead(values: FieldValues, k: number | string): Record<string
  * One row per (group, document, value): a document counts once per bucket even when a value repeats
  * in it (Lucene's doc values dedupe). GROUP BY lets PostgreSQL hash instead of sorting for DISTINCT.
  */
-function distinctValuesSql(b: SqlBuilder, docs: DocSet, values: FieldValues, missing: unknown): string {
+export function distinctValuesSql(
+  b: SqlBuilder,
+  docs: DocSet,
+  values: FieldValues,
+  missing: unknown,
+): string {
   if (values.unique) return groupValuesSql(b, docs, values, missing);
   return `SELECT x.g, x.doc_key, x.v FROM (${groupValuesSql(b, docs, values, missing)}) x GROUP BY x.g, x.doc_key, x.v`;
 }
@@ -148,7 +153,7 @@ export async function computeTerms(
 }
 
 /** `missing` on an ip or unsigned_long field: compared and grouped as its doc-value key. */
-function keyMissing(type: string | null, missing: unknown): unknown {
+export function keyMissing(type: string | null, missing: unknown): unknown {
   if (missing === undefined || (type !== 'ip' && type !== 'unsigned_long')) return missing;
   if (type === 'unsigned_long') {
     const exact = unsignedLongOf(missing);
