@@ -85,6 +85,8 @@ export function indexedValues(field: IndexedField, source: Record<string, unknow
     return undefined;
   if (field.type === 'geo_point') return geoPointKeys(field, source);
   if (field.parent) return geohashesOf(field, field.parent, source);
+  // completion inputs go to their own table (completion-writer.ts), not to postings.
+  if (field.type === 'completion') return undefined;
   if (field.type === 'sparse_vector') {
     const objects = valuesAtPath(source, field.sourcePath).filter((v) => typeof v === 'object');
     return objects.length === 0 ? undefined : objects;

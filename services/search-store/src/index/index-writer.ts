@@ -16,6 +16,7 @@ import { saveAnalyzedBatch } from './save-analyzed-batch';
 import { TermDictionaryCaches, type TermDictionaryCache } from './term-dictionary-cache';
 import { EventLoopTurns } from '../storage/event-loop-turns';
 import { VectorWriter } from './vector-writer';
+import { CompletionWriter } from './completion-writer';
 
 /** What the writer needs to know about the index a batch goes to. */
 export interface IndexContext {
@@ -102,6 +103,7 @@ export const DEFAULT_TERM_CACHE_BYTES = 64 * 2 ** 20;
 export function createIndexWriter(options: IndexWriterOptions = {}): DroppingIndexWriter {
   const caches = new TermDictionaryCaches(options.termCacheBytes ?? DEFAULT_TERM_CACHE_BYTES);
   const vectors = new VectorWriter();
+  const completions = new CompletionWriter();
 
   /**
    * Every transaction that changes an index's dictionary gives it a new token first (which also
@@ -160,6 +162,13 @@ export function createIndexWriter(options: IndexWriterOptions = {}): DroppingInd
           index.mappings,
           documents.map((d, i) => ({ docKey: docKeys[i]!, source: d.source })),
         );
+        await completions.add(
+          client,
+          index.indexId,
+          index.mappings,
+          index.settings,
+          documents.map((d, i) => ({ docKey: docKeys[i]!, source: d.source })),
+        );
         return;
       }
       // doc_key order, so each term's postings are produced already sorted for the blocks.
@@ -181,6 +190,13 @@ export function createIndexWriter(options: IndexWriterOptions = {}): DroppingInd
         index.mappings,
         ordered.map((d) => ({ docKey: Number(d.docKey), source: d.source })),
       );
+      await completions.add(
+        client,
+        index.indexId,
+        index.mappings,
+        index.settings,
+        ordered.map((d) => ({ docKey: Number(d.docKey), source: d.source })),
+      );
     },
 
     async remove(client, index, docKeys) {
@@ -193,18 +209,21 @@ export function createIndexWriter(options: IndexWriterOptions = {}): DroppingInd
       await saveFieldStatDeltas(client, index.indexId, statDeltas);
       await deleteDocValues(client, index.indexId, docKeys);
       await vectors.remove(client, index.indexId, index.mappings, docKeys.map(Number));
+      await completions.remove(client, index.indexId, index.mappings, docKeys.map(Number));
     },
 
     async copyIndex(client, fromIndexId, toIndexId) {
       (await claim(client, toIndexId))?.clear();
       await copyInvertedIndex(client, fromIndexId, toIndexId);
       await vectors.copy(client, fromIndexId, toIndexId);
+      await completions.copy(client, fromIndexId, toIndexId);
     },
 
     async dropIndex(client, indexId) {
       caches.drop(indexId);
       await deleteInvertedIndex(client, indexId);
       await vectors.drop(client, indexId);
+      await completions.drop(client, indexId);
     },
   };
 }

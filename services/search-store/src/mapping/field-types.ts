@@ -23,6 +23,7 @@ export const FIELD_TYPES = [
   'dense_vector',
   'sparse_vector',
   'flattened',
+  'completion',
   'object',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];

@@ -16,6 +16,7 @@ import type { DynamicSetting, FieldMapping, IndexMapping } from './mapping-types
 import { needsRawLongText, previewNumber, type RawNumber } from './raw-number';
 import { DEFAULT_DEPTH_LIMIT, flattenedDepth } from './flattened-value';
 import { forgetUnsignedLongs, noteUnsignedLong, parseUnsignedLongValue } from './unsigned-long';
+import { completionInputs } from './completion-field';
 
 /** A path into the JSON source (object keys as written, array positions) used to locate errors. */
 export type JsonPath = (string | number)[];
@@ -364,6 +365,10 @@ class DocumentWalker {
   private leafCause(field: FieldMapping, value: unknown, full: string, raw?: RawNumber): EsCause | undefined {
     if (field.type === 'dense_vector') return this.vectorCause(field, value, full);
     if (field.type === 'sparse_vector') return sparseVectorCause(value);
+    if (field.type === 'completion') {
+      const inputs = completionInputs(value);
+      return Array.isArray(inputs) ? undefined : inputs;
+    }
     if (typeof value === 'object' && value !== null) {
       return { type: 'illegal_state_exception', reason: `Can't get text on a START_OBJECT` };
     }

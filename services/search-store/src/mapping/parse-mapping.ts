@@ -4,6 +4,7 @@ import { geoPointMappingError } from './check-geo-point';
 import { FIELD_TYPES, type FieldType } from './field-types';
 import type { DynamicSetting, FieldMapping, IndexMapping } from './mapping-types';
 import { isKnownDateFormat } from './parse-date';
+import { COMPLETION_PARAMETERS, completionDefaults, completionMappingError } from './completion-field';
 
 const ROOT_PARAMETERS = new Set([
   'dynamic',
@@ -52,6 +53,7 @@ const FIELD_PARAMETERS = new Set([
   'split_queries_on_whitespace',
   'dims',
   'element_type',
+  ...COMPLETION_PARAMETERS,
   'scaling_factor',
   'script',
   'on_script_error',
@@ -135,6 +137,11 @@ function parseField(fullName: string, name: string, input: unknown): FieldMappin
   }
   const geoError = fieldType === 'geo_point' ? geoPointMappingError(name, definition) : undefined;
   if (geoError) throw mappingError(geoError);
+  if (fieldType === 'completion') {
+    const completionError = completionMappingError(fullName, definition);
+    if (completionError) throw mappingError(completionError);
+    Object.assign(field, completionDefaults(definition));
+  }
   const vectorError =
     fieldType === 'dense_vector' ? denseVectorMappingError(fullName, definition) : undefined;
   if (vectorError) throw mappingError(vectorError);

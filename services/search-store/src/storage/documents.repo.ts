@@ -319,6 +319,7 @@ const STORE_TABLES = [
   'dense_vectors',
   'hnsw_nodes',
   'hnsw_graphs',
+  'completion_entries',
 ];
 
 /**
