@@ -1,5 +1,6 @@
 import { EsError } from '@acme/common';
 import { locationOf } from './json-locations';
+import { parseCompletionSuggester, type CompletionSuggester } from './parse-completion-suggester';
 import { parseTermSuggester, type TermSuggester } from './parse-term-suggester';
 import { suggestParsingError } from './suggest-parsing-error';
 
@@ -18,7 +19,7 @@ export interface Suggestion {
   suggester: Suggester;
 }
 
-export type Suggester = TermSuggester;
+export type Suggester = TermSuggester | CompletionSuggester;
 
 type Json = Record<string, unknown>;
 
@@ -58,6 +59,7 @@ function parseSuggestion(name: string, spec: Json): Suggestion {
       else throw suggestParsingError(spec, key, `suggestion does not support [${key}]`);
     } else if (isObject(option)) {
       if (key === 'term') out.suggester = parseTermSuggester(option);
+      else if (key === 'completion') out.suggester = parseCompletionSuggester(option);
       else {
         // NamedXContentRegistry: an unregistered suggester name is an XContentParseException.
         const at = locationOf(spec, key);

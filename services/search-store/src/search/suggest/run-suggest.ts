@@ -4,6 +4,8 @@ import type { Suggestion } from '../../query/parse/parse-suggest';
 import { formatFloat } from '../../query/score/bm25';
 import { countDocuments } from '../../storage/documents.repo';
 import type { Queryable } from '../../storage/queryable';
+import type { CompletionSuggester } from '../../query/parse/parse-completion-suggester';
+import { completionSuggest, type CompletionOption } from './completion-suggest';
 import { compareOptions, shardIllegal, termSuggest, type TermEntry } from './term-suggest';
 
 /**
@@ -27,6 +29,10 @@ export async function runSuggest(
     // SuggestBuilder.build: a suggestion without its own text takes the global one, else fails.
     if (suggestion.text === undefined) throw shardIllegal('The required text option is missing');
     const s = suggestion.suggester;
+    if (s.kind === 'completion') {
+      out[suggestion.name] = await runCompletion(db, readers, suggestion, s);
+      continue;
+    }
     const perIndex: TermEntry[][] = [];
     for (const reader of readers)
       perIndex.push(await termSuggest(db, reader, s, suggestion.text, maxDocs.get(reader.indexId) ?? 0));
@@ -58,4 +64,28 @@ function mergeTermEntries(
       .map((o) => ({ text: o.text, score: formatFloat(o.score), freq: o.freq }));
     return { text: entry.text, offset: entry.offset, length: entry.length, options };
   });
+}
+
+/** CompletionSuggestion.reduce: the indices' options by score, duplicates of text dropped if asked, `size` kept. */
+async function runCompletion(
+  db: Queryable,
+  readers: IndexReader[],
+  suggestion: Suggestion,
+  s: CompletionSuggester,
+): Promise<unknown[]> {
+  const text = suggestion.text!;
+  const all: CompletionOption[] = [];
+  for (const reader of readers)
+    all.push(...(await completionSuggest(db, reader, s, suggestion.prefix ?? text, suggestion.regex)));
+  all.sort((a, b) => b._score - a._score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const seen = new Set<string>();
+  const options = [];
+  for (const option of all) {
+    if (options.length >= s.size) break;
+    if (s.skipDuplicates && seen.has(option.text)) continue;
+    seen.add(option.text);
+    const { key: _key, ...rendered } = option;
+    options.push(rendered);
+  }
+  return [{ text, offset: 0, length: text.length, options }];
 }
