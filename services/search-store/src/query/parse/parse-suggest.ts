@@ -1,6 +1,7 @@
 import { EsError } from '@acme/common';
 import { locationOf } from './json-locations';
 import { parseCompletionSuggester, type CompletionSuggester } from './parse-completion-suggester';
+import { parsePhraseSuggester, type PhraseSuggester } from './parse-phrase-suggester';
 import { parseTermSuggester, type TermSuggester } from './parse-term-suggester';
 import { suggestParsingError } from './suggest-parsing-error';
 
@@ -19,7 +20,7 @@ export interface Suggestion {
   suggester: Suggester;
 }
 
-export type Suggester = TermSuggester | CompletionSuggester;
+export type Suggester = TermSuggester | PhraseSuggester | CompletionSuggester;
 
 type Json = Record<string, unknown>;
 
@@ -59,6 +60,7 @@ function parseSuggestion(name: string, spec: Json): Suggestion {
       else throw suggestParsingError(spec, key, `suggestion does not support [${key}]`);
     } else if (isObject(option)) {
       if (key === 'term') out.suggester = parseTermSuggester(option);
+      else if (key === 'phrase') out.suggester = parsePhraseSuggester(option);
       else if (key === 'completion') out.suggester = parseCompletionSuggester(option);
       else {
         // NamedXContentRegistry: an unregistered suggester name is an XContentParseException.

@@ -42,7 +42,7 @@ function numberOf(object: Json, key: string, integer: boolean): number {
 // Enum.valueOf's message for an unknown constant, as ES lets it through.
 const ENUM_PREFIX = 'org.elasticsearch.search.suggest.term.TermSuggestionBuilder';
 
-export function parseTermSuggester(spec: Json): TermSuggester {
+export function parseTermSuggester(spec: Json, parser: 'term' | 'direct_generator' = 'term'): TermSuggester {
   const out: Omit<TermSuggester, 'field' | 'shardSize'> & { field?: string; shardSize?: number } = {
     kind: 'term',
     size: 5,
@@ -131,7 +131,9 @@ export function parseTermSuggester(spec: Json): TermSuggester {
           throw illegal('if minDocFreq is greater than 1, it must not be a fraction');
         break;
       default:
-        throw suggestParsingError(spec, key, `suggester[term] doesn't support field [${key}]`);
+        throw parser === 'term'
+          ? suggestParsingError(spec, key, `suggester[term] doesn't support field [${key}]`)
+          : new EsError('x_content_parse_exception', `[direct_generator] unknown field [${key}]`);
     }
   }
   if (out.field === undefined)

@@ -6,6 +6,7 @@ import { countDocuments } from '../../storage/documents.repo';
 import type { Queryable } from '../../storage/queryable';
 import type { CompletionSuggester } from '../../query/parse/parse-completion-suggester';
 import { completionSuggest, type CompletionOption } from './completion-suggest';
+import { phraseSuggest, type PhraseOption } from './phrase-suggest';
 import { compareOptions, shardIllegal, termSuggest, type TermEntry } from './term-suggest';
 
 /**
@@ -31,6 +32,23 @@ export async function runSuggest(
     const s = suggestion.suggester;
     if (s.kind === 'completion') {
       out[suggestion.name] = await runCompletion(db, readers, suggestion, s);
+      continue;
+    }
+    if (s.kind === 'phrase') {
+      const byText = new Map<string, PhraseOption>();
+      for (const reader of readers) {
+        const found = await phraseSuggest(db, reader, s, suggestion.text, maxDocs.get(reader.indexId) ?? 0);
+        for (const option of found) {
+          const seen = byText.get(option.text);
+          if (!seen || seen.score < option.score) byText.set(option.text, option);
+        }
+      }
+      const options = [...byText.values()]
+        .sort((a, b) => b.score - a.score)
+        .slice(0, s.size)
+        .map((o) => ({ ...o, score: formatFloat(Math.fround(o.score)) }));
+      const text = suggestion.text;
+      out[suggestion.name] = [{ text, offset: 0, length: text.length, options }];
       continue;
     }
     const perIndex: TermEntry[][] = [];

@@ -1,5 +1,4 @@
 import { analyze, findAnalyzer, type Analyzer } from '../../analysis/analyzer';
-import type { Token } from '../../analysis/token';
 import { searchAnalyzerFor } from '../../index/analyze-document';
 import { findTerms, scanTermTexts } from '../../index/term-dictionary-reader';
 import { compareTerms, type TermPageReader } from '../../query/compile/multi-term-rewrite';
@@ -81,22 +80,21 @@ export async function termSuggest(
       text: token.term,
       offset: token.startOffset,
       length: token.endOffset - token.startOffset,
-      options: await suggestSimilar(db, reader, field, suggester, token, maxDoc),
+      options: await suggestSimilar(db, reader, field, suggester, token.term, maxDoc),
     });
   }
   return entries;
 }
 
 /** DirectSpellChecker.suggestSimilar with ES's settings (lowerCaseTerms false). */
-async function suggestSimilar(
+export async function suggestSimilar(
   db: Queryable,
   reader: IndexReader,
   field: ReaderField,
   s: TermSuggester,
-  token: Token,
+  term: string,
   maxDoc: number,
 ): Promise<TermOption[]> {
-  const term = token.term;
   if (codePoints(term).length < s.minWordLength || field.fieldId === undefined) return [];
   const fieldId = field.fieldId;
   const own = await findTerms(db, reader.indexId, fieldId, [term]);
