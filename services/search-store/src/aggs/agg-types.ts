@@ -45,7 +45,13 @@ export type AggNode =
   | { type: 'geohash_grid'; name: string; meta?: unknown; spec: GeohashGridSpec; subs: AggNode[] }
   | { type: 'geo_distance'; name: string; meta?: unknown; spec: GeoDistanceAggSpec; subs: AggNode[] }
   | { type: 'rare_terms'; name: string; meta?: unknown; spec: RareTermsSpec; subs: AggNode[] }
-  | { type: 'significant_terms'; name: string; meta?: unknown; spec: SignificantTermsSpec; subs: AggNode[] };
+  | {
+      type: 'significant_terms' | 'significant_text';
+      name: string;
+      meta?: unknown;
+      spec: SignificantTermsSpec;
+      subs: AggNode[];
+    };
 
 export type TermsOrder = Array<{ key: string; asc: boolean }>;
 

@@ -24,6 +24,7 @@ const BUCKET_TYPES = [
   'terms',
   'rare_terms',
   'significant_terms',
+  'significant_text',
   'filter',
   'filters',
   'range',
@@ -191,7 +192,8 @@ function buildNode(type: string, name: string, spec: Record<string, unknown>, su
     case 'rare_terms':
       return { type, name, subs, spec: parseRareTerms(name, spec, field(type, spec)) };
     case 'significant_terms':
-      return { type, name, subs, spec: parseSignificantTerms(name, spec, field(type, spec)) };
+    case 'significant_text':
+      return { type, name, subs, spec: parseSignificantTerms(name, spec, field(type, spec), type) };
     case 'composite':
       return { type, name, subs, spec: parseComposite(name, spec, parseHistogram) };
     case 'filter':

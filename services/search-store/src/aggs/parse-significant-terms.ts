@@ -63,13 +63,15 @@ export function parseSignificantTerms(
   name: string,
   spec: Record<string, unknown>,
   field: string,
+  aggType: 'significant_terms' | 'significant_text' = 'significant_terms',
 ): SignificantTermsSpec {
   let heuristic: SignificanceHeuristic | undefined;
   for (const key of Object.keys(spec)) {
     if (key === 'script_heuristic')
       throw new EsError('illegal_argument_exception', '[script_heuristic] is not supported by search-store');
-    if (!KEYS.has(key))
-      throw new EsError('x_content_parse_exception', `[significant_terms] unknown field [${key}]`);
+    const textOnly = key === 'filter_duplicate_text' || key === 'source_fields';
+    if (!KEYS.has(key) && !(textOnly && aggType === 'significant_text'))
+      throw new EsError('x_content_parse_exception', `[${aggType}] unknown field [${key}]`);
     if ((HEURISTIC_NAMES as readonly string[]).includes(key)) {
       if (heuristic)
         throw new EsError('x_content_parse_exception', `[significant_terms] failed to parse field [${key}]`);

@@ -28,6 +28,7 @@ const computeNode: ComputeAgg = (run, node, docs, groups) => {
     case 'rare_terms':
       return computeRareTerms(run, node, docs, groups);
     case 'significant_terms':
+    case 'significant_text':
       return computeSignificantTerms(run, node, docs, groups);
     case 'filter':
       return computeFilter(run, node, docs, groups);

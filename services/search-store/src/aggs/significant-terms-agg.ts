@@ -1,13 +1,16 @@
+import { EsError } from '@acme/common';
 import type { AggNode } from './agg-types';
 import type { AggRun } from './agg-run';
 import { includeExcludeFilter } from './include-exclude';
 import { compareKeys } from './rare-terms-agg';
 import type { Bucket } from './render-bucket';
 import { significanceScore } from './significance-heuristics';
-import { GROUP_SEP, type DocSet } from './sql-builder';
+import { GROUP_SEP, type DocSet, type SqlBuilder } from './sql-builder';
+import type { FieldValues } from './field-values';
+import { docTermsOf, termDocFreqsOf } from '../index/doc-terms-reader';
 import { distinctValuesSql, keyMissing, termHead } from './terms-agg';
 
-type SignificantTermsNode = Extract<AggNode, { type: 'significant_terms' }>;
+type SignificantTermsNode = Extract<AggNode, { type: 'significant_terms' | 'significant_text' }>;
 
 interface Row extends Record<string, unknown> {
   g: string;
@@ -36,7 +39,8 @@ export async function computeSignificantTerms(
   groups: string[],
 ): Promise<Map<string, unknown>> {
   const { spec } = node;
-  const values = await run.fields.resolve(spec.field, 'significant_terms', true);
+  const text = node.type === 'significant_text' ? textTerms(run, spec.field) : undefined;
+  const values = text?.values ?? (await run.fields.resolve(spec.field, 'significant_terms', true));
   const keep = includeExcludeFilter(node.name, spec.includeExclude, values.type);
   const keyText = values.column === 'kw' ? 'u.v' : 'u.v::text';
   const missing = keyMissing(values.type, spec.missing);
@@ -51,9 +55,13 @@ export async function computeSignificantTerms(
       GROUP BY u.g, u.v HAVING count(*) >= ${b.param(threshold, 'bigint')}`,
   );
   const kept = rows.filter((r) => !keep || keep(values.column === 'num' ? Number(r.k) : r.k));
-  const { size: supersetSize, freq } = await background(run, spec.backgroundFilter, values, [
-    ...new Set(kept.map((r) => r.k)),
-  ]);
+  const { size: supersetSize, freq } = await background(
+    run,
+    spec.backgroundFilter,
+    values,
+    [...new Set(kept.map((r) => r.k))],
+    text?.docFreqs,
+  );
   const byGroup = new Map<string, Scored[]>(groups.map((g) => [g, []]));
   for (const row of kept) {
     const subsetFreq = Number(row.c);
@@ -120,6 +128,7 @@ async function background(
   filter: unknown,
   values: Awaited<ReturnType<AggRun['fields']['resolve']>>,
   keys: Array<number | string>,
+  docFreqs?: (b: SqlBuilder, keys: string) => string,
 ): Promise<{ size: number; freq: Map<string, number> }> {
   const cast = values.column === 'kw' ? 'text[]' : 'float8[]';
   if (filter === undefined) {
@@ -128,8 +137,10 @@ async function background(
         `SELECT count(*) AS n FROM documents WHERE index_id = ANY(${b.param(run.ctx.indexIds, 'bigint[]')})`,
     );
     const size = Number(count?.n ?? 0);
-    const rows = await run.query<{ k: number | string; c: string }>(
-      (b) => `SELECT v.v AS k, count(DISTINCT v.doc_key) AS c FROM (${values.sql(b)}) v
+    const rows = await run.query<{ k: number | string; c: string }>((b) =>
+      docFreqs
+        ? docFreqs(b, b.param(keys, cast))
+        : `SELECT v.v AS k, count(DISTINCT v.doc_key) AS c FROM (${values.sql(b)}) v
         WHERE v.v = ANY(${b.param(keys, cast)}) GROUP BY v.v`,
     );
     return { size, freq: new Map(rows.map((r) => [String(r.k), Number(r.c)])) };
@@ -145,4 +156,39 @@ async function background(
       GROUP BY v.v`,
   );
   return { size: Number(sizeRow?.n ?? 0), freq: new Map(rows.map((r) => [String(r.k), Number(r.c)])) };
+}
+
+/**
+ * significant_text: a text field's terms per document (index/doc-terms-reader.ts) as keyword values,
+ * with the dictionary's document frequencies as the unfiltered background.
+ */
+function textTerms(
+  run: AggRun,
+  path: string,
+): { values: FieldValues; docFreqs: (b: SqlBuilder, keys: string) => string } {
+  const fields = run.ctx.fieldsByPath(path);
+  const wrong = fields.find((f) => f.type !== 'text');
+  if (wrong)
+    throw new EsError(
+      'illegal_argument_exception',
+      `Field [${path}] of type [${wrong.type}] is not supported for aggregation [significant_text]`,
+    );
+  const ids = (b: SqlBuilder) =>
+    fields.map((f) => ({ indexId: b.param(f.indexId, 'bigint'), fieldId: b.param(f.fieldId, 'int') }));
+  return {
+    values: {
+      path,
+      type: fields.length === 0 ? null : 'keyword',
+      column: 'kw',
+      unique: true,
+      sql: (b) =>
+        fields.length === 0
+          ? 'SELECT NULL::bigint AS doc_key, NULL::text AS v WHERE false'
+          : docTermsOf(ids(b)),
+    },
+    docFreqs: (b, keys) =>
+      fields.length === 0
+        ? 'SELECT NULL::text AS k, 0::bigint AS c WHERE false'
+        : termDocFreqsOf(ids(b), keys),
+  };
 }

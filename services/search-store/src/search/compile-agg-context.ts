@@ -68,7 +68,8 @@ export function collectAggQueries(aggsBody: unknown, out: unknown[] = []): unkno
     if (spec.filter !== undefined) out.push(spec.filter);
     const filters = (spec.filters as Record<string, unknown> | undefined)?.filters;
     if (Array.isArray(filters)) out.push(...filters);
-    const significant = spec.significant_terms as Record<string, unknown> | undefined;
+    const significant = (spec.significant_terms ?? spec.significant_text) as
+      Record<string, unknown> | undefined;
     if (significant?.background_filter !== undefined) out.push(significant.background_filter);
     else if (filters && typeof filters === 'object') out.push(...Object.values(filters));
     collectAggQueries(spec.aggs, out);

@@ -21,7 +21,14 @@ describe('rare_terms and significant_terms aggregations', () => {
     server = await startSearchStore();
     await es().indices.create({
       index: sig,
-      mappings: { properties: { class: { type: 'keyword' }, tag: { type: 'keyword' }, n: { type: 'long' } } },
+      mappings: {
+        properties: {
+          class: { type: 'keyword' },
+          tag: { type: 'keyword' },
+          body: { type: 'text' },
+          n: { type: 'long' },
+        },
+      },
     });
     // Foreground class:good = docs 1–3; tag good is in 3 of them and 4 of all 7, nice in 2 and 3.
     const docs = [
@@ -36,7 +43,10 @@ describe('rare_terms and significant_terms aggregations', () => {
     await es().bulk({
       index: sig,
       refresh: true,
-      operations: docs.flatMap((doc, i) => [{ index: { _id: String(i + 1) } }, doc]),
+      operations: docs.flatMap((doc, i) => [
+        { index: { _id: String(i + 1) } },
+        { ...doc, body: `The ${doc.tag.join(' ').toUpperCase()} ones` },
+      ]),
     });
     await es().indices.create({
       index: rare,
@@ -192,6 +202,28 @@ describe('rare_terms and significant_terms aggregations', () => {
     expect(await run({ include: ['nice'] })).toEqual(['nice']);
     expect(await run({ exclude: 'go.*' })).toEqual(['nice']);
     expect(await run({ include: 'n[a-z]+', exclude: ['nice'] })).toEqual([]);
+  });
+
+  it('scores the terms of a text field with significant_text', async () => {
+    const { body } = await search(sig, {
+      size: 0,
+      query: foreground,
+      aggs: { s: { significant_text: { field: 'body', min_doc_count: 1, filter_duplicate_text: true } } },
+    });
+    // "the" and "ones" are in every document: no more likely in the foreground, score 0.
+    expect(body.aggregations.s).toEqual({
+      doc_count: 3,
+      bg_count: 7,
+      buckets: [
+        { key: 'good', doc_count: 3, score: 0.75, bg_count: 4 },
+        { key: 'nice', doc_count: 2, score: 0.37037037037037035, bg_count: 3 },
+      ],
+    });
+    const refused = await search(sig, { aggs: { s: { significant_text: { field: 'tag' } } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.reason).toBe(
+      'Field [tag] of type [keyword] is not supported for aggregation [significant_text]',
+    );
   });
 
   it('refuses bad significant_terms options (raw HTTP)', async () => {
