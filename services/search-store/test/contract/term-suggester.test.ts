@@ -83,6 +83,15 @@ describe('term suggester', () => {
     expect(body.suggest.b[0].options).toEqual([{ text: 'meetups', score: 0.85714287, freq: 1 }]);
   });
 
+  it('answers the suggestions beside the hits of a match query (never the fast path without them)', async () => {
+    const body = await suggest({
+      query: { match: { body: 'amsterdam' } },
+      suggest: { s: { text: 'amsterdma', term: { field: 'body' } } },
+    });
+    expect(body.hits.total.value).toBe(3);
+    expect(body.suggest.s[0].options[0]).toEqual({ text: 'amsterdam', score: 0.8888889, freq: 3 });
+  });
+
   it('orders by frequency first with sort frequency', async () => {
     const body = await suggest({
       suggest: { s: { text: 'meetupz', term: { field: 'body', sort: 'frequency' } } },
