@@ -60,6 +60,7 @@ function capabilities(mapping: FieldMapping, type: string): { searchable: boolea
     case 'dense_vector':
       return { searchable: indexed, aggregatable: false };
     case 'sparse_vector':
+    case 'completion':
       return { searchable: true, aggregatable: false };
     case 'object':
     case 'nested':

@@ -62,6 +62,13 @@ describe('completion field and suggester', () => {
     });
   });
 
+  it('reports the field searchable, not aggregatable, in _field_caps', async () => {
+    const caps = await es().fieldCaps({ index, fields: 'suggest' });
+    expect(caps.fields.suggest).toEqual({
+      completion: { type: 'completion', metadata_field: false, searchable: true, aggregatable: false },
+    });
+  });
+
   it('suggests by prefix, heaviest first, one option per document (official client)', async () => {
     const response = await es().search({
       index,
