@@ -506,11 +506,11 @@ describe('index expressions and _count', () => {
   it('refuses search features that would change the answer instead of ignoring them', async () => {
     const { status, body } = await rawSearch(
       `/${fx.articles.name}/_search`,
-      '{"suggest": {"s": {"text": "fox", "term": {"field": "title"}}}}',
+      '{"rank": {"rrf": {}}, "sub_searches": [{"query": {"match": {"title": "fox"}}}]}',
     );
     expect(status).toBe(400);
     expect(body).toMatchObject({
-      error: { type: 'illegal_argument_exception', reason: '[suggest] is not supported by search-store' },
+      error: { type: 'illegal_argument_exception', reason: '[rank] is not supported by search-store' },
     });
   });
 

@@ -118,8 +118,12 @@ const BODY_KEYS = new Set([
   'suggest',
 ]);
 
-/** Known Elasticsearch search features that would change the answer: refused rather than ignored. */
-const UNSUPPORTED_KEYS = new Set<string>([]);
+/**
+ * Known Elasticsearch search features that would change the answer: refused rather than ignored.
+ * `rank` + `sub_searches` is ES 8.8–8.13's technical-preview RRF syntax, replaced by `retriever`
+ * (which we take, query/compile/compile-rrf.ts).
+ */
+const UNSUPPORTED_KEYS = new Set(['rank', 'sub_searches']);
 
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
