@@ -1,5 +1,6 @@
 import type { FieldMapping, IndexMapping } from '../mapping/mapping-types';
 import { listIndexedFields } from './indexed-fields';
+import type { GraphOptions } from './hnsw-graph';
 import type { Similarity } from './vector-similarity';
 
 /** A dense_vector field with Elasticsearch 8's defaults filled in ("Dense vector field type"). */
@@ -10,10 +11,15 @@ export interface DenseVectorField {
   /** `index: false` stores vectors for script_score only; knn refuses the field. */
   indexed: boolean;
   similarity: Similarity;
-  /** `flat`: exact search only, no graph; `hnsw` and `int8_hnsw`: an HNSW graph (hnsw-graph.ts). */
-  indexType: 'hnsw' | 'int8_hnsw' | 'flat' | 'int8_flat';
+  /**
+   * `flat`, `int8_flat`, `int4_flat`: exact search only, no graph; `hnsw`, `int8_hnsw`, `int4_hnsw`:
+   * an HNSW graph (hnsw-graph.ts), walked on int8 / int4 codes for the quantised types.
+   */
+  indexType: 'hnsw' | 'int8_hnsw' | 'int4_hnsw' | 'flat' | 'int8_flat' | 'int4_flat';
   m: number;
   efConstruction: number;
+  /** `index_options.confidence_interval` of the quantised types. */
+  confidenceInterval: number | undefined;
 }
 
 export const DEFAULT_HNSW_M = 16;
@@ -36,12 +42,31 @@ export function denseVectorField(path: string, mapping: FieldMapping): DenseVect
     m: typeof options.m === 'number' ? options.m : DEFAULT_HNSW_M,
     efConstruction:
       typeof options.ef_construction === 'number' ? options.ef_construction : DEFAULT_EF_CONSTRUCTION,
+    confidenceInterval:
+      typeof options.confidence_interval === 'number' ? options.confidence_interval : undefined,
+  };
+}
+
+/** Below this many dimensions the graph walks floats only (codes would save nothing worth their memory). */
+const MIN_CODED_DIMS = 32;
+
+/** The options of a field's in-memory graph. */
+export function graphOptionsOf(field: DenseVectorField, dims: number): GraphOptions {
+  return {
+    dims,
+    similarity: field.similarity,
+    linked: hasGraph(field),
+    m: field.m,
+    efConstruction: field.efConstruction,
+    // hnsw fields search floats, but inserts walk codes: the walks are bound by memory reads, and a
+    // code is a quarter of a float vector (hnsw-graph.ts, `quantizedBuild`).
+    quantizedBuild: dims >= MIN_CODED_DIMS,
   };
 }
 
 /** Whether a field keeps an HNSW graph (indexed, and not a flat index type). */
 export function hasGraph(field: DenseVectorField): boolean {
-  return field.indexed && (field.indexType === 'hnsw' || field.indexType === 'int8_hnsw');
+  return field.indexed && field.indexType.endsWith('hnsw');
 }
 
 /** The dense_vector fields of a mapping, in path order. */

@@ -1,6 +1,6 @@
 import type { Queryable } from '../storage/queryable';
 import { findGraph, loadVectorPages } from '../storage/hnsw-graph.repo';
-import { hasGraph, type DenseVectorField } from './dense-vector-fields';
+import { graphOptionsOf, type DenseVectorField } from './dense-vector-fields';
 import { HnswGraph } from './hnsw-graph';
 import { decodeVector } from './vector-similarity';
 
@@ -85,6 +85,7 @@ export class HnswGraphCaches {
       field.indexType,
       field.m,
       field.efConstruction,
+      field.confidenceInterval,
     ]);
   }
 
@@ -129,13 +130,7 @@ export async function loadGraph(
   field: DenseVectorField,
 ): Promise<HnswGraph | undefined> {
   const row = await findGraph(db, indexId, field.path);
-  const graph = new HnswGraph({
-    dims: field.dims ?? 0,
-    similarity: field.similarity,
-    linked: hasGraph(field),
-    m: field.m,
-    efConstruction: field.efConstruction,
-  });
+  const graph = new HnswGraph(graphOptionsOf(field, field.dims ?? 0));
   const pending: { ordinal: number; level: number; neighbours: Buffer }[] = [];
   for await (const page of loadVectorPages(db, indexId, field.path)) {
     for (const r of page) {

@@ -1,5 +1,5 @@
 import { NodeHeap } from './hnsw-heap';
-import { createKernel, type DistanceKernel } from './simd-distance';
+import { createCodeKernel, createKernel, type CodeKernel, type DistanceKernel } from './simd-distance';
 
 /** WebAssembly page size. */
 const PAGE = 65536;
@@ -18,6 +18,26 @@ export interface GraphOptions {
   linked: boolean;
   m: number;
   efConstruction: number;
+  /**
+   * Scalar quantisation (int8_hnsw, int4_hnsw): each vector also kept as integer codes, and the
+   * graph walked on them; the candidates found are re-scored with the float vectors. Absent: floats only.
+   */
+  quantization?: Quantization;
+  /**
+   * Walk the graph on codes while inserting even when searches use floats (hnsw): the neighbour
+   * choice still compares floats (the candidates re-scored first), so the graph is nearly the same.
+   */
+  quantizedBuild?: boolean;
+}
+
+export interface Quantization {
+  /** 8: codes in [-127, 127]; 4: in [-7, 7] (int4_hnsw). */
+  bits: 8 | 4;
+  /**
+   * ES's `confidence_interval`: the share of a vector's values inside the clipping bound (0.9–1.0);
+   * undefined or 0 (ES's "dynamic"): the largest absolute value.
+   */
+  confidenceInterval?: number;
 }
 
 /**
@@ -43,8 +63,14 @@ export class HnswGraph {
   private levels: Int8Array;
   private deletedBits: Uint8Array;
   private links0: Int32Array;
+  /**
+   * The similarity of each layer-0 link (NaN: not known yet, e.g. after a load or a repair): a full
+   * list's shrink reads them instead of computing 2·M + 1 distances again.
+   */
+  private sims0: Float32Array;
   private counts0: Uint16Array;
   private upper = new Map<number, Int32Array[]>();
+  private upperSims = new Map<number, Float32Array[]>();
   private readonly ordinals = new Map<number, number>();
   private visited: Uint32Array;
   private visitTag = 0;
@@ -53,6 +79,17 @@ export class HnswGraph {
   /** Reused by every layer search (drained by the caller before the next one; all of it is synchronous). */
   private readonly candidateHeap = new NodeHeap(true, 256);
   private readonly resultHeap = new NodeHeap(false, 256);
+  /** Codes (quantised vectors): slot 0 the query's, node o at slot o + 1, `codeStride` bytes each. */
+  private readonly codeKernel: CodeKernel | undefined;
+  private readonly codeStride: number;
+  private readonly codeLevels: number;
+  private codeScales: Float32Array;
+  /** ‖v‖² of each node (l2_norm's walk on codes: ‖a − b‖² = ‖a‖² + ‖b‖² − 2·a·b). */
+  private codeNorms: Float32Array;
+  /** While true, walks compare codes: the query's code is in slot 0 with these scale and norm. */
+  private coded = false;
+  private queryScale = 0;
+  private queryNorm = 0;
   /** Scratch of `link`'s shrink. */
   private shrinkIds = new Int32Array(64);
   private shrinkSims = new Float64Array(64);
@@ -67,9 +104,67 @@ export class HnswGraph {
     this.deletedBits = new Uint8Array(capacity);
     this.m0 = options.m * 2;
     this.links0 = options.linked ? new Int32Array(capacity * this.m0) : new Int32Array(0);
+    this.sims0 = options.linked ? new Float32Array(capacity * this.m0) : new Float32Array(0);
     this.counts0 = new Uint16Array(capacity);
     this.visited = new Uint32Array(capacity);
     this.levelFactor = 1 / Math.log(Math.max(2, options.m));
+    const codes = options.linked && (options.quantization !== undefined || options.quantizedBuild === true);
+    this.codeStride = this.stride;
+    this.codeLevels = options.quantization?.bits === 4 ? 7 : 127;
+    this.codeKernel = codes
+      ? createCodeKernel(Math.ceil(((capacity + 1) * this.codeStride) / PAGE))
+      : undefined;
+    this.codeScales = new Float32Array(codes ? capacity : 0);
+    this.codeNorms = new Float32Array(codes ? capacity : 0);
+  }
+
+  /**
+   * Quantises a (prepared) vector into the code slot at byte offset `at`: symmetric, per vector (ES
+   * quantises per segment between two quantiles; one graph here grows a write at a time, and a
+   * per-vector scale needs no statistics kept in step): v[i] ≈ code[i] · scale, the bound being
+   * the largest |v[i]|, or its `confidence_interval` quantile with the values beyond clipped.
+   * Returns the scale.
+   */
+  private quantize(vector: ArrayLike<number>, at: number): number {
+    const dims = this.options.dims;
+    const ci = this.options.quantization?.confidenceInterval;
+    let bound = 0;
+    if (ci !== undefined && ci > 0 && ci < 1) {
+      const sorted = Float32Array.from({ length: dims }, (_, i) => Math.abs(vector[i]!)).sort();
+      bound = sorted[Math.min(dims - 1, Math.max(0, Math.ceil(ci * dims) - 1))]!;
+    } else {
+      for (let i = 0; i < dims; i++) bound = Math.max(bound, Math.abs(vector[i]!));
+    }
+    const codes = new Int8Array(this.codeKernel!.memory.buffer, at, this.codeStride);
+    const levels = this.codeLevels;
+    const scale = bound > 0 ? bound / levels : 0;
+    for (let i = 0; i < dims; i++) {
+      const q = scale > 0 ? Math.round(vector[i]! / scale) : 0;
+      codes[i] = q > levels ? levels : q < -levels ? -levels : q;
+    }
+    return scale;
+  }
+
+  /** sim of the query's code (slot 0) and a node's code: the walks' approximation. */
+  private simCode(ordinal: number): number {
+    const dot =
+      this.codeKernel!.dot8(0, (ordinal + 1) * this.codeStride, this.codeStride) *
+      this.queryScale *
+      this.codeScales[ordinal]!;
+    return this.options.similarity === 'l2_norm' ? 2 * dot - this.queryNorm - this.codeNorms[ordinal]! : dot;
+  }
+
+  /** Puts a query's code in slot 0 for the walks that follow (`coded` turns them on). */
+  private codeQuery(query: ArrayLike<number>): void {
+    this.queryScale = this.quantize(query, 0);
+    let norm = 0;
+    for (let i = 0; i < this.options.dims; i++) norm += query[i]! * query[i]!;
+    this.queryNorm = norm;
+  }
+
+  /** Whether this graph keeps codes (quantised, or built on codes). */
+  get hasCodes(): boolean {
+    return this.codeKernel !== undefined;
   }
 
   get live(): number {
@@ -104,6 +199,7 @@ export class HnswGraph {
 
   /** sim of the vector at byte offset `q` (the scratch, or a node's) and a node, in SIMD. */
   private simAt(q: number, ordinal: number): number {
+    if (this.coded) return this.simCode(ordinal);
     return this.options.similarity === 'l2_norm'
       ? -this.kernel.l2(q, this.addr(ordinal), this.stride)
       : this.kernel.dot(q, this.addr(ordinal), this.stride);
@@ -189,7 +285,16 @@ export class HnswGraph {
     this.deletedBits = grown(this.deletedBits, capacity);
     this.counts0 = grown(this.counts0, capacity);
     this.visited = grown(this.visited, capacity);
-    if (this.options.linked) this.links0 = grown(this.links0, capacity * this.m0);
+    if (this.codeKernel) {
+      const more = (capacity + 1) * this.codeStride - this.codeKernel.memory.buffer.byteLength;
+      if (more > 0) this.codeKernel.memory.grow(Math.ceil(more / PAGE));
+      this.codeScales = grown(this.codeScales, capacity);
+      this.codeNorms = grown(this.codeNorms, capacity);
+    }
+    if (this.options.linked) {
+      this.links0 = grown(this.links0, capacity * this.m0);
+      this.sims0 = grown(this.sims0, capacity * this.m0);
+    }
   }
 
   /** Adds a node without linking it (loading persisted nodes, or a flat field). */
@@ -199,6 +304,12 @@ export class HnswGraph {
     this.vectors.set(vector.subarray(0, this.options.dims), (ordinal + 1) * this.stride);
     this.docKeys[ordinal] = docKey;
     this.levels[ordinal] = level;
+    if (this.codeKernel) {
+      this.codeScales[ordinal] = this.quantize(vector, (ordinal + 1) * this.codeStride);
+      let norm = 0;
+      for (let i = 0; i < this.options.dims; i++) norm += vector[i]! * vector[i]!;
+      this.codeNorms[ordinal] = norm;
+    }
     this.ordinals.set(docKey, ordinal);
     if (deleted) {
       this.deletedBits[ordinal] = 1;
@@ -206,8 +317,13 @@ export class HnswGraph {
     }
     if (level > 0) {
       const layers: Int32Array[] = [];
-      for (let l = 1; l <= level; l++) layers.push(new Int32Array(0));
+      const sims: Float32Array[] = [];
+      for (let l = 1; l <= level; l++) {
+        layers.push(new Int32Array(0));
+        sims.push(new Float32Array(0));
+      }
       this.upper.set(ordinal, layers);
+      this.upperSims.set(ordinal, sims);
     }
     return ordinal;
   }
@@ -224,16 +340,45 @@ export class HnswGraph {
     return this.upper.get(ordinal)?.[layer - 1] ?? new Int32Array(0);
   }
 
-  setNeighbours(ordinal: number, layer: number, list: ArrayLike<number>): void {
+  /** Replaces a node's list on a layer; `sims` are the links' similarities when the caller knows them. */
+  setNeighbours(ordinal: number, layer: number, list: ArrayLike<number>, sims?: ArrayLike<number>): void {
     if (layer === 0) {
       const count = Math.min(list.length, this.m0);
-      for (let i = 0; i < count; i++) this.links0[ordinal * this.m0 + i] = list[i]!;
+      const at = ordinal * this.m0;
+      for (let i = 0; i < count; i++) {
+        this.links0[at + i] = list[i]!;
+        this.sims0[at + i] = sims ? sims[i]! : NaN;
+      }
       this.counts0[ordinal] = count;
     } else {
       const layers = this.upper.get(ordinal);
-      if (layers) layers[layer - 1] = Int32Array.from(list).subarray(0, this.options.m);
+      if (layers) {
+        const count = Math.min(list.length, this.options.m);
+        layers[layer - 1] = Int32Array.from(list).subarray(0, count);
+        const known = new Float32Array(count);
+        for (let i = 0; i < count; i++) known[i] = sims ? sims[i]! : NaN;
+        this.upperSims.get(ordinal)![layer - 1] = known;
+      }
     }
     this.dirty.add(ordinal);
+  }
+
+  /** The similarity of a node's i-th link on a layer (cached, computed if unknown). */
+  private linkSim(ordinal: number, layer: number, i: number): number {
+    if (layer === 0) {
+      const at = ordinal * this.m0 + i;
+      const known = this.sims0[at]!;
+      if (known === known) return known;
+      const s = this.simBetween(ordinal, this.links0[at]!);
+      this.sims0[at] = s;
+      return s;
+    }
+    const sims = this.upperSims.get(ordinal)![layer - 1]!;
+    const known = sims[i]!;
+    if (known === known) return known;
+    const s = this.simBetween(ordinal, this.upper.get(ordinal)![layer - 1]![i]!);
+    sims[i] = s;
+    return s;
   }
 
   markDeleted(docKey: number): boolean {
@@ -242,6 +387,10 @@ export class HnswGraph {
     this.deletedBits[ordinal] = 1;
     this.tombstones += 1;
     return true;
+  }
+
+  get dirtyCount(): number {
+    return this.dirty.size;
   }
 
   /** Ordinals whose neighbour lists changed since the last call. */
@@ -305,8 +454,9 @@ export class HnswGraph {
   }
 
   /** Algorithm 4: keep a candidate only if it is nearer the base than every neighbour already kept. */
-  private selectNeighbours(ids: number[], sims: number[], max: number): number[] {
+  private selectNeighbours(ids: number[], sims: number[], max: number): { ids: number[]; sims: number[] } {
     const kept: number[] = [];
+    const keptSims: number[] = [];
     const limit = Math.min(ids.length, max * 4);
     for (let i = 0; i < limit && kept.length < max; i++) {
       const candidate = ids[i]!;
@@ -317,11 +467,19 @@ export class HnswGraph {
           break;
         }
       }
-      if (diverse) kept.push(candidate);
+      if (diverse) {
+        kept.push(candidate);
+        keptSims.push(sims[i]!);
+      }
     }
     // Fill up with the nearest pruned ones (hnswlib's keepPrunedConnections): fewer orphans.
-    for (let i = 0; i < ids.length && kept.length < max; i++) if (!kept.includes(ids[i]!)) kept.push(ids[i]!);
-    return kept;
+    for (let i = 0; i < ids.length && kept.length < max; i++) {
+      if (!kept.includes(ids[i]!)) {
+        kept.push(ids[i]!);
+        keptSims.push(sims[i]!);
+      }
+    }
+    return { ids: kept, sims: keptSims };
   }
 
   /** Algorithm 1: inserts a vector (already `prepare`d) and links it on each of its layers. */
@@ -337,13 +495,18 @@ export class HnswGraph {
     }
     let ep = this.entry;
     const q = this.addr(ordinal);
-    for (let l = this.maxLevel; l > level; l--) ep = this.greedy(q, ep, l);
+    if (this.codeKernel) this.codeQuery(vector);
+    for (let l = this.maxLevel; l > level; l--) ep = this.walk(() => this.greedy(q, ep, l));
     for (let l = Math.min(level, this.maxLevel); l >= 0; l--) {
-      const found = this.searchLayer(q, [ep], this.options.efConstruction, l).drainBestFirst();
+      const found = this.walk(() =>
+        this.searchLayer(q, [ep], this.options.efConstruction, l).drainBestFirst(),
+      );
+      if (this.codeKernel) this.rescore(q, found);
       const max = l === 0 ? this.m0 : this.options.m;
       const chosen = this.selectNeighbours(found.ids, found.sims, this.options.m);
-      this.setNeighbours(ordinal, l, chosen);
-      for (const n of chosen) this.link(n, ordinal, l, max);
+      this.setNeighbours(ordinal, l, chosen.ids, chosen.sims);
+      // sim is symmetric: the new node's similarity to each chosen one is its link's back.
+      for (let i = 0; i < chosen.ids.length; i++) this.link(chosen.ids[i]!, ordinal, l, max, chosen.sims[i]!);
       ep = found.ids[0] ?? ep;
     }
     if (level > this.maxLevel) {
@@ -353,10 +516,11 @@ export class HnswGraph {
   }
 
   /** Adds `to` to `from`'s list on a layer, shrinking the list with the heuristic when it is full. */
-  private link(from: number, to: number, layer: number, max: number): void {
+  private link(from: number, to: number, layer: number, max: number, simToNew: number): void {
     const held = this.counts0[from]!;
     if (layer === 0 && held < max) {
       this.links0[from * this.m0 + held] = to;
+      this.sims0[from * this.m0 + held] = simToNew;
       this.counts0[from] = held + 1;
       this.dirty.add(from);
       return;
@@ -364,9 +528,12 @@ export class HnswGraph {
     const list = this.neighbours(from, layer);
     if (list.length < max) {
       const next = new Int32Array(list.length + 1);
+      const nextSims = new Float32Array(list.length + 1);
       next.set(list);
+      for (let i = 0; i < list.length; i++) nextSims[i] = this.linkSim(from, layer, i);
       next[list.length] = to;
-      this.setNeighbours(from, layer, next);
+      nextSims[list.length] = simToNew;
+      this.setNeighbours(from, layer, next, nextSims);
       return;
     }
     // A full list drops one link: the farthest neighbour that a nearer one already covers (is nearer
@@ -379,9 +546,12 @@ export class HnswGraph {
       this.shrinkIds.length >= count ? this.shrinkIds : (this.shrinkIds = new Int32Array(count * 2));
     const sims =
       this.shrinkSims.length >= count ? this.shrinkSims : (this.shrinkSims = new Float64Array(count * 2));
-    for (let i = 0; i < list.length; i++) all[i] = list[i]!;
+    for (let i = 0; i < list.length; i++) {
+      all[i] = list[i]!;
+      sims[i] = this.linkSim(from, layer, i);
+    }
     all[list.length] = to;
-    for (let i = 0; i < count; i++) sims[i] = this.simBetween(from, all[i]!);
+    sims[list.length] = simToNew;
     // Insertion sort, most similar first (count is at most 2·M + 1).
     for (let i = 1; i < count; i++) {
       const id = all[i]!;
@@ -404,7 +574,29 @@ export class HnswGraph {
       }
     }
     all.copyWithin(drop, drop + 1, count);
-    this.setNeighbours(from, layer, all.subarray(0, count - 1));
+    sims.copyWithin(drop, drop + 1, count);
+    this.setNeighbours(from, layer, all.subarray(0, count - 1), sims.subarray(0, count - 1));
+  }
+
+  /** Runs a walk on codes when the graph keeps them (floats otherwise). */
+  private walk<T>(run: () => T): T {
+    if (!this.codeKernel) return run();
+    this.coded = true;
+    try {
+      return run();
+    } finally {
+      this.coded = false;
+    }
+  }
+
+  /** Replaces the walk's code similarities by the floats' and re-sorts, most similar first. */
+  private rescore(q: number, found: { ids: number[]; sims: number[] }): void {
+    const order = found.ids.map((id) => ({ id, sim: this.simAt(q, id) }));
+    order.sort((a, b) => b.sim - a.sim);
+    for (let i = 0; i < order.length; i++) {
+      found.ids[i] = order[i]!.id;
+      found.sims[i] = order[i]!.sim;
+    }
   }
 
   private greedy(q: number, start: number, layer: number): number {
@@ -434,8 +626,19 @@ export class HnswGraph {
     if (!this.options.linked || this.entry < 0) return this.exact(query, k, accept);
     const q = this.scratch(query);
     let ep = this.entry;
-    for (let l = this.maxLevel; l > 0; l--) ep = this.greedy(q, ep, l);
     const ok = (o: number): boolean => this.deletedBits[o] !== 1 && (!accept || accept(this.docKeys[o]!));
+    if (this.options.quantization) {
+      // int8_hnsw / int4_hnsw: the walk compares codes; its num_candidates are re-scored with the
+      // float vectors, as ES re-scores a quantised kNN search's candidates (`rescore_vector`).
+      this.codeQuery(query);
+      const found = this.walk(() => {
+        for (let l = this.maxLevel; l > 0; l--) ep = this.greedy(q, ep, l);
+        return this.searchLayer(q, [ep], Math.max(ef, k), 0, ok).drainBestFirst();
+      });
+      this.rescore(q, found);
+      return found.ids.slice(0, k).map((o, i) => ({ docKey: this.docKeys[o]!, sim: found.sims[i]! }));
+    }
+    for (let l = this.maxLevel; l > 0; l--) ep = this.greedy(q, ep, l);
     const found = this.searchLayer(q, [ep], Math.max(ef, k), 0, ok).drainBestFirst();
     return found.ids.slice(0, k).map((o, i) => ({ docKey: this.docKeys[o]!, sim: found.sims[i]! }));
   }

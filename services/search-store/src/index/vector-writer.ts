@@ -26,6 +26,44 @@ export const sharedGraphCaches = new HnswGraphCaches();
 /** Milliseconds of graph building between two turns of the event loop (searches go on meanwhile). */
 const INSERT_SLICE_MS = 10;
 
+/**
+ * Changed nodes sent while the graph is still being built, once this many are waiting: a node
+ * changed again later is written again (Postgres has the other core; Node would wait for it).
+ */
+const NODES_FLUSH = 2000;
+
+/** One statement at a time sent without waiting for it; its failure is thrown at the next check. */
+class BackgroundWrites {
+  private running: Promise<void> | undefined;
+  private failure: { error: unknown } | undefined;
+
+  get idle(): boolean {
+    return this.running === undefined;
+  }
+
+  send(write: () => Promise<unknown>): void {
+    const running: Promise<void> = write().then(
+      () => {
+        if (this.running === running) this.running = undefined;
+      },
+      (error: unknown) => {
+        this.failure ??= { error };
+        if (this.running === running) this.running = undefined;
+      },
+    );
+    this.running = running;
+  }
+
+  check(): void {
+    if (this.failure) throw this.failure.error;
+  }
+
+  async settled(): Promise<void> {
+    await this.running;
+    this.check();
+  }
+}
+
 /** The vector at a dotted path of a source, as the mapping validated it (an array of numbers). */
 export function vectorAt(source: unknown, path: string): number[] | undefined {
   let node: unknown = source;
@@ -102,24 +140,40 @@ export class VectorWriter {
         continue;
       }
       const { graph, token } = await this.openForWrite(client, indexId, effective);
+      // Postgres works while Node builds: the vectors' INSERT, then the changed nodes a slice at a
+      // time, each sent when the one before has ended (one statement at a time on a client).
+      const writes = new BackgroundWrites();
       try {
-        await saveVectors(
-          client,
-          indexId,
-          field.path,
-          keys,
-          values.map((v) => encodeVector(v, field.elementType)),
+        writes.send(() =>
+          saveVectors(
+            client,
+            indexId,
+            field.path,
+            keys,
+            values.map((v) => encodeVector(v, field.elementType)),
+          ),
         );
+        const linked = hasGraph(effective);
         const turns = new EventLoopTurns(INSERT_SLICE_MS);
         for (let i = 0; i < keys.length; i++) {
           graph.insert(keys[i]!, graph.prepare(values[i]!));
-          if (turns.due()) await turns.give();
+          if (turns.due()) {
+            await turns.give();
+            writes.check();
+            if (linked && writes.idle && graph.dirtyCount >= NODES_FLUSH) {
+              const nodes = this.dirtyNodes(graph);
+              writes.send(() => saveNodes(client, indexId, field.path, nodes));
+            }
+          }
         }
-        if (hasGraph(effective)) await this.persist(client, indexId, effective, graph);
+        await writes.settled();
+        if (linked) await this.persist(client, indexId, effective, graph);
         else graph.takeDirty();
         this.caches.install(indexId, effective, graph, token);
       } catch (error) {
         this.caches.drop(indexId, field.path);
+        // Nothing may still be running on the client when the caller rolls back.
+        await writes.settled().catch(() => undefined);
         throw error;
       }
     }
@@ -152,6 +206,15 @@ export class VectorWriter {
     }
   }
 
+  /** The nodes whose lists changed since the last call, encoded for hnsw_nodes. */
+  private dirtyNodes(graph: HnswGraph): { docKey: number; level: number; neighbours: Buffer }[] {
+    return graph.takeDirty().map((o) => ({
+      docKey: graph.docKeyOf(o),
+      level: graph.levelOf(o),
+      neighbours: encodeNeighbours(graph, o),
+    }));
+  }
+
   /** Writes the nodes whose lists changed, and the entry point. */
   private async persist(
     client: PoolClient,
@@ -159,17 +222,7 @@ export class VectorWriter {
     field: DenseVectorField,
     graph: HnswGraph,
   ): Promise<void> {
-    const dirty = graph.takeDirty();
-    await saveNodes(
-      client,
-      indexId,
-      field.path,
-      dirty.map((o) => ({
-        docKey: graph.docKeyOf(o),
-        level: graph.levelOf(o),
-        neighbours: encodeNeighbours(graph, o),
-      })),
-    );
+    await saveNodes(client, indexId, field.path, this.dirtyNodes(graph));
     await saveEntry(
       client,
       indexId,

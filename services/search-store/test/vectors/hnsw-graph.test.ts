@@ -1,6 +1,7 @@
 import { HnswGraph } from '../../src/index/hnsw-graph';
 import { seededRandom } from '../support/seeded-random';
 import type { Similarity } from '../../src/index/vector-similarity';
+import type { Quantization } from '../../src/index/hnsw-graph';
 
 /**
  * Property: on random data, the graph's k nearest are a subset of the true neighbours' candidates
@@ -12,13 +13,18 @@ function randomVectors(n: number, dims: number, seed: number): Float32Array[] {
   return Array.from({ length: n }, () => Float32Array.from({ length: dims }, () => random() * 2 - 1));
 }
 
-function build(similarity: Similarity, vectors: Float32Array[]): HnswGraph {
+function build(
+  similarity: Similarity,
+  vectors: Float32Array[],
+  codes: { quantization?: Quantization; quantizedBuild?: boolean } = {},
+): HnswGraph {
   const graph = new HnswGraph({
     dims: vectors[0]!.length,
     similarity,
     linked: true,
     m: 16,
     efConstruction: 100,
+    ...codes,
   });
   vectors.forEach((v, i) => graph.insert(i + 1, graph.prepare(v)));
   return graph;
@@ -75,5 +81,42 @@ describe('HnswGraph', () => {
     expect(recall(graph, randomVectors(50, 16, 5), 10, 100)).toBeGreaterThanOrEqual(0.9);
     const even = (docKey: number) => docKey % 2 === 0;
     expect(recall(graph, randomVectors(50, 16, 6), 10, 100, even)).toBeGreaterThanOrEqual(0.9);
+  });
+
+  describe('scalar quantisation (int8_hnsw, int4_hnsw)', () => {
+    // Clustered 64-dim data: quantisation errors matter most when neighbours are close together.
+    function clustered(n: number, seed: number): Float32Array[] {
+      const random = seededRandom(seed);
+      const centres = randomVectors(20, 64, 1);
+      return Array.from({ length: n }, () => {
+        const c = centres[Math.floor(random() * centres.length)]!;
+        return Float32Array.from(c, (x) => x + (random() - 0.5) * 0.4);
+      });
+    }
+
+    it.each([
+      ['int8', 'cosine', { bits: 8 }],
+      ['int8', 'l2_norm', { bits: 8 }],
+      ['int8 with confidence_interval 0.95', 'dot_product', { bits: 8, confidenceInterval: 0.95 }],
+      ['int4', 'cosine', { bits: 4 }],
+      ['int4', 'max_inner_product', { bits: 4 }],
+    ] as const)(
+      '%s walks codes and re-scores with floats: exact similarities, recall ≥ 0.9 (%s)',
+      (_name, similarity, quantization) => {
+        const graph = build(similarity, clustered(2000, 21), { quantization });
+        expect(graph.hasCodes).toBe(true);
+        // recall() checks every hit's sim against the float vectors: the re-scoring is exact.
+        expect(recall(graph, clustered(40, 22), 10, 100)).toBeGreaterThanOrEqual(0.9);
+      },
+    );
+
+    it('builds an hnsw graph on codes with the same recall as on floats', () => {
+      const vectors = clustered(2000, 31);
+      const queries = clustered(40, 32);
+      const onFloats = recall(build('cosine', vectors), queries, 10, 100);
+      const onCodes = recall(build('cosine', vectors, { quantizedBuild: true }), queries, 10, 100);
+      expect(onFloats).toBeGreaterThanOrEqual(0.9);
+      expect(onCodes).toBeGreaterThanOrEqual(onFloats - 0.02);
+    });
   });
 });
