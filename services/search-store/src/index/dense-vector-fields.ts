@@ -52,12 +52,14 @@ const MIN_CODED_DIMS = 32;
 
 /** The options of a field's in-memory graph. */
 export function graphOptionsOf(field: DenseVectorField, dims: number): GraphOptions {
+  const bits = field.indexType === 'int8_hnsw' ? 8 : field.indexType === 'int4_hnsw' ? 4 : undefined;
   return {
     dims,
     similarity: field.similarity,
     linked: hasGraph(field),
     m: field.m,
     efConstruction: field.efConstruction,
+    ...(bits !== undefined && { quantization: { bits, confidenceInterval: field.confidenceInterval } }),
     // hnsw fields search floats, but inserts walk codes: the walks are bound by memory reads, and a
     // code is a quarter of a float vector (hnsw-graph.ts, `quantizedBuild`).
     quantizedBuild: dims >= MIN_CODED_DIMS,

@@ -3,7 +3,7 @@ import type { FieldMapping } from './mapping-types';
 
 const ELEMENT_TYPES = ['float', 'byte'];
 const SIMILARITIES = ['l2_norm', 'cosine', 'dot_product', 'max_inner_product'];
-const INDEX_TYPES = ['hnsw', 'int8_hnsw', 'flat', 'int8_flat'];
+const INDEX_TYPES = ['hnsw', 'int8_hnsw', 'int4_hnsw', 'flat', 'int8_flat', 'int4_flat'];
 
 /** ES DenseVectorFieldMapper's parameter checks (messages as ES 8 writes them); the reason, or undefined. */
 export function denseVectorMappingError(
@@ -34,11 +34,24 @@ export function denseVectorMappingError(
   if (!INDEX_TYPES.includes(String(o.type))) {
     return `Unknown vector index options type [${String(o.type)}] for field [${name}]`;
   }
-  if (elementType === 'byte' && String(o.type).startsWith('int8')) {
+  const quantized = /^int[48]_/.test(String(o.type));
+  if (elementType === 'byte' && quantized) {
     return `[element_type] cannot be [byte] when using index type [${String(o.type)}]`;
   }
+  // ES 8.15's Int4HnswIndexOptions: two codes a byte.
+  if (String(o.type).startsWith('int4') && typeof definition.dims === 'number' && definition.dims % 2 !== 0) {
+    return `${String(o.type)} only supports even dimensions; provided=${definition.dims}`;
+  }
   for (const key of Object.keys(o)) {
-    if (key === 'type' || key === 'confidence_interval') continue;
+    if (key === 'type') continue;
+    if (key === 'confidence_interval' && quantized) {
+      // ES814ScalarQuantizedVectorsFormat's range; 0 asks for dynamic quantiles (ES 8.15).
+      const ci = o[key];
+      if (typeof ci !== 'number' || (ci !== 0 && (ci < 0.9 || ci > 1))) {
+        return `confidenceInterval must be between 0.9 and 1.0; confidenceInterval=${typeof ci === 'number' ? javaFloat(ci) : String(ci)}`;
+      }
+      continue;
+    }
     if ((key === 'm' || key === 'ef_construction') && String(o.type).endsWith('hnsw')) {
       const n = o[key];
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 512) {
@@ -49,6 +62,11 @@ export function denseVectorMappingError(
     return `Mapping definition for [${name}] has unsupported parameters:  [${key} : ${String(o[key])}]`;
   }
   return undefined;
+}
+
+/** A number as Java prints a float (`1.0`, `0.5`). */
+function javaFloat(n: number): string {
+  return Number.isInteger(n) ? `${n}.0` : String(n);
 }
 
 function previewVector(values: readonly number[]): string {
