@@ -1,7 +1,7 @@
 import { type Router, type Request, type Response } from 'express';
 import { broadcastShards } from '../catalog/index-settings';
 import { EsError } from '@acme/common';
-import { maintainIndices } from '../catalog/maintain-indices';
+import { forceMergeIndices, maintainIndices } from '../catalog/maintain-indices';
 import { checkParams } from '../http/check-params';
 import { parseBooleanParam, parseLongParam } from '../http/query-params';
 import { scopedRouter } from '../http/scoped-router';
@@ -14,7 +14,7 @@ async function acknowledge(deps: StoreDeps, req: Request, res: Response): Promis
   res.json({ _shards: broadcastShards(indices) });
 }
 
-/** POST|GET /[<index>/]_flush and POST /[<index>/]_forcemerge: valid no-ops (catalog/maintain-indices.ts). */
+/** POST|GET /[<index>/]_flush (a valid no-op) and POST /[<index>/]_forcemerge (graph compaction): catalog/maintain-indices.ts. */
 export function maintenanceRouter(deps: StoreDeps): Router {
   const { router, route } = scopedRouter();
 
@@ -39,7 +39,12 @@ export function maintenanceRouter(deps: StoreDeps): Router {
         'Validation Failed: 1: cannot set only_expunge_deletes and max_num_segments at the same time;',
       );
     }
-    await acknowledge(deps, req, res);
+    const indices = await forceMergeIndices(
+      deps.pool,
+      deps.indexWriter,
+      (req.params.index as string | undefined) ?? '_all',
+    );
+    res.json({ _shards: broadcastShards(indices) });
   };
   const mergeParams = checkParams(ROUTE_PARAMS.forceMerge);
   route('POST', '/_forcemerge', 'search.write', 'indices:admin/forcemerge', mergeParams, forceMerge);

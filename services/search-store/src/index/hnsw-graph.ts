@@ -710,6 +710,70 @@ export class HnswGraph {
     if (this.entry === dead) this.moveEntry();
   }
 
+  /**
+   * The graph without its tombstones (graph compaction, on force merge): every live node keeps its
+   * live links, and a list that held tombstones gets its links chosen again with the heuristic from
+   * its live links and the live links of the tombstones it held (the paths that went through them).
+   * Returns the new graph, the doc keys removed and the doc keys whose lists changed.
+   */
+  compacted(): { graph: HnswGraph; removed: number[]; changed: number[] } {
+    const next = new HnswGraph(this.options);
+    const removed: number[] = [];
+    const map = new Int32Array(this.size).fill(-1);
+    for (let o = 0; o < this.size; o++) {
+      if (this.deletedBits[o] === 1) removed.push(this.docKeys[o]!);
+      else map[o] = next.append(this.docKeys[o]!, this.vectorOf(o), this.levels[o]!);
+    }
+    const changed: number[] = [];
+    if (this.options.linked) {
+      for (let o = 0; o < this.size; o++) {
+        if (map[o] === -1) continue;
+        let touched = false;
+        for (let l = 0; l <= this.levels[o]!; l++) {
+          const list = Array.from(this.neighbours(o, l));
+          if (list.every((n) => this.deletedBits[n] !== 1)) {
+            next.setNeighbours(
+              map[o]!,
+              l,
+              list.map((n) => map[n]!),
+              list.map((_, i) => this.linkSim(o, l, i)),
+            );
+            continue;
+          }
+          touched = true;
+          const candidates = new Set<number>();
+          for (const n of list) {
+            if (this.deletedBits[n] !== 1) candidates.add(n);
+            else
+              for (const via of this.neighbours(n, l))
+                if (via !== o && this.deletedBits[via] !== 1) candidates.add(via);
+          }
+          const ids = [...candidates].map((c) => ({ c, sim: this.simBetween(o, c) }));
+          ids.sort((a, b) => b.sim - a.sim);
+          const chosen = this.selectNeighbours(
+            ids.map((x) => x.c),
+            ids.map((x) => x.sim),
+            l === 0 ? this.m0 : this.options.m,
+          );
+          next.setNeighbours(
+            map[o]!,
+            l,
+            chosen.ids.map((n) => map[n]!),
+            chosen.sims,
+          );
+        }
+        if (touched) changed.push(this.docKeys[o]!);
+      }
+      if (this.entry >= 0 && this.deletedBits[this.entry] === 1) this.moveEntry();
+      if (this.entry >= 0 && map[this.entry] !== -1) {
+        next.entry = map[this.entry]!;
+        next.maxLevel = this.maxLevel;
+      }
+    }
+    next.takeDirty();
+    return { graph: next, removed, changed };
+  }
+
   private moveEntry(): void {
     let best = -1;
     let level = -1;

@@ -88,6 +88,12 @@ export interface DroppingIndexWriter extends IndexWriter {
   dropIndex(client: PoolClient, indexId: string): Promise<void>;
 }
 
+/** The Postgres writer: also compacts an index on force merge (catalog/maintain-indices.ts). */
+export interface CompactingIndexWriter extends DroppingIndexWriter {
+  /** Drops what deletes left behind (the HNSW graphs' tombstones); returns how many. */
+  compactIndex(client: PoolClient, index: IndexContext): Promise<number>;
+}
+
 /** Milliseconds of analysis between two turns of the event loop in `prepare`. */
 const PREPARE_SLICE_MS = 5;
 
@@ -100,7 +106,7 @@ export interface IndexWriterOptions {
 export const DEFAULT_TERM_CACHE_BYTES = 64 * 2 ** 20;
 
 /** The Postgres implementation of the seam: see inverted-index.repo.ts for the SQL. */
-export function createIndexWriter(options: IndexWriterOptions = {}): DroppingIndexWriter {
+export function createIndexWriter(options: IndexWriterOptions = {}): CompactingIndexWriter {
   const caches = new TermDictionaryCaches(options.termCacheBytes ?? DEFAULT_TERM_CACHE_BYTES);
   const vectors = new VectorWriter();
   const completions = new CompletionWriter();
@@ -217,6 +223,10 @@ export function createIndexWriter(options: IndexWriterOptions = {}): DroppingInd
       await copyInvertedIndex(client, fromIndexId, toIndexId);
       await vectors.copy(client, fromIndexId, toIndexId);
       await completions.copy(client, fromIndexId, toIndexId);
+    },
+
+    async compactIndex(client, index) {
+      return vectors.compact(client, index.indexId, index.mappings);
     },
 
     async dropIndex(client, indexId) {

@@ -6,7 +6,9 @@ import {
   claimGraph,
   copyVectorTables,
   deleteVectorTables,
+  deleteNodes,
   deleteVectors,
+  hasTombstones,
   saveEntry,
   saveNodes,
   saveVectors,
@@ -204,6 +206,48 @@ export class VectorWriter {
         throw error;
       }
     }
+  }
+
+  /**
+   * Graph compaction (force merge): each graph with tombstones is replaced by one without them
+   * (hnsw-graph.ts `compacted`), the tombstones' nodes and vectors deleted, the relinked nodes and
+   * the entry point written. Returns the number of tombstones removed.
+   */
+  async compact(client: PoolClient, indexId: string, mappings: IndexMapping): Promise<number> {
+    let removedCount = 0;
+    for (const field of listDenseVectorFields(mappings)) {
+      if (!hasGraph(field) || !(await hasTombstones(client, indexId, field.path))) continue;
+      const { graph, token } = await this.openForWrite(client, indexId, field);
+      try {
+        const { graph: next, removed, changed } = graph.compacted();
+        await deleteNodes(client, indexId, field.path, removed);
+        await deleteVectors(client, indexId, field.path, removed);
+        await saveNodes(
+          client,
+          indexId,
+          field.path,
+          changed.map((docKey) => {
+            const o = next.ordinalOf(docKey)!;
+            return { docKey, level: next.levelOf(o), neighbours: encodeNeighbours(next, o) };
+          }),
+        );
+        await saveEntry(
+          client,
+          indexId,
+          field.path,
+          next.entry < 0 ? null : next.docKeyOf(next.entry),
+          next.entry < 0 ? -1 : next.maxLevel,
+        );
+        // A new graph object: searches holding the old tokens load or keep the old one, never this.
+        this.caches.drop(indexId, field.path);
+        this.caches.install(indexId, field, next, token);
+        removedCount += removed.length;
+      } catch (error) {
+        this.caches.drop(indexId, field.path);
+        throw error;
+      }
+    }
+    return removedCount;
   }
 
   /** The nodes whose lists changed since the last call, encoded for hnsw_nodes. */

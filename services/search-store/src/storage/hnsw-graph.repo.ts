@@ -41,6 +41,29 @@ export async function deleteVectors(
   );
 }
 
+/** Whether a field's graph has tombstones (graph compaction's cheap check). */
+export async function hasTombstones(db: Queryable, indexId: string, field: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM hnsw_nodes WHERE index_id = $1 AND field = $2 AND deleted LIMIT 1`,
+    [indexId, field],
+  );
+  return rows.length > 0;
+}
+
+/** Removes nodes (compaction of tombstones). */
+export async function deleteNodes(
+  db: Queryable,
+  indexId: string,
+  field: string,
+  docKeys: number[],
+): Promise<void> {
+  if (docKeys.length === 0) return;
+  await db.query(
+    `DELETE FROM hnsw_nodes WHERE index_id = $1 AND field = $2 AND doc_key = ANY($3::bigint[])`,
+    [indexId, field, docKeys],
+  );
+}
+
 /** Marks nodes deleted (tombstones); returns the doc keys that were live nodes. */
 export async function tombstoneNodes(
   db: Queryable,

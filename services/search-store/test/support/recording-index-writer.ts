@@ -2,7 +2,7 @@ import type { PoolClient } from 'pg';
 import {
   createIndexWriter,
   type DocumentToIndex,
-  type DroppingIndexWriter,
+  type CompactingIndexWriter,
   type IndexContext,
   type PreparedDocuments,
 } from '../../src/index/index-writer';
@@ -20,8 +20,8 @@ export interface IndexWriterCall {
  * transaction (what the seam requires).
  */
 export function createRecordingIndexWriter(
-  inner: DroppingIndexWriter = createIndexWriter(),
-): DroppingIndexWriter & { calls: IndexWriterCall[] } {
+  inner: CompactingIndexWriter = createIndexWriter(),
+): CompactingIndexWriter & { calls: IndexWriterCall[] } {
   const calls: IndexWriterCall[] = [];
   // Inside the write's transaction an xid is already assigned (the index row is locked FOR UPDATE);
   // a lone autocommit statement has none.
@@ -66,5 +66,6 @@ export function createRecordingIndexWriter(
       await inner.copyIndex(client, fromIndexId, toIndexId);
     },
     dropIndex: (client: PoolClient, indexId: string) => inner.dropIndex(client, indexId),
+    compactIndex: (client: PoolClient, index: IndexContext) => inner.compactIndex(client, index),
   };
 }

@@ -119,4 +119,33 @@ describe('HnswGraph', () => {
       expect(onCodes).toBeGreaterThanOrEqual(onFloats - 0.02);
     });
   });
+
+  it('compacts away tombstones: half the nodes deleted, recall holds and every link is live', () => {
+    const vectors = randomVectors(3000, 16, 41);
+    const graph = build('cosine', vectors);
+    for (let k = 1; k <= 3000; k += 2) {
+      graph.markDeleted(k);
+      graph.repair(k);
+    }
+    const { graph: compacted, removed, changed } = graph.compacted();
+    expect(removed).toHaveLength(1500);
+    expect(changed.length).toBeGreaterThan(0);
+    expect(compacted.size).toBe(1500);
+    expect(compacted.tombstones).toBe(0);
+    for (let o = 0; o < compacted.size; o++) {
+      expect(compacted.docKeyOf(o) % 2).toBe(0);
+      for (let l = 0; l <= compacted.levelOf(o); l++) {
+        for (const n of compacted.neighbours(o, l)) {
+          expect(n).toBeGreaterThanOrEqual(0);
+          expect(n).toBeLessThan(compacted.size);
+          expect(n).not.toBe(o);
+        }
+      }
+    }
+    expect(compacted.isDeleted(compacted.entry)).toBe(false);
+    expect(recall(compacted, randomVectors(50, 16, 42), 10, 100)).toBeGreaterThanOrEqual(0.9);
+    // It still takes inserts.
+    compacted.insert(5001, compacted.prepare(vectors[0]!));
+    expect(compacted.search(compacted.prepare(vectors[0]!), 1, 10)[0]!.docKey).toBe(5001);
+  });
 });
