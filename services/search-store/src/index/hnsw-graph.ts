@@ -389,10 +389,6 @@ export class HnswGraph {
     return true;
   }
 
-  get dirtyCount(): number {
-    return this.dirty.size;
-  }
-
   /** Ordinals whose neighbour lists changed since the last call. */
   takeDirty(): number[] {
     const out = [...this.dirty];
@@ -591,11 +587,19 @@ export class HnswGraph {
 
   /** Replaces the walk's code similarities by the floats' and re-sorts, most similar first. */
   private rescore(q: number, found: { ids: number[]; sims: number[] }): void {
-    const order = found.ids.map((id) => ({ id, sim: this.simAt(q, id) }));
-    order.sort((a, b) => b.sim - a.sim);
-    for (let i = 0; i < order.length; i++) {
-      found.ids[i] = order[i]!.id;
-      found.sims[i] = order[i]!.sim;
+    const { ids, sims } = found;
+    for (let i = 0; i < ids.length; i++) sims[i] = this.simAt(q, ids[i]!);
+    // Insertion sort, most similar first: the list is short (ef) and nearly in order already.
+    for (let i = 1; i < ids.length; i++) {
+      const id = ids[i]!;
+      const sim = sims[i]!;
+      let j = i - 1;
+      for (; j >= 0 && sims[j]! < sim; j--) {
+        ids[j + 1] = ids[j]!;
+        sims[j + 1] = sims[j]!;
+      }
+      ids[j + 1] = id;
+      sims[j + 1] = sim;
     }
   }
 

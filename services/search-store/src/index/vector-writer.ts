@@ -28,20 +28,10 @@ export const sharedGraphCaches = new HnswGraphCaches();
 /** Milliseconds of graph building between two turns of the event loop (searches go on meanwhile). */
 const INSERT_SLICE_MS = 10;
 
-/**
- * Changed nodes sent while the graph is still being built, once this many are waiting: a node
- * changed again later is written again (Postgres has the other core; Node would wait for it).
- */
-const NODES_FLUSH = 2000;
-
 /** One statement at a time sent without waiting for it; its failure is thrown at the next check. */
 class BackgroundWrites {
   private running: Promise<void> | undefined;
   private failure: { error: unknown } | undefined;
-
-  get idle(): boolean {
-    return this.running === undefined;
-  }
 
   send(write: () => Promise<unknown>): void {
     const running: Promise<void> = write().then(
@@ -142,8 +132,9 @@ export class VectorWriter {
         continue;
       }
       const { graph, token } = await this.openForWrite(client, indexId, effective);
-      // Postgres works while Node builds: the vectors' INSERT, then the changed nodes a slice at a
-      // time, each sent when the one before has ended (one statement at a time on a client).
+      // Postgres writes the vectors while Node builds the graph (one statement at a time on a client).
+      // The changed nodes go after: sent in slices while building, a node changed again later was
+      // written again, tripling hnsw_nodes on disk (dead versions in one transaction) for ~15 % of a batch.
       const writes = new BackgroundWrites();
       try {
         writes.send(() =>
@@ -162,10 +153,6 @@ export class VectorWriter {
           if (turns.due()) {
             await turns.give();
             writes.check();
-            if (linked && writes.idle && graph.dirtyCount >= NODES_FLUSH) {
-              const nodes = this.dirtyNodes(graph);
-              writes.send(() => saveNodes(client, indexId, field.path, nodes));
-            }
           }
         }
         await writes.settled();
