@@ -25,6 +25,7 @@ export const FIELD_TYPES = [
   'flattened',
   'completion',
   'object',
+  'nested',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 

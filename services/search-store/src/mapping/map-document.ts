@@ -12,6 +12,7 @@ import {
   totalFieldsExceeded,
   type MappingLimits,
 } from './mapping-limits';
+import { isObjectMapping } from './nested-mapping';
 import type { DynamicSetting, FieldMapping, IndexMapping } from './mapping-types';
 import { needsRawLongText, previewNumber, type RawNumber } from './raw-number';
 import { DEFAULT_DEPTH_LIMIT, flattenedDepth } from './flattened-value';
@@ -91,6 +92,7 @@ class DocumentWalker {
   /** Fields this document added so far (ES `DocumentParserContext.getNewFieldsSize`). */
   private newFields = 0;
   private existingFields: number | undefined;
+  private nestedObjects = 0;
 
   constructor(
     public mapping: IndexMapping,
@@ -127,6 +129,19 @@ class DocumentWalker {
     }
     this.newFields = adding;
     return true;
+  }
+
+  /**
+   * ES DocumentParserContext#addDoc: every nested object is a document, at most
+   * `index.mapping.nested_objects.limit` of them per document (DocumentParsingException at the object).
+   */
+  private countNestedObject(jsonPath: JsonPath): void {
+    this.nestedObjects++;
+    if (this.nestedObjects <= this.limits.nestedObjects) return;
+    throw new EsError(
+      'document_parsing_exception',
+      `${this.locate(jsonPath)}The number of nested documents has exceeded the allowed limit of [${this.limits.nestedObjects}]. This limit can be set by changing the [index.mapping.nested_objects.limit] index level setting.`,
+    );
   }
 
   private failedToParse(reason: string, jsonPath: JsonPath): EsError {
@@ -206,7 +221,7 @@ class DocumentWalker {
   ): DynamicSetting {
     const existing = this.field(objectPath, name);
     if (existing) {
-      if (existing.type !== undefined && existing.type !== 'object') {
+      if (!isObjectMapping(existing)) {
         throw this.concreteExpected(objectPath, name, existing, jsonPath);
       }
       return dynamicOf(existing.dynamic) ?? dynamic;
@@ -242,7 +257,8 @@ class DocumentWalker {
     }
     const isObject = typeof value === 'object';
     if (field?.type === 'flattened') return this.checkFlattened(objectPath, name, field, value, jsonPath);
-    if (field && (field.type === undefined || field.type === 'object')) {
+    if (field && isObjectMapping(field)) {
+      if (field.type === 'nested' && isObject) this.countNestedObject(jsonPath);
       if (!isObject) {
         const full = [...objectPath, name].join('.');
         throw new EsError(

@@ -1,4 +1,5 @@
 import { EsError, ownValue } from '@acme/common';
+import { isObjectMapping, listNestedPaths } from './nested-mapping';
 import type { FieldMapping, IndexMapping } from './mapping-types';
 
 /**
@@ -13,6 +14,10 @@ export interface MappingLimits {
   fieldNameLength: number;
   /** `index.mapping.total_fields.ignore_dynamic_beyond_limit` (8.13+): new fields past the limit are left unmapped. */
   ignoreDynamicBeyondLimit: boolean;
+  /** `index.mapping.nested_fields.limit`: distinct nested mappings of an index. */
+  nestedFields: number;
+  /** `index.mapping.nested_objects.limit`: nested objects (all paths) in one document. */
+  nestedObjects: number;
 }
 
 export const DEFAULT_MAPPING_LIMITS: MappingLimits = {
@@ -20,6 +25,8 @@ export const DEFAULT_MAPPING_LIMITS: MappingLimits = {
   depth: 20,
   fieldNameLength: Number.MAX_SAFE_INTEGER, // Long.MAX_VALUE: no limit
   ignoreDynamicBeyondLimit: false,
+  nestedFields: 50,
+  nestedObjects: 10000,
 };
 
 /** Each limit setting with its minimum (`Setting.longSetting(key, default, min)` in IndexSettings/MapperService). */
@@ -41,6 +48,8 @@ export function mappingLimitsOf(settings: Record<string, string>): MappingLimits
     depth: read('index.mapping.depth.limit', DEFAULT_MAPPING_LIMITS.depth),
     fieldNameLength: read('index.mapping.field_name_length.limit', DEFAULT_MAPPING_LIMITS.fieldNameLength),
     ignoreDynamicBeyondLimit: settings['index.mapping.total_fields.ignore_dynamic_beyond_limit'] === 'true',
+    nestedFields: read('index.mapping.nested_fields.limit', DEFAULT_MAPPING_LIMITS.nestedFields),
+    nestedObjects: read('index.mapping.nested_objects.limit', DEFAULT_MAPPING_LIMITS.nestedObjects),
   };
 }
 
@@ -60,7 +69,7 @@ export function checkMappingLimitSetting(key: string, value: string): void {
 }
 
 function isObjectField(field: FieldMapping): boolean {
-  return field.type === undefined || field.type === 'object';
+  return isObjectMapping(field);
 }
 
 /** Mappers a field counts for: an object 1 plus its children, a leaf 1 plus its multi-fields. */
@@ -116,6 +125,13 @@ export function checkMappingLimits(mapping: IndexMapping, limits: MappingLimits)
   walk(mapping.properties ?? {}, '');
   for (const [path] of objects) checkObjectDepth(limits.depth, path);
   checkFieldNameLengths([...objects.map(([, name]) => name), ...leaves], limits.fieldNameLength);
+  // MappingLookup.checkNestedLimit, last of the checks.
+  if (listNestedPaths(mapping).length > limits.nestedFields) {
+    throw new EsError(
+      'illegal_argument_exception',
+      `Limit of nested fields [${limits.nestedFields}] has been exceeded`,
+    );
+  }
 }
 
 /** `MappingLookup.checkFieldNameLengthLimit`: object names first, then fields (leaf names, not paths). */

@@ -1,3 +1,4 @@
+import { isObjectMapping } from './nested-mapping';
 import { copyDictionary, EsError, ownValue } from '@acme/common';
 import type { FieldMapping, IndexMapping, RuntimeFieldMapping } from './mapping-types';
 
@@ -51,10 +52,11 @@ function mergeProperties(
 }
 
 function isObject(field: FieldMapping): boolean {
-  return field.type === undefined || field.type === 'object';
+  return isObjectMapping(field);
 }
 
 function mergeField(current: FieldMapping, incoming: FieldMapping, fullName: string): FieldMapping {
+  if (isObject(current) && isObject(incoming)) checkNestedMerge(current, incoming, fullName);
   if (isObject(current) !== isObject(incoming)) {
     if (isObject(current)) {
       throw new EsError(
@@ -99,6 +101,32 @@ function mergeField(current: FieldMapping, incoming: FieldMapping, fullName: str
     merged.fields = mergeProperties(current.fields ?? {}, incoming.fields ?? {}, `${fullName}.`);
   }
   return merged;
+}
+
+/** ES ObjectMapper/NestedObjectMapper#merge: nested stays nested, and its include flags cannot change. */
+function checkNestedMerge(current: FieldMapping, incoming: FieldMapping, fullName: string): void {
+  const was = current.type === 'nested';
+  const is = incoming.type === 'nested';
+  if (was && !is) {
+    throw new EsError(
+      'illegal_argument_exception',
+      `can't merge a non-nested mapping [${fullName}] with a nested mapping`,
+    );
+  }
+  if (!was && is) {
+    throw new EsError(
+      'illegal_argument_exception',
+      `can't merge a nested mapping [${fullName}] with a non-nested mapping`,
+    );
+  }
+  for (const key of ['include_in_parent', 'include_in_root'] as const) {
+    if (was && incoming[key] !== undefined && (current[key] ?? false) !== incoming[key]) {
+      throw new EsError(
+        'illegal_argument_exception',
+        `the [${key}] parameter can't be updated on a nested object mapping`,
+      );
+    }
+  }
 }
 
 function show(value: unknown): string {

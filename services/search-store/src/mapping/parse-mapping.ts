@@ -62,6 +62,15 @@ const FIELD_PARAMETERS = new Set([
   'depth_limit',
 ]);
 const OBJECT_PARAMETERS = new Set(['type', 'properties', 'dynamic', 'enabled', 'subobjects']);
+/** ES NestedObjectMapper.TypeParser: an object's parameters and where else its fields are indexed. */
+const NESTED_PARAMETERS = new Set([
+  'type',
+  'properties',
+  'dynamic',
+  'enabled',
+  'include_in_parent',
+  'include_in_root',
+]);
 
 /**
  * Reads a mapping definition (PUT /<index> `mappings`, PUT /<index>/_mapping) into the typed mapping,
@@ -120,7 +129,8 @@ function parseField(fullName: string, name: string, input: unknown): FieldMappin
   ) {
     throw mappingError(`No handler for type [${String(type)}] declared on field [${name}]`);
   }
-  if (type === undefined || type === 'object') return parseObjectField(fullName, name, definition);
+  if (type === undefined || type === 'object' || type === 'nested')
+    return parseObjectField(fullName, name, definition);
   const fieldType = type as FieldType;
   for (const key of Object.keys(definition)) {
     if (!FIELD_PARAMETERS.has(key)) {
@@ -166,16 +176,33 @@ function parseField(fullName: string, name: string, input: unknown): FieldMappin
 }
 
 function parseObjectField(fullName: string, name: string, definition: Record<string, unknown>): FieldMapping {
+  const nested = definition.type === 'nested';
+  const allowed = nested ? NESTED_PARAMETERS : OBJECT_PARAMETERS;
   for (const key of Object.keys(definition)) {
-    if (!OBJECT_PARAMETERS.has(key)) {
-      throw mappingError(`unknown parameter [${key}] on mapper [${fullName}] of type [object]`);
+    if (!allowed.has(key)) {
+      throw mappingError(
+        `unknown parameter [${key}] on mapper [${fullName}] of type [${nested ? 'nested' : 'object'}]`,
+      );
     }
   }
   const field: FieldMapping = { properties: parseProperties(definition.properties ?? {}, `${fullName}.`) };
+  if (nested) {
+    field.type = 'nested';
+    for (const key of ['include_in_parent', 'include_in_root'] as const) {
+      if (definition[key] !== undefined) field[key] = parseBooleanParameter(definition[key]);
+    }
+  }
   if (definition.dynamic !== undefined) field.dynamic = parseDynamic(definition.dynamic);
   if (definition.enabled !== undefined) field.enabled = definition.enabled;
   void name;
   return field;
+}
+
+/** ES Booleans.parseBoolean: only true and false (as booleans or strings). */
+function parseBooleanParameter(value: unknown): boolean {
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw mappingError(`Failed to parse value [${String(value)}] as only [true] or [false] are allowed.`);
 }
 
 export function mappingError(reason: string): EsError {

@@ -29,6 +29,18 @@ function serializeProperties(properties: Record<string, FieldMapping>): Record<s
 }
 
 function serializeField(field: FieldMapping): Record<string, unknown> {
+  if (field.type === 'nested') {
+    // ES NestedObjectMapper#toXContent: the type always, then its include flags when set, then the object's.
+    const out = newDictionary<unknown>();
+    out.type = 'nested';
+    if (field.include_in_parent !== undefined) out.include_in_parent = field.include_in_parent;
+    if (field.include_in_root !== undefined) out.include_in_root = field.include_in_root;
+    if (field.dynamic !== undefined) out.dynamic = String(field.dynamic);
+    if (field.enabled !== undefined) out.enabled = field.enabled;
+    if (Object.keys(field.properties ?? {}).length > 0)
+      out.properties = serializeProperties(field.properties ?? {});
+    return out;
+  }
   const isObject = field.type === undefined || field.type === 'object';
   if (isObject) {
     const out = newDictionary<unknown>();

@@ -161,8 +161,17 @@ describe('mapping limits (ES "Mapping limit settings", MappingLookup.checkLimits
         'index.mapping.depth.limit': '3',
         'index.mapping.field_name_length.limit': '9',
         'index.mapping.total_fields.ignore_dynamic_beyond_limit': 'true',
+        'index.mapping.nested_fields.limit': '2',
+        'index.mapping.nested_objects.limit': '5',
       }),
-    ).toEqual({ totalFields: 7, depth: 3, fieldNameLength: 9, ignoreDynamicBeyondLimit: true });
+    ).toEqual({
+      totalFields: 7,
+      depth: 3,
+      fieldNameLength: 9,
+      ignoreDynamicBeyondLimit: true,
+      nestedFields: 2,
+      nestedObjects: 5,
+    });
     expect(mappingLimitsOf({})).toEqual(DEFAULT_MAPPING_LIMITS);
     expect(errorOf(() => checkMappingLimitSetting('index.mapping.depth.limit', '0')).reason).toBe(
       'Failed to parse value [0] for setting [index.mapping.depth.limit] must be >= 1',

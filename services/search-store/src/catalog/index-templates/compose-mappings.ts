@@ -1,3 +1,4 @@
+import { isObjectMapping } from '../../mapping/nested-mapping';
 import { copyDictionary, newDictionary, ownValue } from '@acme/common';
 import type { FieldMapping, IndexMapping, RuntimeFieldMapping } from '../../mapping/mapping-types';
 
@@ -28,7 +29,7 @@ function composeTwo(base: IndexMapping, top: IndexMapping): IndexMapping {
 }
 
 function isObjectField(field: FieldMapping): boolean {
-  return field.type === undefined || field.type === 'object';
+  return isObjectMapping(field);
 }
 
 function mergeProperties(
