@@ -7,6 +7,8 @@ import { contribute, indexedValues, textAnalyzer, type FieldContribution } from 
 import { listIndexedFields, type IndexedField } from './indexed-fields';
 import { IntList } from './int-list';
 import { TermHash } from './term-hash';
+import { listNestedPaths, scopesOf, type NestedPath } from '../mapping/nested-mapping';
+import { nestedObjectsOf, type NestedObject } from './nested-documents';
 
 /**
  * A batch of documents analysed into what the writer stores, before it has doc keys, field ids or
@@ -42,6 +44,13 @@ export interface AnalyzedBatch {
   valueField: Int32Array;
   valueNum: (number | null)[];
   valueKw: (string | null)[];
+  /**
+   * The documents' nested objects, ordinals `rootCount` and up (after every document of the batch,
+   * so doc keys drawn for them later still ascend with the ordinal): each one's path, offset and the
+   * ordinal of the document or nested object it sits in (index/nested-documents.ts).
+   */
+  rootCount: number;
+  nested: { parent: number; path: string; offset: number }[];
 }
 
 /** Lucene's position_increment_gap between the values of a multi-valued text field. */
@@ -87,6 +96,11 @@ export class BatchAnalyzer {
   /** Scratch for the fused path: word offsets in pairs, and where each value's words end. */
   private readonly words: number[] = [];
   private readonly valueEnds: number[] = [];
+  /** Fields by the nested scope ('' = root document) whose documents index them. */
+  private readonly scoped = new Map<string, IndexedField[]>();
+  private readonly nestedPaths: NestedPath[];
+  /** Nested objects seen so far, analysed after the last document (finish). */
+  private readonly pending: { root: number; objects: NestedObject[] }[] = [];
 
   constructor(
     mappings: IndexMapping,
@@ -95,12 +109,48 @@ export class BatchAnalyzer {
   ) {
     this.indexed = listIndexedFields(mappings);
     this.fusedAscii = options.fusedAscii ?? true;
+    this.nestedPaths = listNestedPaths(mappings);
+    for (const field of this.indexed) {
+      for (const scope of scopesOf(field.nested ?? '', this.nestedPaths)) {
+        const list = this.scoped.get(scope) ?? [];
+        list.push(field);
+        this.scoped.set(scope, list);
+      }
+    }
   }
 
   /** Adds the next document (ordinal = the number added before it). */
   add(source: Record<string, unknown>): void {
     const doc = this.docCount++;
-    for (const field of this.indexed) {
+    this.addFields(doc, '', source);
+    if (this.nestedPaths.length > 0) {
+      const objects = nestedObjectsOf(this.nestedPaths, source);
+      if (objects.length > 0) this.pending.push({ root: doc, objects });
+    }
+  }
+
+  /** The nested objects, as documents after the batch's last one (ordinals ascend with their doc keys). */
+  private addNested(): { rootCount: number; nested: AnalyzedBatch['nested'] } {
+    const rootCount = this.docCount;
+    const nested: AnalyzedBatch['nested'] = [];
+    for (const { root, objects } of this.pending) {
+      const first = this.docCount;
+      for (const object of objects) {
+        const doc = this.docCount++;
+        nested.push({
+          parent: object.parent === -1 ? root : first + object.parent,
+          path: object.path,
+          offset: object.offset,
+        });
+        this.addFields(doc, object.path, object.source);
+      }
+    }
+    this.pending.length = 0;
+    return { rootCount, nested };
+  }
+
+  private addFields(doc: number, scope: string, source: Record<string, unknown>): void {
+    for (const field of this.scoped.get(scope) ?? []) {
       const values = indexedValues(field, source);
       if (values === undefined) continue;
       if (
@@ -120,6 +170,7 @@ export class BatchAnalyzer {
   }
 
   finish(): AnalyzedBatch {
+    const { rootCount, nested } = this.addNested();
     const terms = this.terms.size;
     // Counting sort of the postings by term, stable, so each term's run stays in document order.
     const postingStart = new Int32Array(terms + 1);
@@ -163,6 +214,8 @@ export class BatchAnalyzer {
       valueField: this.valueField.view().slice(),
       valueNum: this.valueNum,
       valueKw: this.valueKw,
+      rootCount,
+      nested,
     };
   }
 

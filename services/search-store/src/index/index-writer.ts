@@ -17,6 +17,18 @@ import { TermDictionaryCaches, type TermDictionaryCache } from './term-dictionar
 import { EventLoopTurns } from '../storage/event-loop-turns';
 import { VectorWriter } from './vector-writer';
 import { CompletionWriter } from './completion-writer';
+import {
+  copyNestedDocs,
+  drawNestedKeys,
+  dropNestedDocs,
+  removeNestedDocs,
+  saveNestedDocs,
+} from './nested-docs.repo';
+import { listNestedPaths } from '../mapping/nested-mapping';
+
+function hasNestedPaths(mappings: IndexMapping): boolean {
+  return listNestedPaths(mappings).length > 0;
+}
 
 /** What the writer needs to know about the index a batch goes to. */
 export interface IndexContext {
@@ -133,8 +145,14 @@ export function createIndexWriter(options: IndexWriterOptions = {}): CompactingI
     client: PoolClient,
     index: IndexContext,
     batch: AnalyzedBatch,
-    docKeys: ArrayLike<number>,
+    rootKeys: number[],
   ): Promise<void> {
+    // Nested objects are documents of the inverted index after the batch's own (nested-docs.repo.ts).
+    const docKeys =
+      batch.nested.length === 0
+        ? rootKeys
+        : [...rootKeys, ...(await drawNestedKeys(client, batch.nested.length))];
+    await saveNestedDocs(client, index.indexId, batch, docKeys);
     const cache = await claim(client, index.indexId);
     try {
       await saveAnalyzedBatch(client, index.indexId, batch, docKeys, cache);
@@ -205,8 +223,12 @@ export function createIndexWriter(options: IndexWriterOptions = {}): CompactingI
       );
     },
 
-    async remove(client, index, docKeys) {
-      if (docKeys.length === 0) return;
+    async remove(client, index, rootKeys) {
+      if (rootKeys.length === 0) return;
+      // A mapping never loses a nested path, so one without any never indexed nested objects.
+      const docKeys = hasNestedPaths(index.mappings)
+        ? [...rootKeys, ...(await removeNestedDocs(client, index.indexId, rootKeys))]
+        : rootKeys;
       // Removal lowers statistics and shrinks or drops blocks, tails included: the cache starts over.
       (await claim(client, index.indexId))?.clear();
       const statDeltas = await removedFieldStats(client, index.indexId, docKeys);
@@ -223,6 +245,7 @@ export function createIndexWriter(options: IndexWriterOptions = {}): CompactingI
       await copyInvertedIndex(client, fromIndexId, toIndexId);
       await vectors.copy(client, fromIndexId, toIndexId);
       await completions.copy(client, fromIndexId, toIndexId);
+      await copyNestedDocs(client, fromIndexId, toIndexId);
     },
 
     async compactIndex(client, index) {
@@ -234,6 +257,7 @@ export function createIndexWriter(options: IndexWriterOptions = {}): CompactingI
       await deleteInvertedIndex(client, indexId);
       await vectors.drop(client, indexId);
       await completions.drop(client, indexId);
+      await dropNestedDocs(client, indexId);
     },
   };
 }

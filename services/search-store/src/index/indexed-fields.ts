@@ -9,19 +9,31 @@ export interface IndexedField {
   mapping: FieldMapping;
   /** A multi-field's parent mapping (a geo_point's sub-fields index its geohash). */
   parent?: FieldMapping;
+  /** The nearest `nested` object path above the field; absent at the root document. */
+  nested?: string;
 }
 
 /** Every indexed leaf of a mapping, multi-fields (`title.keyword`) included, in path order. */
 export function listIndexedFields(mappings: IndexMapping): IndexedField[] {
   const out: IndexedField[] = [];
-  const walk = (properties: Record<string, FieldMapping> | undefined, prefix: string): void => {
+  const walk = (
+    properties: Record<string, FieldMapping> | undefined,
+    prefix: string,
+    nested: string | undefined,
+  ): void => {
     for (const [name, field] of Object.entries(properties ?? {})) {
       const path = prefix ? `${prefix}.${name}` : name;
-      if (field.properties || field.type === 'object' || field.type === undefined) {
-        walk(field.properties, path);
+      if (
+        field.properties ||
+        field.type === 'object' ||
+        field.type === 'nested' ||
+        field.type === undefined
+      ) {
+        walk(field.properties, path, field.type === 'nested' ? path : nested);
         continue;
       }
-      out.push({ path, sourcePath: path, type: field.type, mapping: field });
+      const at = nested === undefined ? {} : { nested };
+      out.push({ path, sourcePath: path, type: field.type, mapping: field, ...at });
       for (const [sub, subField] of Object.entries(field.fields ?? {})) {
         if (subField.type)
           out.push({
@@ -30,11 +42,12 @@ export function listIndexedFields(mappings: IndexMapping): IndexedField[] {
             type: subField.type,
             mapping: subField,
             ...(field.type === 'geo_point' ? { parent: field } : {}),
+            ...at,
           });
       }
     }
   };
-  walk(mappings.properties, '');
+  walk(mappings.properties, '', undefined);
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

@@ -5,6 +5,7 @@ import type { IndexMapping } from '../mapping/mapping-types';
 import { parseQuery } from './parse/parse-query';
 import type { Query } from './query-ast';
 import { simpleMatcher } from '../text/simple-match';
+import { fieldsInScope } from './nested-scope';
 
 /** What a query needs about one index: its mapped fields, their ids and statistics. */
 export interface IndexReader {
@@ -14,6 +15,13 @@ export interface IndexReader {
   mappings: IndexMapping;
   settings: Record<string, unknown>;
   fields: Map<string, ReaderField>;
+  /**
+   * Every mapped field, those of nested objects included; `fields` holds those the documents of the
+   * reader's scope index (nested-scope.ts: the root documents, or one nested path's objects).
+   */
+  allFields?: Map<string, ReaderField>;
+  /** The nested path whose objects this reader searches (inside a `nested` query); absent at the root. */
+  nestedScope?: string;
   /** The filter of the alias the search reached this index through, if any. */
   filter?: Query;
 }
@@ -40,16 +48,17 @@ export interface IndexRow {
  * openIndexReaders fills with field ids and statistics.
  */
 export function mappingReader(index: IndexRow): IndexReader {
-  const fields = new Map<string, ReaderField>();
+  const allFields = new Map<string, ReaderField>();
   for (const field of listIndexedFields(index.mappings))
-    fields.set(field.path, { ...field, docCount: 0, sumTotalTermFreq: 0 });
+    allFields.set(field.path, { ...field, docCount: 0, sumTotalTermFreq: 0 });
   const reader: IndexReader = {
     indexId: index.index_id,
     name: index.name,
     uuid: index.uuid,
     mappings: index.mappings,
     settings: index.settings,
-    fields,
+    fields: fieldsInScope(allFields, index.mappings, ''),
+    allFields,
   };
   if (index.aliasFilter) reader.filter = parseQuery(index.aliasFilter);
   return reader;
@@ -66,7 +75,7 @@ export async function openIndexReaders(db: Pool | PoolClient, indices: IndexRow[
     const reader = mappingReader(index);
     for (const row of rows) {
       if (row.index_id !== index.index_id) continue;
-      const field = reader.fields.get(row.path);
+      const field = (reader.allFields ?? reader.fields).get(row.path);
       if (!field) continue;
       field.fieldId = row.field_id;
       field.docCount = Number(row.doc_count ?? 0);

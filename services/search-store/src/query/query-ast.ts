@@ -1,4 +1,5 @@
 import type { FunctionScoreNode } from './function-score-ast';
+import type { NestedQuery } from './nested-query';
 import type { QueryStringQuery, SimpleQueryStringQuery } from './query-string-ast';
 
 /**
@@ -6,6 +7,7 @@ import type { QueryStringQuery, SimpleQueryStringQuery } from './query-string-as
  * is the query's name for `matched_queries` (search/hits/matched-queries.ts).
  */
 export type Query = (
+  | NestedQuery
   | { kind: 'match_all'; boost: number }
   | { kind: 'match_none'; boost: number }
   | {

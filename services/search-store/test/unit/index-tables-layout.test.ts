@@ -18,6 +18,7 @@ const DISTINCT_NAMES = [
   'field_stats',
   'field_lengths',
   'term_dictionary',
+  'nested_docs',
 ];
 /** Relations whose names are also ordinary words: flagged only where SQL names a relation. */
 const WORD_NAMES = ['terms', 'postings', 'fields'];

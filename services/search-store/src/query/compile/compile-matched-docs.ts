@@ -1,5 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { compileQuery } from './compile-query';
+import { onlyRootDocs } from '../../index/nested-docs-reader';
+import { rootSharesNestedFields } from '../nested-scope';
 import type { IndexReader } from '../index-reader';
 import type { Query } from '../query-ast';
 import type { SearchRequest } from '../parse/search-request';
@@ -25,7 +27,10 @@ export async function compileMatchedDocs(
       : request.query;
     // indices_boost: ES wraps the index's query in a BoostQuery (search/indices-boost.ts).
     const boost = request.indexBoosts?.get(reader.indexId) ?? 1;
-    const sql = await compileQuery({ db, reader, params, now, runtime }, query, boost, scoring);
+    const compiled = await compileQuery({ db, reader, params, now, runtime }, query, boost, scoring);
+    const sql = rootSharesNestedFields(reader)
+      ? onlyRootDocs(`${params.add(reader.indexId)}::bigint`, compiled)
+      : compiled;
     parts.push(
       `SELECT ${params.add(reader.indexId)}::bigint AS index_id, doc_key, s FROM (${sql}) r${parts.length}`,
     );

@@ -18,6 +18,7 @@ import { compileVectorQuery } from './compile-vector-query';
 import { compileGeoDistance } from './compile-geo-distance';
 import { compileGeoBoundingBox } from './compile-geo-bounding-box';
 import { compileFunctionScore } from './compile-function-score';
+import { compileNested, compileNestedMatchAll } from './compile-nested';
 import { matchFieldPattern } from '../index-reader';
 import { minimumShouldMatch } from '../minimum-should-match';
 import type { Query } from '../query-ast';
@@ -54,7 +55,10 @@ export async function compileQuery(
       : NOTHING;
   }
   switch (query.kind) {
+    case 'nested':
+      return compileNested(ctx, query, b, scoring, compileQuery);
     case 'match_all':
+      if (reader.nestedScope !== undefined) return compileNestedMatchAll(ctx, scoring ? b : 0);
       return `SELECT doc_key, ${params.add(scoring ? b : 0)}::float4 AS s FROM documents WHERE index_id = ${idx()}`;
     case 'match_none':
       return NOTHING;
@@ -332,7 +336,9 @@ async function compileBool(
   if (parts.length === 0) {
     // ES: an empty bool is match_all (score = boost); one with only must_not matches all docs with score 0.
     const score = query.mustNot.length === 0 && scoring ? boost : 0;
-    base = `SELECT doc_key, ${params.add(score)}::float4 AS s FROM documents WHERE index_id = ${params.add(ctx.reader.indexId)}`;
+    if (ctx.reader.nestedScope !== undefined) base = compileNestedMatchAll(ctx, score);
+    else
+      base = `SELECT doc_key, ${params.add(score)}::float4 AS s FROM documents WHERE index_id = ${params.add(ctx.reader.indexId)}`;
   } else {
     base = `SELECT doc_key, sum(s::float8)::float4 AS s FROM (${parts.join(' UNION ALL ')}) u GROUP BY doc_key
             HAVING count(*) FILTER (WHERE k = 0) = ${params.add(required)} AND count(*) FILTER (WHERE k = 1) >= ${params.add(msm)}`;

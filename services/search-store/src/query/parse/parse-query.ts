@@ -15,6 +15,7 @@ import { parseGeoDistance } from './parse-geo-distance';
 import { parseGeoBoundingBox } from './parse-geo-bounding-box';
 import { parseFunctionScore } from './parse-function-score';
 import { withQueryName } from './query-name';
+import { nestedQueryParsers } from './parse-nested';
 
 /**
  * The query DSL → typed AST, with Elasticsearch's errors: an unknown query is `parsing_exception`
@@ -528,6 +529,7 @@ const parseDisMax: Parser = (value, parent, name) => {
 
 const PARSERS: Record<string, Parser> = {
   ...vectorQueryParsers(parseQuery),
+  ...nestedQueryParsers(parseQuery),
   match_all: (value, parent, name) => ({
     kind: 'match_all',
     boost: boostOf(expectObject(value, parent, name), name),

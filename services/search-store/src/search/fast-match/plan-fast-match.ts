@@ -1,3 +1,4 @@
+import { rootSharesNestedFields } from '../../query/nested-scope';
 import { analyze, findAnalyzer } from '../../analysis/analyzer';
 import { keywordNormalizer, searchAnalyzerFor } from '../../index/analyze-document';
 import { matchFieldPattern, type IndexReader } from '../../query/index-reader';
@@ -120,6 +121,8 @@ export function planFastMatch(
   expansions = new FuzzyExpansions(),
 ): FastMatchPlan | undefined {
   if (reader.filter || Object.keys(reader.mappings.runtime ?? {}).length > 0) return undefined;
+  // Fields shared with nested objects (include_in_parent/root) hold their doc keys too: SQL drops them.
+  if (rootSharesNestedFields(reader)) return undefined;
   const query: Query = request.postFilter
     ? { kind: 'bool', must: [request.query], filter: [request.postFilter], should: [], mustNot: [], boost: 1 }
     : request.query;

@@ -1,0 +1,34 @@
+/**
+ * SQL over `nested_docs` (migration 0018) for the query side: a nested path's objects, an object's
+ * ancestor at the scope a nested query runs in, and the root documents among a plan's doc keys.
+ * Arguments are SQL expressions (bind placeholders); the results are relations.
+ */
+
+/** The nested objects at a path, as `(doc_key)`. */
+export function nestedDocsAt(indexId: string, path: string): string {
+  return `SELECT doc_key FROM nested_docs WHERE index_id = ${indexId} AND path = ${path}`;
+}
+
+/**
+ * `(parent_key, doc_key, s)`: each row of a plan over a path's objects with the object's ancestor
+ * `up` levels above it (1: the object it sits in), or its root document (`up` = 'root'). Doc keys of
+ * other paths (deeper objects that include their fields in their parent) find no row and drop out.
+ */
+export function withAncestor(indexId: string, plan: string, path: string, up: number | 'root'): string {
+  const joins = [
+    `JOIN nested_docs n0 ON n0.index_id = ${indexId} AND n0.doc_key = c.doc_key AND n0.path = ${path}`,
+  ];
+  const hops = up === 'root' ? 1 : up;
+  for (let i = 1; i < hops; i++)
+    joins.push(
+      `JOIN nested_docs n${i} ON n${i}.index_id = ${indexId} AND n${i}.doc_key = n${i - 1}.parent_key`,
+    );
+  const key = up === 'root' ? 'n0.root_key' : `n${hops - 1}.parent_key`;
+  return `SELECT ${key} AS parent_key, c.doc_key, c.s FROM (${plan}) c ${joins.join(' ')}`;
+}
+
+/** A plan's rows whose doc key is a document's, not a nested object's (fields shared by include_in_*). */
+export function onlyRootDocs(indexId: string, plan: string): string {
+  return `SELECT r.doc_key, r.s FROM (${plan}) r
+          WHERE NOT EXISTS (SELECT 1 FROM nested_docs n WHERE n.index_id = ${indexId} AND n.doc_key = r.doc_key)`;
+}

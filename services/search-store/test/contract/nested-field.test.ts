@@ -1,0 +1,266 @@
+import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { call, client8, failure } from '../support/http';
+
+/**
+ * The `nested` field type and query (ES reference "Nested field type", "Nested query"; YAML tests
+ * search/ nested and search.inner_hits): each object of a nested array is matched on its own, scores
+ * are Lucene's block join scores over the objects' own BM25 scores, and a nested object's fields are
+ * not searchable outside a nested query unless it includes them in its parent or root.
+ */
+describe('nested fields and the nested query', () => {
+  let server: RunningSearchStore;
+  const es = () => client8(server.url);
+  const index = 'nested-blog';
+  const flat = 'nested-blog-flat';
+  const ids = async (query: Record<string, unknown>, on = index) =>
+    (await es().search({ index: on, query, size: 20 })).hits.hits.map((h) => h._id).sort();
+
+  const posts: Record<
+    string,
+    { title: string; comments: { author: string; text: string; stars: number }[] }
+  > = {
+    '1': {
+      title: 'nested objects',
+      comments: [
+        { author: 'alice', text: 'great post about search', stars: 5 },
+        { author: 'bob', text: 'search is hard', stars: 2 },
+      ],
+    },
+    '2': {
+      title: 'flat objects',
+      comments: [
+        { author: 'alice', text: 'not about search at all', stars: 1 },
+        { author: 'carol', text: 'great', stars: 4 },
+      ],
+    },
+    '3': { title: 'no comments', comments: [] },
+  };
+
+  beforeAll(async () => {
+    server = await startSearchStore();
+    await es().indices.create({
+      index,
+      mappings: {
+        properties: {
+          title: { type: 'text' },
+          comments: {
+            type: 'nested',
+            properties: { author: { type: 'keyword' }, text: { type: 'text' }, stars: { type: 'integer' } },
+          },
+        },
+      },
+    });
+    // Each comment as a document of its own: the statistics ES's hidden nested documents have.
+    await es().indices.create({
+      index: flat,
+      mappings: {
+        properties: {
+          comments: {
+            properties: { author: { type: 'keyword' }, text: { type: 'text' }, stars: { type: 'integer' } },
+          },
+        },
+      },
+    });
+    await es().bulk({
+      refresh: true,
+      operations: Object.entries(posts).flatMap(([id, doc]) => [{ index: { _index: index, _id: id } }, doc]),
+    });
+    await es().bulk({
+      refresh: true,
+      operations: Object.entries(posts).flatMap(([id, doc]) =>
+        doc.comments.flatMap((c, i) => [{ index: { _index: flat, _id: `${id}.${i}` } }, { comments: c }]),
+      ),
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('keeps the mapping with its type and include flags', async () => {
+    await es().indices.create({
+      index: 'nested-flags',
+      mappings: {
+        properties: { n: { type: 'nested', include_in_parent: true, properties: { a: { type: 'long' } } } },
+      },
+    });
+    const mapping = await es().indices.getMapping({ index: 'nested-flags' });
+    expect(mapping['nested-flags']?.mappings.properties?.n).toEqual({
+      type: 'nested',
+      include_in_parent: true,
+      properties: { a: { type: 'long' } },
+    });
+    const raw = await call(server.url, 'PUT', '/nested-flags/_mapping', {
+      properties: { n: { type: 'object' } },
+    });
+    expect(raw.status).toBe(400);
+    expect(raw.json).toMatchObject({
+      error: {
+        type: 'illegal_argument_exception',
+        reason: "can't merge a non-nested mapping [n] with a nested mapping",
+      },
+    });
+  });
+
+  it('matches two conditions only when one and the same object meets both', async () => {
+    const both = {
+      bool: { must: [{ term: { 'comments.author': 'alice' } }, { range: { 'comments.stars': { gte: 4 } } }] },
+    };
+    expect(await ids({ nested: { path: 'comments', query: both } })).toEqual(['1']);
+    // The same conditions over a flattened object array would match both documents.
+    expect(
+      await ids({ nested: { path: 'comments', query: { term: { 'comments.author': 'carol' } } } }),
+    ).toEqual(['2']);
+    expect(await ids({ nested: { path: 'comments', query: { match_all: {} } } })).toEqual(['1', '2']);
+  });
+
+  it('finds nothing on a nested field outside a nested query, as ES', async () => {
+    expect(await ids({ term: { 'comments.author': 'alice' } })).toEqual([]);
+    expect(await ids({ exists: { field: 'comments' } })).toEqual([]);
+    expect(await ids({ match: { title: 'objects' } })).toEqual(['1', '2']);
+    const count = await es().count({
+      index,
+      query: { nested: { path: 'comments', query: { match: { 'comments.text': 'search' } } } },
+    });
+    expect(count.count).toBe(2);
+  });
+
+  it('scores the average of the matching objects’ scores by default, and sum, max, min, none', async () => {
+    const inner = { match: { 'comments.text': 'search great' } };
+    const childScores = new Map<string, number[]>();
+    const flatHits = await es().search({ index: flat, query: inner, size: 20 });
+    for (const hit of flatHits.hits.hits) {
+      const doc = hit._id!.split('.')[0]!;
+      childScores.set(doc, [...(childScores.get(doc) ?? []), hit._score!]);
+    }
+    const f = Math.fround;
+    const expected = {
+      avg: (s: number[]) => f(s.reduce((a, b) => a + b, 0) / s.length),
+      sum: (s: number[]) => f(s.reduce((a, b) => a + b, 0)),
+      max: (s: number[]) => Math.max(...s),
+      min: (s: number[]) => Math.min(...s),
+      none: () => 0,
+    };
+    for (const [mode, combine] of Object.entries(expected)) {
+      const result = await es().search({
+        index,
+        query: { nested: { path: 'comments', query: inner, score_mode: mode as 'avg' } },
+      });
+      const scores = Object.fromEntries(result.hits.hits.map((h) => [h._id, h._score]));
+      expect(Object.keys(scores).sort()).toEqual(['1', '2']);
+      for (const [doc, s] of childScores) expect(scores[doc]).toBeCloseTo(combine(s), 6);
+    }
+  });
+
+  it('refuses an unknown path and a path that is not nested, unless ignore_unmapped', async () => {
+    const unknown = await failure(
+      es().search({ index, query: { nested: { path: 'nope', query: { match_all: {} } } } }),
+    );
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({
+      error: {
+        type: 'search_phase_execution_exception',
+        root_cause: [
+          {
+            type: 'query_shard_exception',
+            reason: 'failed to create query: [nested] failed to find nested object under path [nope]',
+          },
+        ],
+      },
+    });
+    expect(await ids({ nested: { path: 'nope', ignore_unmapped: true, query: { match_all: {} } } })).toEqual(
+      [],
+    );
+    await es().indices.create({
+      index: 'nested-plain',
+      mappings: { properties: { o: { properties: { a: { type: 'long' } } } } },
+    });
+    const plain = await failure(
+      es().search({ index: 'nested-plain', query: { nested: { path: 'o', query: { match_all: {} } } } }),
+    );
+    expect(plain.status).toBe(400);
+    expect((plain.body.error as { root_cause: unknown[] }).root_cause[0]).toEqual({
+      type: 'query_shard_exception',
+      reason: 'failed to create query: [nested] nested object under path [o] is not of nested type',
+      caused_by: {
+        type: 'illegal_state_exception',
+        reason: '[nested] nested object under path [o] is not of nested type',
+      },
+    });
+    const mode = await call(server.url, 'POST', `/${index}/_search`, {
+      query: { nested: { path: 'comments', score_mode: 'median', query: { match_all: {} } } },
+    });
+    expect(mode.status).toBe(400);
+    expect(mode.json).toMatchObject({
+      error: { type: 'illegal_argument_exception', reason: 'illegal score_mode for nested query [median]' },
+    });
+    const noPath = await call(server.url, 'POST', `/${index}/_search`, {
+      query: { nested: { query: { match_all: {} } } },
+    });
+    expect(noPath.status).toBe(400);
+    expect(noPath.json).toMatchObject({
+      error: { type: 'parsing_exception', reason: "[nested] requires 'path' field" },
+    });
+  });
+
+  it('follows replaced and deleted documents', async () => {
+    await es().index({
+      index,
+      id: '9',
+      refresh: true,
+      document: { comments: [{ author: 'dave', stars: 3 }] },
+    });
+    const dave = { nested: { path: 'comments', query: { term: { 'comments.author': 'dave' } } } };
+    expect(await ids(dave)).toEqual(['9']);
+    await es().index({
+      index,
+      id: '9',
+      refresh: true,
+      document: { comments: [{ author: 'erin', stars: 3 }] },
+    });
+    expect(await ids(dave)).toEqual([]);
+    expect(
+      await ids({ nested: { path: 'comments', query: { term: { 'comments.author': 'erin' } } } }),
+    ).toEqual(['9']);
+    await es().delete({ index, id: '9', refresh: true });
+    expect(
+      await ids({ nested: { path: 'comments', query: { term: { 'comments.author': 'erin' } } } }),
+    ).toEqual([]);
+  });
+
+  it('enforces index.mapping.nested_fields.limit on mappings and nested_objects.limit on documents', async () => {
+    const created = await call(server.url, 'PUT', '/nested-limits', {
+      settings: { 'index.mapping.nested_fields.limit': 1, 'index.mapping.nested_objects.limit': 2 },
+      mappings: { properties: { a: { type: 'nested' } } },
+    });
+    expect(created.status).toBe(200);
+    const second = await call(server.url, 'PUT', '/nested-limits/_mapping', {
+      properties: { b: { type: 'nested' } },
+    });
+    expect(second.status).toBe(400);
+    expect(second.json).toMatchObject({
+      error: { type: 'illegal_argument_exception', reason: 'Limit of nested fields [1] has been exceeded' },
+    });
+    const tooMany = await call(server.url, 'PUT', '/nested-limits-2', {
+      settings: { 'index.mapping.nested_fields.limit': 1 },
+      mappings: { properties: { a: { type: 'nested', properties: { b: { type: 'nested' } } } } },
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.json).toMatchObject({ error: { reason: 'Limit of nested fields [1] has been exceeded' } });
+    expect((await call(server.url, 'PUT', '/nested-limits/_doc/1', { a: [{ x: 1 }, { x: 2 }] })).status).toBe(
+      201,
+    );
+    const over = await call(server.url, 'PUT', '/nested-limits/_doc/2', {
+      a: [{ x: 1 }, { x: 2 }, { x: 3 }],
+    });
+    expect(over.status).toBe(400);
+    expect(over.json).toMatchObject({
+      error: {
+        type: 'document_parsing_exception',
+        reason: expect.stringMatching(
+          /^\[1:\d+\] The number of nested documents has exceeded the allowed limit of \[2\]\. This limit can be set by changing the \[index\.mapping\.nested_objects\.limit\] index level setting\.$/,
+        ),
+      },
+    });
+    expect((await call(server.url, 'GET', '/nested-limits/_doc/2')).status).toBe(404);
+  });
+});
