@@ -1,3 +1,5 @@
+import type { Pool, PoolClient } from 'pg';
+
 /**
  * SQL over `nested_docs` (migration 0018) for the query side: a nested path's objects, an object's
  * ancestor at the scope a nested query runs in, and the root documents among a plan's doc keys.
@@ -31,4 +33,26 @@ export function withAncestor(indexId: string, plan: string, path: string, up: nu
 export function onlyRootDocs(indexId: string, plan: string): string {
   return `SELECT r.doc_key, r.s FROM (${plan}) r
           WHERE NOT EXISTS (SELECT 1 FROM nested_docs n WHERE n.index_id = ${indexId} AND n.doc_key = r.doc_key)`;
+}
+
+/** Where a document's nested objects sit: doc key → its parent's key, path and offset. */
+export interface NestedDocPlace {
+  parentKey: string;
+  path: string;
+  offset: number;
+}
+
+/** The nested objects of some documents (inner hits name each by its chain of paths and offsets). */
+export async function loadNestedPlaces(
+  db: Pool | PoolClient,
+  indexId: string,
+  rootKeys: string[],
+): Promise<Map<string, NestedDocPlace>> {
+  const { rows } = await db.query<{ doc_key: string; parent_key: string; path: string; offset: number }>(
+    `SELECT doc_key, parent_key, path, "offset" FROM nested_docs WHERE index_id = $1 AND root_key = ANY($2::bigint[])`,
+    [indexId, rootKeys],
+  );
+  return new Map(
+    rows.map((r) => [String(r.doc_key), { parentKey: String(r.parent_key), path: r.path, offset: r.offset }]),
+  );
 }

@@ -5,7 +5,7 @@ import type { IndexMapping } from '../mapping/mapping-types';
 import { parseQuery } from './parse/parse-query';
 import type { Query } from './query-ast';
 import { simpleMatcher } from '../text/simple-match';
-import { fieldsInScope } from './nested-scope';
+import { fieldsInScope } from './fields-in-scope';
 
 /** What a query needs about one index: its mapped fields, their ids and statistics. */
 export interface IndexReader {

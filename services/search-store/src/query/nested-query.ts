@@ -1,5 +1,3 @@
-import type { Query } from './query-ast';
-
 /** ES ScoreMode of a nested query: how the scores of an object's matching children make its score. */
 export type NestedScoreMode = 'avg' | 'sum' | 'max' | 'min' | 'none';
 
@@ -13,7 +11,7 @@ export interface NestedInnerHits {
 }
 
 /** ES NestedQueryBuilder: `query` over the objects at `path`, matching the documents that hold them. */
-export interface NestedQuery {
+export interface NestedQuery<Query> {
   kind: 'nested';
   path: string;
   query: Query;

@@ -7,7 +7,7 @@ import type { QueryStringQuery, SimpleQueryStringQuery } from './query-string-as
  * is the query's name for `matched_queries` (search/hits/matched-queries.ts).
  */
 export type Query = (
-  | NestedQuery
+  | NestedQuery<Query>
   | { kind: 'match_all'; boost: number }
   | { kind: 'match_none'; boost: number }
   | {

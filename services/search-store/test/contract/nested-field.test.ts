@@ -264,3 +264,192 @@ describe('nested fields and the nested query', () => {
     expect((await call(server.url, 'GET', '/nested-limits/_doc/2')).status).toBe(404);
   });
 });
+
+describe('nested inner_hits', () => {
+  let server: RunningSearchStore;
+  const es = () => client8(server.url);
+  const index = 'nested-inner';
+
+  beforeAll(async () => {
+    server = await startSearchStore();
+    await es().indices.create({
+      index,
+      mappings: {
+        properties: {
+          comments: {
+            type: 'nested',
+            properties: {
+              author: { type: 'keyword' },
+              text: { type: 'text' },
+              votes: {
+                type: 'nested',
+                properties: { value: { type: 'integer' }, voter: { type: 'keyword' } },
+              },
+            },
+          },
+        },
+      },
+    });
+    await es().index({
+      index,
+      id: '1',
+      refresh: true,
+      document: {
+        comments: [
+          {
+            author: 'alice',
+            text: 'search engines',
+            votes: [
+              { value: 1, voter: 'x' },
+              { value: 5, voter: 'y' },
+            ],
+          },
+          { author: 'bob', text: 'nothing here', votes: [] },
+          { author: 'carol', text: 'search search', votes: { value: 3, voter: 'z' } },
+          { author: 'dave', text: 'search', votes: [] },
+          { author: 'erin', text: 'a search engine for search', votes: [] },
+        ],
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('returns the best three matching objects with _nested, their own score and source', async () => {
+    const result = await es().search({
+      index,
+      query: {
+        nested: { path: 'comments', query: { match: { 'comments.text': 'search' } }, inner_hits: {} },
+      },
+    });
+    const inner = result.hits.hits[0]!.inner_hits!.comments!.hits;
+    expect(inner.total).toEqual({ value: 4, relation: 'eq' });
+    expect(inner.hits).toHaveLength(3);
+    for (const hit of inner.hits) {
+      expect(hit._index).toBe(index);
+      expect(hit._id).toBe('1');
+      expect(Object.keys(hit)).toEqual(['_index', '_id', '_nested', '_score', '_source']);
+    }
+    const scores = inner.hits.map((h) => h._score!);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(inner.max_score).toBe(scores[0]);
+    // The parent's score is the average over all four matching objects.
+    const flat = inner.hits.map((h) => (h._source as { author: string }).author);
+    expect(flat).not.toContain('bob');
+    const first = inner.hits[0]!;
+    const offset = (first._nested as { offset: number }).offset;
+    expect(first._nested).toEqual({ field: 'comments', offset });
+    expect((first._source as { author: string }).author).toBe(
+      ['alice', 'bob', 'carol', 'dave', 'erin'][offset],
+    );
+  });
+
+  it('pages, sorts and filters the source of inner hits, with a name and totals as integers', async () => {
+    const raw = await call(server.url, 'POST', `/${index}/_search?rest_total_hits_as_int=true`, {
+      query: {
+        nested: {
+          path: 'comments',
+          query: { match_all: {} },
+          inner_hits: {
+            name: 'all',
+            from: 1,
+            size: 2,
+            sort: [{ 'comments.author': 'desc' }],
+            _source: ['comments.author'],
+          },
+        },
+      },
+    });
+    expect(raw.status).toBe(200);
+    const body = raw.json as {
+      hits: { hits: { inner_hits: Record<string, { hits: Record<string, unknown> }> }[] };
+    };
+    const inner = body.hits.hits[0]!.inner_hits.all!.hits;
+    expect(inner.total).toBe(5);
+    expect(inner.max_score).toBeNull();
+    expect(inner.hits).toEqual([
+      {
+        _index: index,
+        _id: '1',
+        _nested: { field: 'comments', offset: 3 },
+        _score: null,
+        _source: { author: 'dave' },
+        sort: ['dave'],
+      },
+      {
+        _index: index,
+        _id: '1',
+        _nested: { field: 'comments', offset: 2 },
+        _score: null,
+        _source: { author: 'carol' },
+        sort: ['carol'],
+      },
+    ]);
+  });
+
+  it('names multi-level objects by their chain, and reports inner hits of inner nested queries inside', async () => {
+    const deep = await es().search({
+      index,
+      query: {
+        nested: {
+          path: 'comments.votes',
+          query: { range: { 'comments.votes.value': { gte: 3 } } },
+          inner_hits: {},
+        },
+      },
+    });
+    const votes = deep.hits.hits[0]!.inner_hits!['comments.votes']!.hits;
+    expect(votes.total).toEqual({ value: 2, relation: 'eq' });
+    expect(votes.hits.map((h) => h._nested).sort((a, b) => (a!.offset > b!.offset ? 1 : -1))).toEqual([
+      { field: 'comments', offset: 0, _nested: { field: 'votes', offset: 1 } },
+      { field: 'comments', offset: 2, _nested: { field: 'votes', offset: 0 } },
+    ]);
+    const outer = await es().search({
+      index,
+      query: {
+        nested: {
+          path: 'comments',
+          inner_hits: {},
+          query: {
+            nested: {
+              path: 'comments.votes',
+              query: { term: { 'comments.votes.voter': 'y' } },
+              inner_hits: {},
+            },
+          },
+        },
+      },
+    });
+    const comment = outer.hits.hits[0]!.inner_hits!.comments!.hits;
+    expect(comment.total).toEqual({ value: 1, relation: 'eq' });
+    expect(comment.hits[0]!._nested).toEqual({ field: 'comments', offset: 0 });
+    const vote = comment.hits[0]!.inner_hits!['comments.votes']!.hits;
+    expect(vote.hits.map((h) => [h._nested, h._source])).toEqual([
+      [
+        { field: 'comments', offset: 0, _nested: { field: 'votes', offset: 1 } },
+        { value: 5, voter: 'y' },
+      ],
+    ]);
+  });
+
+  it('refuses two inner hits of one name', async () => {
+    const raw = await call(server.url, 'POST', `/${index}/_search`, {
+      query: {
+        bool: {
+          should: [
+            { nested: { path: 'comments', query: { match_all: {} }, inner_hits: {} } },
+            { nested: { path: 'comments', query: { match_all: {} }, inner_hits: {} } },
+          ],
+        },
+      },
+    });
+    expect(raw.status).toBe(400);
+    expect(raw.json).toMatchObject({
+      error: {
+        type: 'illegal_argument_exception',
+        reason: '[inner_hits] already contains an entry for key [comments]',
+      },
+    });
+  });
+});

@@ -46,7 +46,7 @@ export function levelsUp(ctx: CompileContext, path: string): number | 'root' | u
  */
 export async function compileNested(
   ctx: CompileContext,
-  query: NestedQuery,
+  query: NestedQuery<Query>,
   boost: number,
   scoring: boolean,
   compileQuery: CompileQuery,
@@ -89,4 +89,34 @@ export function compileNestedMatchAll(ctx: CompileContext, score: number): strin
     `${params.add(reader.nestedScope)}::text`,
   );
   return `SELECT doc_key, ${params.add(score)}::float4 AS s FROM (${docs}) a`;
+}
+
+/**
+ * The inner hits' candidates of a nested query (ES NestedInnerHitContextBuilder): the inner query's
+ * matches among the path's objects inside `owners` (documents, or objects of the enclosing nested
+ * query's inner hits), as `(parent_key, doc_key, s, total, rn)` with each object's own score (the
+ * inner query unboosted), the number of matches per owner, and their rank by score then doc order;
+ * undefined when the path is unmapped (ignore_unmapped).
+ */
+export async function compileInnerMatches(
+  ctx: CompileContext,
+  query: NestedQuery<Query>,
+  owners: string[],
+  compileQuery: CompileQuery,
+): Promise<string | undefined> {
+  if (!checkNestedPath(ctx, query.path)) return undefined;
+  const up = levelsUp(ctx, query.path);
+  if (up === undefined) return undefined;
+  const { params } = ctx;
+  const inner = await compileQuery(
+    { ...ctx, reader: nestedScopeReader(ctx.reader, query.path) },
+    query.query,
+    1,
+    true,
+  );
+  const idx = `${params.add(ctx.reader.indexId)}::bigint`;
+  const rows = withAncestor(idx, inner, `${params.add(query.path)}::text`, up);
+  return `SELECT parent_key, doc_key, s, count(*) OVER (PARTITION BY parent_key) AS total,
+            row_number() OVER (PARTITION BY parent_key ORDER BY s DESC, doc_key) AS rn
+          FROM (${rows}) j WHERE parent_key = ANY(${params.add(owners)}::bigint[])`;
 }

@@ -4,6 +4,7 @@ import { RawJson } from '../../http/raw-json';
 import { filterSource } from '../../source/filter-source';
 import { explainHit } from './explain-hit';
 import { prepareFetchPhase } from './fetch-phase';
+import { addNestedInnerHits } from './nested-inner-hits';
 import { extractFields } from './hit-fields';
 import { highlightHit, highlightTermsFor } from './hit-highlight';
 import { matchFieldPattern, type IndexReader } from '../../query/index-reader';
@@ -106,5 +107,6 @@ export async function buildHits(
     }
     hits.push(hit);
   }
+  await addNestedInnerHits(db, readers, request, rows, hits, now);
   return hits;
 }
