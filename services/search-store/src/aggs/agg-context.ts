@@ -1,4 +1,5 @@
 import type { RuntimeFields } from '../script/runtime-fields';
+import type { NestedPath } from '../mapping/nested-mapping';
 
 /** One mapped field of one index (a row of `fields`). */
 export interface AggField {
@@ -35,6 +36,8 @@ export interface AggContext {
   scriptDeadline?: number;
   /** "now" for date math in date_range (default Date.now()). */
   now?: number;
+  /** The searched indices' nested paths (nested-agg.ts), and what a path is mapped as in any of them. */
+  nested?: { paths: NestedPath[]; kindOf(path: string): 'nested' | 'object' | undefined };
 }
 
 /** SQL with its own `$1…$n` returning `doc_key`. */

@@ -30,6 +30,7 @@ export function aggDepthExceeded(): EsError {
 function copiesOf(node: AggNode): number {
   if (node.type === 'filters') return node.filters.length + (node.otherBucketKey === undefined ? 0 : 1);
   if (node.type === 'filter' || node.type === 'top_hits' || node.type === 'pipeline') return 1;
+  if (node.type === 'nested' || node.type === 'reverse_nested') return 1;
   // Each source reads the documents, once more for missing_bucket; sub-aggregations read them again.
   if (node.type === 'composite') return node.spec.sources.length * 3;
   return node.spec.missing === undefined || node.spec.missing === null ? 1 : 2;

@@ -51,7 +51,10 @@ export type AggNode =
       meta?: unknown;
       spec: SignificantTermsSpec;
       subs: AggNode[];
-    };
+    }
+  /** `scope`: the nested path the aggregation runs in ('' = documents; unset at the top). */
+  | { type: 'nested'; name: string; meta?: unknown; path: string; scope?: string; subs: AggNode[] }
+  | { type: 'reverse_nested'; name: string; meta?: unknown; path?: string; scope?: string; subs: AggNode[] };
 
 export type TermsOrder = Array<{ key: string; asc: boolean }>;
 

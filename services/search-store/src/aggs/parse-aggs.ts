@@ -13,6 +13,7 @@ import { parsePipeline } from './pipeline/parse-pipeline';
 import { PIPELINE_TYPES, type PipelineType } from './pipeline/pipeline-types';
 import { validatePipelines } from './pipeline/apply-pipelines';
 import { parseComposite } from './parse-composite';
+import { parseNestedAgg } from './nested-agg';
 import { parsePercentiles } from './parse-percentiles';
 import { GEO_AGG_TYPES, parseGeoAgg } from './parse-geo-aggs';
 import { checkCompositePlacement } from './composite-agg';
@@ -31,6 +32,8 @@ const BUCKET_TYPES = [
   'date_range',
   'histogram',
   'date_histogram',
+  'nested',
+  'reverse_nested',
 ];
 const KNOWN = new Set<string>([
   ...METRIC_TYPES,
@@ -161,6 +164,9 @@ function buildNode(type: string, name: string, spec: Record<string, unknown>, su
   if (PIPELINE_TYPES.has(type))
     return { type: 'pipeline', name, subs, spec: parsePipeline(type as PipelineType, name, spec) };
   switch (type) {
+    case 'nested':
+    case 'reverse_nested':
+      return parseNestedAgg(type, name, spec, subs);
     case 'terms': {
       const size = int(spec.size, 'size', 10);
       if (size <= 0)

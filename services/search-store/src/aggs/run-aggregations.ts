@@ -5,6 +5,7 @@ import { computeComposite } from './composite-agg';
 import { computeFilter, computeFilters } from './filter-agg';
 import { computeHistogram } from './histogram-agg';
 import { computeMetric } from './metric-agg';
+import { computeNested } from './nested-agg';
 import { parseAggs } from './parse-aggs';
 import { computePercentiles } from './percentiles-agg';
 import { applyPipelines } from './pipeline/apply-pipelines';
@@ -56,6 +57,9 @@ const computeNode: ComputeAgg = (run, node, docs, groups) => {
       return computeGeohashGrid(run, node, docs, groups);
     case 'geo_distance':
       return computeGeoDistanceAgg(run, node, docs, groups);
+    case 'nested':
+    case 'reverse_nested':
+      return computeNested(run, node, docs, groups);
     case 'pipeline':
       // Pipelines read the other aggregations' output: applyPipelines, once everything is computed.
       return Promise.resolve(new Map());
@@ -79,7 +83,8 @@ export async function runAggregations(
   const run = new AggRun(client, ctx, matched, computeNode);
   const top: DocSet = (b) =>
     `SELECT m.doc_key, ''::text AS g FROM (${b.fragment(matched.sql, matched.params)}) m`;
-  top.allDocs = matched.all === true;
+  // Nested objects have doc values of their own: with nested paths, "every document" is not every key.
+  top.allDocs = matched.all === true && (ctx.nested?.paths.length ?? 0) === 0;
   const results = await run.computeAll(nodes, top, ['']);
   const out = results.get('') ?? byName();
   applyPipelines(nodes, out, ctx.scriptDeadline ?? Date.now() + 5_000);

@@ -56,3 +56,20 @@ export async function loadNestedPlaces(
     rows.map((r) => [String(r.doc_key), { parentKey: String(r.parent_key), path: r.path, offset: r.offset }]),
   );
 }
+
+/**
+ * `(parent_key, doc_key)`: the objects at a path of the given indices with their ancestor `up` levels
+ * above (1: the object they sit in) or their root document (`up` = 'root'). Aggregations join their
+ * documents to it one way (`nested`) or the other (`reverse_nested`).
+ */
+export function nestedBelow(indexIds: string, path: string, up: number | 'root'): string {
+  const hops = up === 'root' ? 1 : up;
+  const joins: string[] = [];
+  for (let i = 1; i < hops; i++)
+    joins.push(
+      `JOIN nested_docs n${i} ON n${i}.index_id = n0.index_id AND n${i}.doc_key = n${i - 1}.parent_key`,
+    );
+  const key = up === 'root' ? 'n0.root_key' : `n${hops - 1}.parent_key`;
+  return `SELECT ${key} AS parent_key, n0.doc_key FROM nested_docs n0 ${joins.join(' ')}
+          WHERE n0.index_id = ANY(${indexIds}) AND n0.path = ${path}`;
+}

@@ -16,3 +16,13 @@ export function rootSharesNestedFields(reader: IndexReader): boolean {
   for (const field of reader.fields.values()) if (field.nested !== undefined) return true;
   return false;
 }
+
+/**
+ * The reader a `filter`/`filters` aggregation's query compiles with: every field, nested ones too,
+ * since it only narrows the aggregation's own documents, which are nested objects inside a `nested`
+ * aggregation (whose filters name the objects' fields) and documents elsewhere (where the objects'
+ * doc keys it may find match none of them).
+ */
+export function everyFieldReader(reader: IndexReader): IndexReader {
+  return reader.allFields ? { ...reader, fields: reader.allFields } : reader;
+}

@@ -6,6 +6,20 @@ import type { IndexReader } from '../query/index-reader';
 import { parseQuery } from '../query/parse/parse-query';
 import type { SearchRuntimeFields } from '../query/compile/search-runtime-fields';
 import { SqlParams } from '../query/compile/sql-params';
+import { everyFieldReader } from '../query/nested-scope';
+import { listNestedPaths, objectMappingAt } from '../mapping/nested-mapping';
+
+/** The nested paths of the searched indices, for the nested and reverse_nested aggregations. */
+function nestedPathsOf(readers: IndexReader[]): AggContext['nested'] {
+  return {
+    paths: readers.flatMap((r) => listNestedPaths(r.mappings)),
+    kindOf: (path) => {
+      const found = readers.map((r) => objectMappingAt(r.mappings, path)).filter((m) => m !== undefined);
+      if (found.length === 0) return undefined;
+      return found.some((m) => m.type === 'nested') ? 'nested' : 'object';
+    },
+  };
+}
 
 /**
  * The context aggregations (aggs/) run in for one search over `readers`. Aggregations build their SQL
@@ -34,6 +48,7 @@ export async function compileAggContext(
       return found;
     },
     runtimeFields: runtime?.fields,
+    nested: nestedPathsOf(readers),
     maxRuntimeDocs: options.maxRuntimeDocs,
     now,
   };
@@ -52,7 +67,7 @@ async function compileDocKeys(
   const parts: string[] = [];
   for (const reader of readers) {
     parts.push(
-      `SELECT doc_key FROM (${await compileQuery({ db, reader, params, now, runtime }, query, 1, false)}) q${parts.length}`,
+      `SELECT doc_key FROM (${await compileQuery({ db, reader: everyFieldReader(reader), params, now, runtime }, query, 1, false)}) q${parts.length}`,
     );
   }
   const sql = parts.length > 0 ? parts.join(' UNION ALL ') : 'SELECT NULL::bigint AS doc_key WHERE false';

@@ -453,3 +453,157 @@ describe('nested inner_hits', () => {
     });
   });
 });
+
+describe('nested and reverse_nested aggregations', () => {
+  let server: RunningSearchStore;
+  const es = () => client8(server.url);
+  const index = 'nested-aggs';
+
+  beforeAll(async () => {
+    server = await startSearchStore();
+    await es().indices.create({
+      index,
+      mappings: {
+        properties: {
+          shop: { type: 'keyword' },
+          items: {
+            type: 'nested',
+            properties: {
+              sku: { type: 'keyword' },
+              price: { type: 'double' },
+              tags: { type: 'nested', properties: { tag: { type: 'keyword' } } },
+            },
+          },
+        },
+      },
+    });
+    const docs = [
+      {
+        shop: 'a',
+        items: [
+          { sku: 'x', price: 10, tags: [{ tag: 'red' }, { tag: 'big' }] },
+          { sku: 'y', price: 20 },
+        ],
+      },
+      { shop: 'b', items: [{ sku: 'x', price: 30, tags: { tag: 'red' } }] },
+      { shop: 'b', items: [] },
+    ];
+    await es().bulk({
+      refresh: true,
+      operations: docs.flatMap((doc, i) => [{ index: { _index: index, _id: String(i + 1) } }, doc]),
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('counts nested objects, aggregates their fields and goes back to documents', async () => {
+    const result = await es().search({
+      index,
+      size: 0,
+      aggs: {
+        items: {
+          nested: { path: 'items' },
+          aggs: {
+            skus: {
+              terms: { field: 'items.sku' },
+              aggs: { shops: { reverse_nested: {}, aggs: { names: { terms: { field: 'shop' } } } } },
+            },
+            prices: { stats: { field: 'items.price' } },
+            tags: { nested: { path: 'items.tags' }, aggs: { t: { terms: { field: 'items.tags.tag' } } } },
+            cheap: { filter: { range: { 'items.price': { lt: 25 } } } },
+          },
+        },
+        outside: { terms: { field: 'items.sku' } },
+      },
+    });
+    expect(result.hits.total).toEqual({ value: 3, relation: 'eq' });
+    expect(result.aggregations).toEqual({
+      items: {
+        doc_count: 3,
+        skus: {
+          doc_count_error_upper_bound: 0,
+          sum_other_doc_count: 0,
+          buckets: [
+            {
+              key: 'x',
+              doc_count: 2,
+              shops: {
+                doc_count: 2,
+                names: {
+                  doc_count_error_upper_bound: 0,
+                  sum_other_doc_count: 0,
+                  buckets: [
+                    { key: 'a', doc_count: 1 },
+                    { key: 'b', doc_count: 1 },
+                  ],
+                },
+              },
+            },
+            {
+              key: 'y',
+              doc_count: 1,
+              shops: {
+                doc_count: 1,
+                names: {
+                  doc_count_error_upper_bound: 0,
+                  sum_other_doc_count: 0,
+                  buckets: [{ key: 'a', doc_count: 1 }],
+                },
+              },
+            },
+          ],
+        },
+        prices: { count: 3, min: 10, max: 30, avg: 20, sum: 60 },
+        tags: {
+          doc_count: 3,
+          t: {
+            doc_count_error_upper_bound: 0,
+            sum_other_doc_count: 0,
+            buckets: [
+              { key: 'red', doc_count: 2 },
+              { key: 'big', doc_count: 1 },
+            ],
+          },
+        },
+        cheap: { doc_count: 2 },
+      },
+      // A nested object's field outside a nested aggregation finds no documents (ES).
+      outside: { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [] },
+    });
+  });
+
+  it('follows the query: only the matched documents’ objects count', async () => {
+    const result = await es().search({
+      index,
+      size: 0,
+      query: { term: { shop: 'b' } },
+      aggs: { items: { nested: { path: 'items' }, aggs: { n: { value_count: { field: 'items.sku' } } } } },
+    });
+    expect(result.aggregations).toEqual({ items: { doc_count: 1, n: { value: 1 } } });
+  });
+
+  it('answers an unmapped path with an empty bucket and refuses bad definitions', async () => {
+    const empty = await es().search({ index, size: 0, aggs: { n: { nested: { path: 'nope' } } } });
+    expect(empty.aggregations).toEqual({ n: { doc_count: 0 } });
+    const top = await call(server.url, 'POST', `/${index}/_search`, {
+      size: 0,
+      aggs: { r: { reverse_nested: {} } },
+    });
+    expect(top.status).toBe(400);
+    expect(top.json).toMatchObject({
+      error: {
+        type: 'illegal_argument_exception',
+        reason: 'Reverse nested aggregation [r] can only be used inside a [nested] aggregation',
+      },
+    });
+    const noPath = await call(server.url, 'POST', `/${index}/_search`, {
+      size: 0,
+      aggs: { n: { nested: {} } },
+    });
+    expect(noPath.status).toBe(400);
+    expect(noPath.json).toMatchObject({
+      error: { type: 'parsing_exception', reason: 'Missing [path] field for nested aggregation [n]' },
+    });
+  });
+});

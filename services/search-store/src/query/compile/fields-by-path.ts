@@ -5,7 +5,8 @@ import type { IndexReader } from '../index-reader';
 export function fieldsByPath(readers: IndexReader[]): (path: string) => AggField[] {
   return (path) =>
     readers.flatMap((reader) => {
-      const field = reader.fields.get(path);
+      // Nested objects' fields too: inside a nested aggregation the documents are the objects.
+      const field = (reader.allFields ?? reader.fields).get(path);
       return field?.fieldId === undefined
         ? []
         : [{ indexId: reader.indexId, indexName: reader.name, fieldId: field.fieldId, type: field.type }];
