@@ -227,6 +227,94 @@ describe('nested fields and the nested query', () => {
     ).toEqual([]);
   });
 
+  it('nests nested queries over multi-level paths, and reaches a deep path from the top', async () => {
+    await es().indices.create({
+      index: 'nested-deep',
+      mappings: {
+        properties: {
+          a: {
+            type: 'nested',
+            properties: {
+              n: { type: 'keyword' },
+              b: { type: 'nested', properties: { m: { type: 'keyword' } } },
+            },
+          },
+        },
+      },
+    });
+    await es().bulk({
+      refresh: true,
+      operations: [
+        { index: { _index: 'nested-deep', _id: '1' } },
+        {
+          a: [
+            { n: 'p', b: [{ m: 'q' }] },
+            { n: 'r', b: [{ m: 's' }] },
+          ],
+        },
+        { index: { _index: 'nested-deep', _id: '2' } },
+        { a: [{ n: 'p', b: [{ m: 's' }] }] },
+      ],
+    });
+    const within = (n: string, m: string) => ({
+      nested: {
+        path: 'a',
+        query: {
+          bool: {
+            must: [{ term: { 'a.n': n } }, { nested: { path: 'a.b', query: { term: { 'a.b.m': m } } } }],
+          },
+        },
+      },
+    });
+    expect(await ids(within('p', 's'), 'nested-deep')).toEqual(['2']);
+    expect(await ids(within('r', 's'), 'nested-deep')).toEqual(['1']);
+    expect(await ids(within('r', 'q'), 'nested-deep')).toEqual([]);
+    expect(await ids({ nested: { path: 'a.b', query: { term: { 'a.b.m': 's' } } } }, 'nested-deep')).toEqual([
+      '1',
+      '2',
+    ]);
+  });
+
+  it('indexes include_in_parent and include_in_root fields in the parent and root too', async () => {
+    await es().indices.create({
+      index: 'nested-included',
+      mappings: {
+        properties: {
+          p: {
+            type: 'nested',
+            include_in_parent: true,
+            properties: { k: { type: 'keyword' }, v: { type: 'long' } },
+          },
+          r: { type: 'nested', include_in_root: true, properties: { k: { type: 'keyword' } } },
+        },
+      },
+    });
+    await es().bulk({
+      refresh: true,
+      operations: [
+        { index: { _index: 'nested-included', _id: '1' } },
+        {
+          p: [
+            { k: 'x', v: 1 },
+            { k: 'y', v: 2 },
+          ],
+          r: [{ k: 'z' }],
+        },
+        { index: { _index: 'nested-included', _id: '2' } },
+        { p: [{ k: 'x', v: 2 }] },
+      ],
+    });
+    // Flattened in the parent: x and 2 across objects match document 1 as an object array would.
+    const across = { bool: { must: [{ term: { 'p.k': 'x' } }, { term: { 'p.v': 2 } }] } };
+    expect(await ids(across, 'nested-included')).toEqual(['1', '2']);
+    expect(await ids({ nested: { path: 'p', query: across } }, 'nested-included')).toEqual(['2']);
+    expect(await ids({ term: { 'r.k': 'z' } }, 'nested-included')).toEqual(['1']);
+    const counted = await es().count({ index: 'nested-included', query: { term: { 'p.k': 'x' } } });
+    expect(counted.count).toBe(2);
+    const scored = await es().search({ index: 'nested-included', query: { match: { 'p.k': 'x' } } });
+    expect(scored.hits.hits.map((h) => h._id).sort()).toEqual(['1', '2']);
+  });
+
   it('enforces index.mapping.nested_fields.limit on mappings and nested_objects.limit on documents', async () => {
     const created = await call(server.url, 'PUT', '/nested-limits', {
       settings: { 'index.mapping.nested_fields.limit': 1, 'index.mapping.nested_objects.limit': 2 },
