@@ -73,3 +73,22 @@ export function nestedBelow(indexIds: string, path: string, up: number | 'root')
   return `SELECT ${key} AS parent_key, n0.doc_key FROM nested_docs n0 ${joins.join(' ')}
           WHERE n0.index_id = ANY(${indexIds}) AND n0.path = ${path}`;
 }
+
+/**
+ * A document's sort value from its nested objects at a path (ES nested sort): `agg` (SQL, over
+ * `v.<column>`) of the field's doc values of those objects, only the ones in `within` (a relation of
+ * doc keys) when given.
+ */
+export function nestedDocValueOf(
+  agg: string,
+  column: 'num' | 'kw',
+  indexId: string,
+  docKey: string,
+  fieldId: string,
+  path: string,
+  within?: string,
+): string {
+  const filter = within === undefined ? '' : ` AND n.doc_key IN (${within})`;
+  return `(SELECT ${agg} FROM nested_docs n JOIN doc_values v ON v.index_id = n.index_id AND v.doc_key = n.doc_key AND v.field_id = ${fieldId}
+           WHERE n.index_id = ${indexId} AND n.root_key = ${docKey} AND n.path = ${path}${filter})`;
+}

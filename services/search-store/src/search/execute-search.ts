@@ -25,6 +25,7 @@ import { withinBudget } from './search-budget';
 import { SearchProfiler } from './search-profile';
 import { searchTimedOut } from './search-timed-out';
 import { runSuggest } from './suggest/run-suggest';
+import { compileNestedSortFilters } from '../query/compile/compile-nested-sort';
 
 /** The `_search` response body (API-NOTES §A1.3). */
 export interface SearchResponse {
@@ -175,7 +176,8 @@ export async function executeSearch(
     ...(await planRuntimeSort(db, readers, runtime, request.sort, params, matched)),
     ...(await planGeoSort(db, readers, request.sort, params, matched)),
   ]);
-  const plan = planSort(readers, request.sort, params, runtimeKeys);
+  const nestedFilters = await compileNestedSortFilters(db, readers, request.sort, params, now);
+  const plan = planSort(readers, request.sort, params, runtimeKeys, nestedFilters);
   const scored =
     request.sort.length === 0 || request.sort.some((k) => k.kind === 'score') || request.trackScores;
   const orderBy = request.sort.length === 0 ? ['q.s DESC'] : plan.orderBy;

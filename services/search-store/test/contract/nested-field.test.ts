@@ -695,3 +695,102 @@ describe('nested and reverse_nested aggregations', () => {
     });
   });
 });
+
+describe('sorting by nested fields', () => {
+  let server: RunningSearchStore;
+  const es = () => client8(server.url);
+  const index = 'nested-sort';
+
+  beforeAll(async () => {
+    server = await startSearchStore();
+    await es().indices.create({
+      index,
+      mappings: {
+        properties: {
+          offers: { type: 'nested', properties: { price: { type: 'double' }, color: { type: 'keyword' } } },
+        },
+      },
+    });
+    const docs = [
+      {
+        offers: [
+          { price: 5, color: 'red' },
+          { price: 50, color: 'blue' },
+        ],
+      },
+      {
+        offers: [
+          { price: 20, color: 'blue' },
+          { price: 30, color: 'red' },
+        ],
+      },
+      { offers: [{ price: 1, color: 'green' }] },
+      { other: true },
+    ];
+    await es().bulk({
+      refresh: true,
+      operations: docs.flatMap((doc, i) => [{ index: { _index: index, _id: String(i + 1) } }, doc]),
+    });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  const sorted = async (sort: Record<string, unknown>) => {
+    const result = await es().search({ index, sort: [sort as never] });
+    return result.hits.hits.map((h) => [h._id, h.sort?.[0]]);
+  };
+
+  it('sorts by the objects’ values with mode and a filter on the objects, missing last', async () => {
+    expect(await sorted({ 'offers.price': { order: 'asc', nested: { path: 'offers' } } })).toEqual([
+      ['3', 1],
+      ['1', 5],
+      ['2', 20],
+      ['4', null],
+    ]);
+    expect(await sorted({ 'offers.price': { order: 'desc', nested: { path: 'offers' } } })).toEqual([
+      ['1', 50],
+      ['2', 30],
+      ['3', 1],
+      ['4', null],
+    ]);
+    expect(
+      await sorted({ 'offers.price': { order: 'asc', mode: 'avg', nested: { path: 'offers' } } }),
+    ).toEqual([
+      ['3', 1],
+      ['2', 25],
+      ['1', 27.5],
+      ['4', null],
+    ]);
+    expect(
+      await sorted({
+        'offers.price': {
+          order: 'asc',
+          nested: { path: 'offers', filter: { term: { 'offers.color': 'red' } } },
+        },
+      }),
+    ).toEqual([
+      ['1', 5],
+      ['2', 30],
+      ['3', null],
+      ['4', null],
+    ]);
+  });
+
+  it('refuses a sort whose nested path is not mapped', async () => {
+    const raw = await call(server.url, 'POST', `/${index}/_search`, {
+      sort: [{ 'offers.price': { nested: { path: 'nope' } } }],
+    });
+    expect(raw.status).toBe(400);
+    expect(raw.json).toMatchObject({
+      error: {
+        root_cause: [
+          {
+            type: 'query_shard_exception',
+            reason: 'failed to create query: [nested] failed to find nested object under path [nope]',
+          },
+        ],
+      },
+    });
+  });
+});

@@ -15,6 +15,7 @@ import {
 import type { SortKey } from '../parse/search-request';
 import { ShardQueryError } from '../shard-query-error';
 import type { SqlParams } from './sql-params';
+import { nestedSortValue, type NestedSortFilters } from './compile-nested-sort';
 
 /**
  * Sorting (ES "Sort search results"): `_score`, `_doc`, and fields through their doc values (min for
@@ -34,6 +35,7 @@ export function planSort(
   keys: SortKey[],
   params: SqlParams,
   runtimeKeys: Map<number, RuntimeSortKey> = new Map(),
+  nestedFilters: NestedSortFilters = new Map(),
 ): SortPlan {
   const plan: SortPlan = { expressions: [], orderBy: [], kinds: [], keys };
   keys.forEach((key, i) => {
@@ -64,7 +66,11 @@ export function planSort(
       return;
     }
     const runtimeKey = runtimeKeys.get(i);
-    const mapped = readers.map((r) => ({ reader: r, field: r.fields.get(key.field) }));
+    // A nested object's field sorts only through its `nested` path (compile-nested-sort.ts).
+    const mapped = readers.map((r) => ({
+      reader: r,
+      field: (key.nested ? (r.allFields ?? r.fields) : r.fields).get(key.field),
+    }));
     const some = mapped.find((m) => m.field)?.field;
     if (!some && !key.unmappedType && !runtimeKey) {
       throw new ShardQueryError({
@@ -88,12 +94,25 @@ export function planSort(
     }
     // ip doc values are keys in `kw` whose byte order is the address order (mapping/ip-value.ts).
     const column = KEYED_TYPES.has(type) ? 'kw' : 'num';
-    const cases = mapped
-      .filter((m) => m.field?.fieldId !== undefined)
-      .map((m) => `WHEN ${params.add(m.reader.indexId)}::bigint THEN ${params.add(m.field!.fieldId)}::int`);
-    const fieldId = cases.length === 0 ? 'NULL::int' : `CASE q.index_id ${cases.join(' ')} END`;
+    const fieldIdOf = (): string => {
+      const cases = mapped
+        .filter((m) => m.field?.fieldId !== undefined)
+        .map((m) => `WHEN ${params.add(m.reader.indexId)}::bigint THEN ${params.add(m.field!.fieldId)}::int`);
+      return cases.length === 0 ? 'NULL::int' : `CASE q.index_id ${cases.join(' ')} END`;
+    };
     const agg = (key.mode ?? (key.order === 'asc' ? 'min' : 'max')) === 'min' ? 'min' : 'max';
-    const value = runtimeKey?.expression ?? docValueOf(agg, column, 'q.index_id', 'q.doc_key', fieldId);
+    const value =
+      runtimeKey?.expression ??
+      (key.nested
+        ? nestedSortValue(
+            key,
+            i,
+            column,
+            mapped.map((m) => ({ reader: m.reader, fieldId: m.field?.fieldId })),
+            params,
+            nestedFilters,
+          )
+        : docValueOf(agg, column, 'q.index_id', 'q.doc_key', fieldIdOf()));
     const missing = key.missing;
     // A custom `missing` value sorts (and prints) in place of the absent one.
     const expression =

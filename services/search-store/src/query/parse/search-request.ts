@@ -12,6 +12,7 @@ import { parseRescore, type Rescore } from './parse-rescore';
 import { parseCollapse, type CollapseRequest } from './parse-collapse';
 import { parseFetchOptions, type FetchOptions } from './parse-fetch-options';
 import { parseSuggest, type Suggestion } from './parse-suggest';
+import { parseNestedSort, type NestedSort } from './parse-nested-sort';
 
 /** A parsed `_search` request: the body merged with the URL parameters that override it. */
 export interface SearchRequest extends Partial<FetchOptions> {
@@ -60,7 +61,8 @@ export type SortKey =
       /** `_last` (default), `_first`, or a value that stands in for documents without one. */
       missing: '_last' | '_first' | { value: string | number };
       unmappedType?: string;
-      mode?: 'min' | 'max';
+      mode?: 'min' | 'max' | 'sum' | 'avg' | 'median';
+      nested?: NestedSort;
     }
   | GeoDistanceSortKey;
 
@@ -226,7 +228,13 @@ function sortKeyFor(name: string, options: Json): SortKey {
   if (name === '_doc') return { kind: 'doc', order: order ?? 'asc' };
   if (name === '_shard_doc') return { kind: 'shard_doc', order: order ?? 'asc' };
   if (name === '_geo_distance') return parseGeoDistanceSort(options);
-  const mode = options.mode === 'min' || options.mode === 'max' ? options.mode : undefined;
+  const mode =
+    options.mode === 'min' || options.mode === 'max'
+      ? options.mode
+      : options.nested !== undefined &&
+          (options.mode === 'sum' || options.mode === 'avg' || options.mode === 'median')
+        ? options.mode
+        : undefined;
   return {
     kind: 'field',
     field: name,
@@ -239,6 +247,7 @@ function sortKeyFor(name: string, options: Json): SortKey {
           : '_last',
     unmappedType: typeof options.unmapped_type === 'string' ? options.unmapped_type : undefined,
     mode,
+    ...(options.nested === undefined ? {} : { nested: parseNestedSort(options.nested) }),
   };
 }
 
