@@ -521,6 +521,49 @@ describe('nested inner_hits', () => {
     ]);
   });
 
+  it('fetches version, docvalue_fields and highlight per inner hit, and no _source when it is disabled', async () => {
+    const result = await es().search({
+      index,
+      query: {
+        nested: {
+          path: 'comments',
+          query: { match: { 'comments.text': 'engines' } },
+          inner_hits: {
+            version: true,
+            seq_no_primary_term: true,
+            docvalue_fields: ['comments.author'],
+            highlight: { fields: { 'comments.text': {} } },
+          },
+        },
+      },
+    });
+    const hit = result.hits.hits[0]!.inner_hits!.comments!.hits.hits[0]!;
+    expect(hit).toMatchObject({
+      _nested: { field: 'comments', offset: 0 },
+      _version: 1,
+      _seq_no: 0,
+      _primary_term: 1,
+      fields: { 'comments.author': ['alice'] },
+      highlight: { 'comments.text': ['search <em>engines</em>'] },
+    });
+    await es().indices.create({
+      index: 'nested-no-source',
+      mappings: {
+        _source: { enabled: false },
+        properties: { n: { type: 'nested', properties: { k: { type: 'keyword' } } } },
+      },
+    });
+    await es().index({ index: 'nested-no-source', id: '1', refresh: true, document: { n: { k: 'v' } } });
+    const bare = await es().search({
+      index: 'nested-no-source',
+      query: { nested: { path: 'n', query: { match_all: {} }, inner_hits: {} } },
+    });
+    const inner = bare.hits.hits[0]!.inner_hits!.n!.hits.hits[0]!;
+    expect(inner._id).toBe('1');
+    expect(inner._nested).toEqual({ field: 'n', offset: 0 });
+    expect(inner).not.toHaveProperty('_source');
+  });
+
   it('refuses two inner hits of one name', async () => {
     const raw = await call(server.url, 'POST', `/${index}/_search`, {
       query: {
