@@ -151,6 +151,28 @@ describe('nested fields and the nested query', () => {
     }
   });
 
+  it('explains a nested query as Lucene’s block join: matching children and the best one', async () => {
+    const result = await es().search({
+      index,
+      explain: true,
+      query: {
+        nested: { path: 'comments', score_mode: 'max', query: { match: { 'comments.text': 'search' } } },
+      },
+    });
+    const hit = result.hits.hits.find((h) => h._id === '1')!;
+    const explanation = hit._explanation as {
+      value: number;
+      description: string;
+      details: { value: number }[];
+    };
+    expect(explanation.value).toBe(hit._score);
+    expect(explanation.description).toBe(
+      'Score based on 2 child docs in range from 0 to 1, using score mode Max',
+    );
+    expect(explanation.details).toHaveLength(1);
+    expect(explanation.details[0]!.value).toBe(hit._score);
+  });
+
   it('refuses an unknown path and a path that is not nested, unless ignore_unmapped', async () => {
     const unknown = await failure(
       es().search({ index, query: { nested: { path: 'nope', query: { match_all: {} } } } }),

@@ -19,6 +19,7 @@ import {
 } from '../../query/score/bm25';
 import { LENGTH_TABLE } from '../../index/small-float';
 import { SqlParams } from '../../query/compile/sql-params';
+import { explainNested } from './explain-nested';
 
 /** Elasticsearch's `_explanation` tree: `{value, description, details}`. */
 export interface Explanation {
@@ -129,6 +130,17 @@ async function explainNode(
     }
     case 'match_all':
       return leaf(value, '*:*');
+    case 'nested':
+      return explainNested(
+        ctx.db,
+        ctx.reader,
+        ctx.docKey,
+        ctx.now,
+        query,
+        b,
+        value,
+        (reader, docKey, q, qb) => explainNode({ ...ctx, reader, docKey }, q, qb),
+      );
     case 'match_phrase': {
       const phrase = await explainPhrase(ctx, query, b);
       if (phrase) return phrase;
