@@ -293,7 +293,8 @@ async function innerHit(
         ? object
         : unplaced(query.path, filterSource(inPlace, includes, excludes));
   }
-  const fields = extractFields(target, inPlace, request.fields);
+  // An inner hit's docvalue_fields answer as its fields do (its values come from the object's _source).
+  const fields = extractFields(target, inPlace, [...request.fields, ...(request.docvalueFields ?? [])]);
   if (fields) hit.fields = fields;
   if (request.highlight) {
     const highlight = highlightHit(target, inPlace, request, highlightTermsFor([target], request));
