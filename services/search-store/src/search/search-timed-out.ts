@@ -1,7 +1,7 @@
 import { EsError } from '@acme/common';
 import type { IndexReader } from '../query/index-reader';
 import type { SearchRequest } from '../query/parse/search-request';
-import type { SearchResponse } from './execute-search';
+import type { SearchResponse } from './search-response';
 
 /**
  * The answer of a search whose `timeout` ran out in the query phase. ES answers what its shards
