@@ -2,6 +2,7 @@ import { uniqueId } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
 import { dpopKey, dpopProof } from '../../../auth-server/test/support/dpop-helpers';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { authAdminPost, clientCredentialsToken } from '../support/auth-server-calls';
 
 /**
  * RFC 9449 §9 resource-server nonces at search-store (DPOP_NONCE_SECRET): a proof without this service's
@@ -14,27 +15,8 @@ describe('DPoP nonces at search-store (RFC 9449 §9)', () => {
   let client: { client_id: string; client_secret: string };
   const key = dpopKey('ES256');
 
-  const adminApi = async (path: string, body: object) => {
-    const response = await fetch(`${auth.url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${auth.config.ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect([200, 201]).toContain(response.status);
-    return response.json();
-  };
-  const boundToken = async () => {
-    const response = await fetch(`${auth.url}/token`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-        dpop: dpopProof(key, { htu: `${auth.config.ISSUER}/token` }),
-      },
-      body: 'grant_type=client_credentials',
-    });
-    return ((await response.json()) as { access_token: string }).access_token;
-  };
+  const adminApi = (path: string, body: object) => authAdminPost(auth, path, body);
+  const boundToken = () => clientCredentialsToken(auth, client, key);
   const searchOn = (instance: RunningSearchStore, path: string, token: string, nonce?: string) =>
     fetch(`${instance.url}${path}`, {
       method: 'POST',

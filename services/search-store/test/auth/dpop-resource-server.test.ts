@@ -2,6 +2,7 @@ import { uniqueId } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
 import { dpopKey, dpopProof, type DpopKey } from '../../../auth-server/test/support/dpop-helpers';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { authAdminPost, clientCredentialsToken } from '../support/auth-server-calls';
 
 /**
  * RFC 9449 §7 at search-store, against a real auth-server: `Authorization: DPoP` with a proof (`ath`, htm,
@@ -15,30 +16,9 @@ describe('DPoP at search-store (RFC 9449 §7)', () => {
   let client: { client_id: string; client_secret: string };
   const key = dpopKey('ES256');
 
-  const adminApi = async (path: string, body: object) => {
-    const response = await fetch(`${auth.url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${auth.config.ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect([200, 201]).toContain(response.status);
-    return response.json();
-  };
+  const adminApi = (path: string, body: object) => authAdminPost(auth, path, body);
   /** A client_credentials token, bound to `k` when given. */
-  const tokenFor = async (k: DpopKey | undefined) => {
-    const response = await fetch(`${auth.url}/token`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(k ? { dpop: dpopProof(k, { htu: `${auth.config.ISSUER}/token` }) } : {}),
-      },
-      body: 'grant_type=client_credentials',
-    });
-    const body = (await response.json()) as { access_token: string; token_type: string };
-    expect(body.token_type).toBe(k ? 'DPoP' : 'Bearer');
-    return body.access_token;
-  };
+  const tokenFor = (k: DpopKey | undefined) => clientCredentialsToken(auth, client, k);
   /** The lean path takes POST /_search without a query string; `?size=1` sends it through express. */
   const PATHS = [
     ['lean', '/_search'],

@@ -3,6 +3,7 @@ import { testRedisUrl, uniqueId } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
 import { dpopKey, dpopProof } from '../../../auth-server/test/support/dpop-helpers';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { authAdminPost, clientCredentialsToken } from '../support/auth-server-calls';
 
 /** What both instances are reached as behind one load balancer: the proofs' `htu` names it. */
 const PUBLIC_HOST = 'search.example';
@@ -17,29 +18,8 @@ describe('DPoP proof replay shared by search-store instances (REDIS_URL)', () =>
   let client: { client_id: string; client_secret: string };
   const key = dpopKey('ES256');
 
-  const adminApi = async (path: string, body: object) => {
-    const response = await fetch(`${auth.url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${auth.config.ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect([200, 201]).toContain(response.status);
-    return response.json();
-  };
-  const boundToken = async () => {
-    const response = await fetch(`${auth.url}/token`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-        dpop: dpopProof(key, { htu: `${auth.config.ISSUER}/token` }),
-      },
-      body: 'grant_type=client_credentials',
-    });
-    const body = (await response.json()) as { access_token: string; token_type: string };
-    expect(body.token_type).toBe('DPoP');
-    return body.access_token;
-  };
+  const adminApi = (path: string, body: object) => authAdminPost(auth, path, body);
+  const boundToken = () => clientCredentialsToken(auth, client, key);
   /** POST `path` to one instance with the public Host header (fetch cannot set Host). */
   const searchOn = (instance: RunningSearchStore, path: string, token: string, proof: string) =>
     new Promise<{ status: number; challenge: string }>((resolve, reject) => {
