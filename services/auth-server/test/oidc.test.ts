@@ -37,6 +37,7 @@ describe('OpenID Connect: discovery, JWKS and userinfo', () => {
         userinfo_endpoint: `${issuer}/userinfo`,
         jwks_uri: `${issuer}/jwks`,
         code_challenge_methods_supported: ['S256'],
+        ui_locales_supported: ['en', 'de'],
         authorization_response_iss_parameter_supported: true,
         id_token_signing_alg_values_supported: ['RS256'],
       });

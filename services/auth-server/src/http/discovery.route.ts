@@ -1,4 +1,5 @@
 import express, { type Router } from 'express';
+import { loadMessageCatalogue } from './i18n/message-catalogue';
 import type { AuthContext } from '../domain/auth-context';
 import { cors } from './cors';
 import { ACCESS_TOKEN_ALGS } from '../domain/tokens/jwt-codec';
@@ -60,6 +61,8 @@ export function discoveryRouter(ctx: AuthContext): Router {
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_signing_alg_values_supported: CLIENT_AUTH_SIGNING_ALGS,
     code_challenge_methods_supported: ['S256'],
+    // OIDC Discovery §3: the languages the pages speak, for ui_locales (http/i18n/messages/).
+    ui_locales_supported: loadMessageCatalogue().languages,
     // RFC 9449 §5.1: proofs are taken at /token with these algorithms (asymmetric only).
     dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],
     claims_supported: [
