@@ -1,8 +1,7 @@
-import { uniqueId } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
 import { dpopKey, dpopProof } from '../../../auth-server/test/support/dpop-helpers';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
-import { authAdminPost, clientCredentialsToken } from '../support/auth-server-calls';
+import { clientCredentialsToken, registerSearchStore } from '../support/auth-server-calls';
 
 /**
  * RFC 9449 §9 resource-server nonces at search-store (DPOP_NONCE_SECRET): a proof without this service's
@@ -15,7 +14,6 @@ describe('DPoP nonces at search-store (RFC 9449 §9)', () => {
   let client: { client_id: string; client_secret: string };
   const key = dpopKey('ES256');
 
-  const adminApi = (path: string, body: object) => authAdminPost(auth, path, body);
   const boundToken = () => clientCredentialsToken(auth, client, key);
   const searchOn = (instance: RunningSearchStore, path: string, token: string, nonce?: string) =>
     fetch(`${instance.url}${path}`, {
@@ -34,24 +32,10 @@ describe('DPoP nonces at search-store (RFC 9449 §9)', () => {
 
   beforeAll(async () => {
     auth = await startAuthServer({}, { issuerIsUrl: true });
-    const suffix = uniqueId();
-    const rs = (await adminApi('/admin/resource-servers', {
-      id: `search-store-${suffix}`,
-      audience: `https://search-${suffix}.example`,
-      scopes: ['search.read'],
-    })) as { id: string; secret: string };
-    client = (await adminApi('/admin/clients', {
-      name: `dpop nonce ${suffix}`,
-      client_type: 'confidential',
-      grant_types: ['client_credentials'],
-      response_types: [],
-      scopes: ['search.read'],
-    })) as { client_id: string; client_secret: string };
+    const registered = await registerSearchStore(auth, 'dpop nonce');
+    client = registered.client;
     const env = {
-      AUTH_SERVER_URL: auth.url,
-      INTROSPECTION_CLIENT_ID: rs.id,
-      INTROSPECTION_CLIENT_SECRET: rs.secret,
-      INTROSPECTION_CACHE_MAX_SECONDS: '0',
+      ...registered.env,
       DPOP_NONCE_SECRET: 'search-store-nonce-secret-of-32-characters-or-more',
     };
     instances = [

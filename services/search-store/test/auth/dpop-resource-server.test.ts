@@ -1,8 +1,7 @@
-import { uniqueId } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
 import { dpopKey, dpopProof, type DpopKey } from '../../../auth-server/test/support/dpop-helpers';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
-import { authAdminPost, clientCredentialsToken } from '../support/auth-server-calls';
+import { clientCredentialsToken, registerSearchStore } from '../support/auth-server-calls';
 
 /**
  * RFC 9449 §7 at search-store, against a real auth-server: `Authorization: DPoP` with a proof (`ath`, htm,
@@ -16,7 +15,6 @@ describe('DPoP at search-store (RFC 9449 §7)', () => {
   let client: { client_id: string; client_secret: string };
   const key = dpopKey('ES256');
 
-  const adminApi = (path: string, body: object) => authAdminPost(auth, path, body);
   /** A client_credentials token, bound to `k` when given. */
   const tokenFor = (k: DpopKey | undefined) => clientCredentialsToken(auth, client, k);
   /** The lean path takes POST /_search without a query string; `?size=1` sends it through express. */
@@ -48,28 +46,13 @@ describe('DPoP at search-store (RFC 9449 §7)', () => {
 
   beforeAll(async () => {
     auth = await startAuthServer({}, { issuerIsUrl: true });
-    const suffix = uniqueId();
-    const rs = (await adminApi('/admin/resource-servers', {
-      id: `search-store-${suffix}`,
-      audience: `https://search-${suffix}.example`,
-      scopes: ['search.read', 'search.write', 'search.admin'],
-    })) as { id: string; secret: string };
-    client = (await adminApi('/admin/clients', {
-      name: `dpop app ${suffix}`,
-      client_type: 'confidential',
-      grant_types: ['client_credentials'],
-      response_types: [],
-      scopes: ['search.read'],
-    })) as { client_id: string; client_secret: string };
-    search = await startSearchStore(
-      {
-        AUTH_SERVER_URL: auth.url,
-        INTROSPECTION_CLIENT_ID: rs.id,
-        INTROSPECTION_CLIENT_SECRET: rs.secret,
-        INTROSPECTION_CACHE_MAX_SECONDS: '0',
-      },
-      { auth: 'real' },
-    );
+    const registered = await registerSearchStore(auth, 'dpop app', [
+      'search.read',
+      'search.write',
+      'search.admin',
+    ]);
+    client = registered.client;
+    search = await startSearchStore(registered.env, { auth: 'real' });
   });
   afterAll(async () => {
     await search?.stop();

@@ -1,9 +1,9 @@
 import { request } from 'node:http';
-import { testRedisUrl, uniqueId } from '@acme/testkit';
+import { testRedisUrl } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
 import { dpopKey, dpopProof } from '../../../auth-server/test/support/dpop-helpers';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
-import { authAdminPost, clientCredentialsToken } from '../support/auth-server-calls';
+import { clientCredentialsToken, registerSearchStore } from '../support/auth-server-calls';
 
 /** What both instances are reached as behind one load balancer: the proofs' `htu` names it. */
 const PUBLIC_HOST = 'search.example';
@@ -18,7 +18,6 @@ describe('DPoP proof replay shared by search-store instances (REDIS_URL)', () =>
   let client: { client_id: string; client_secret: string };
   const key = dpopKey('ES256');
 
-  const adminApi = (path: string, body: object) => authAdminPost(auth, path, body);
   const boundToken = () => clientCredentialsToken(auth, client, key);
   /** POST `path` to one instance with the public Host header (fetch cannot set Host). */
   const searchOn = (instance: RunningSearchStore, path: string, token: string, proof: string) =>
@@ -46,24 +45,10 @@ describe('DPoP proof replay shared by search-store instances (REDIS_URL)', () =>
 
   beforeAll(async () => {
     auth = await startAuthServer({}, { issuerIsUrl: true });
-    const suffix = uniqueId();
-    const rs = (await adminApi('/admin/resource-servers', {
-      id: `search-store-${suffix}`,
-      audience: `https://search-${suffix}.example`,
-      scopes: ['search.read'],
-    })) as { id: string; secret: string };
-    client = (await adminApi('/admin/clients', {
-      name: `dpop shared ${suffix}`,
-      client_type: 'confidential',
-      grant_types: ['client_credentials'],
-      response_types: [],
-      scopes: ['search.read'],
-    })) as { client_id: string; client_secret: string };
+    const registered = await registerSearchStore(auth, 'dpop shared');
+    client = registered.client;
     const env = {
-      AUTH_SERVER_URL: auth.url,
-      INTROSPECTION_CLIENT_ID: rs.id,
-      INTROSPECTION_CLIENT_SECRET: rs.secret,
-      INTROSPECTION_CACHE_MAX_SECONDS: '0',
+      ...registered.env,
       REDIS_URL: testRedisUrl(),
     };
     instances = [
