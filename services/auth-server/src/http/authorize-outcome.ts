@@ -62,7 +62,12 @@ export async function approveAndRedirect(
   try {
     const location = await ctx.flow.approve(
       request,
-      { userId: session.userId, authTime: session.authTime, sid: session.sid },
+      {
+        userId: session.userId,
+        authTime: session.authTime,
+        sid: session.sid,
+        authentication: session.authentication,
+      },
       request.scopes,
     );
     res.redirect(303, location);

@@ -123,7 +123,11 @@ async function decide(
   unknown: () => Promise<unknown>,
 ): Promise<unknown> {
   const request = await ctx.deviceFlow.find(userCode);
-  const user = { userId: session.userId, authTime: session.authTime };
+  const user = {
+    userId: session.userId,
+    authTime: session.authTime,
+    authentication: session.authentication,
+  };
   const done =
     request &&
     (allow ? await ctx.deviceFlow.approve(userCode, user) : await ctx.deviceFlow.deny(userCode, user));

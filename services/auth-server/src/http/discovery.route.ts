@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import { loadMessageCatalogue } from './i18n/message-catalogue';
 import type { AuthContext } from '../domain/auth-context';
 import { cors } from './cors';
+import { ACR_VALUES } from '../domain/sessions/authentication-methods';
 import { ACCESS_TOKEN_ALGS } from '../domain/tokens/jwt-codec';
 import { SUPPORTED_GRANT_TYPES } from '../domain/clients/grant-types';
 import { CLIENT_ASSERTION_ALGS } from '../domain/clients/client-jwks';
@@ -65,6 +66,9 @@ export function discoveryRouter(ctx: AuthContext): Router {
     ui_locales_supported: loadMessageCatalogue().languages,
     // RFC 9449 §5.1: proofs are taken at /token with these algorithms (asymmetric only).
     dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],
+    // OIDC Discovery §3: the acr values /authorize's acr_values understands, weakest first
+    // (domain/sessions/authentication-methods.ts).
+    acr_values_supported: [...ACR_VALUES],
     claims_supported: [
       'sub',
       'iss',
@@ -76,6 +80,8 @@ export function discoveryRouter(ctx: AuthContext): Router {
       'at_hash',
       'azp',
       'sid',
+      'acr',
+      'amr',
       'name',
       'given_name',
       'family_name',

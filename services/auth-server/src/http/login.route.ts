@@ -1,4 +1,5 @@
 import express, { Router, type Request, type Response } from 'express';
+import { PASSWORD_AUTHENTICATION } from '../domain/sessions/authentication-methods';
 import { checkLogin } from '../domain/users/check-login';
 import { fromQueryString, LOGIN_MARK_PARAM, parseReturnTo, toQueryString } from './authorize-params';
 import { auditPageEvent, clientIp } from './page-audit';
@@ -62,7 +63,7 @@ export function loginRoute(ctx: PageContext): Router {
       return again(400, ctx.chrome(req).i18n.t('Incorrect username or password.'));
     }
     await ctx.throttle.recordSuccess(username, ip);
-    const session = await ctx.sessions.start(req, res, user);
+    const session = await ctx.sessions.start(req, res, user, PASSWORD_AUTHENTICATION);
     auditPageEvent(ctx.logger, req, 'login.success', { userId: user.userId, username: user.username });
     res.redirect(303, continuation(returnTo, ctx.sessions.loginMark(session)));
   });

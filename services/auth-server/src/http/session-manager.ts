@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
+import type { Authentication } from '../domain/sessions/authentication-methods';
 import type { SessionsRepo } from '../domain/sessions/session';
 import { pageCookieName, pageCookieOptions, readCookie } from './session-cookie';
 import { isSameMac, keyedHash, type PageKeys } from './session-keys';
@@ -19,12 +20,20 @@ export interface PageSession {
   username: string;
   authTime: Date;
   expiresAt: Date;
+  /** How the user signed in: amr and acr (domain/sessions/authentication-methods.ts). */
+  authentication: Authentication;
 }
 
 export interface SessionManager {
   current(req: Request): Promise<PageSession | null>;
-  /** Signs the user in with a new session id (never reusing one: no session fixation). */
-  start(req: Request, res: Response, user: { userId: string; username: string }): Promise<PageSession>;
+  /** Signs the user in with a new session id (never reusing one: no session fixation), recording how
+   *  (`authenticationOf` of the methods used). */
+  start(
+    req: Request,
+    res: Response,
+    user: { userId: string; username: string },
+    authentication: Authentication,
+  ): Promise<PageSession>;
   /** Ends this browser's session (row and cookie); returns whose it was, if any. */
   end(req: Request, res: Response): Promise<{ userId: string; sid: string } | null>;
   /** Ends every session of the user, this browser's cookie too; returns the sids ended. */
@@ -66,7 +75,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       }
       return found;
     },
-    async start(req, res, user) {
+    async start(req, res, user, authentication) {
       const previous = readCookie(req, cookie);
       if (previous) await repo.deleteSession(hash(previous));
       const now = clock();
@@ -77,6 +86,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
         username: user.username,
         authTime: now,
         expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+        authentication,
       };
       await repo.saveSession({ sessionHash: hash(session.sessionId), ...session });
       // Housekeeping on the login path keeps the table bounded without a separate job.

@@ -1,5 +1,6 @@
 import type { Queryable } from './db';
 import type { Grant, GrantFilter, GrantsRepo } from '../domain/grants/grant';
+import type { Authentication } from '../domain/sessions/authentication-methods';
 import type { RevokedToken } from '../domain/tokens/token-record';
 
 const toGrant = (row: Record<string, unknown>): Grant => ({
@@ -10,6 +11,9 @@ const toGrant = (row: Record<string, unknown>): Grant => ({
   resources: row.resources as string[],
   authTime: row.auth_time as Date | null,
   sid: (row.sid as string | null) ?? null,
+  authentication: row.amr
+    ? { amr: row.amr as Authentication['amr'], acr: row.acr as Authentication['acr'] }
+    : null,
   revokedAt: row.revoked_at as Date | null,
 });
 
@@ -21,15 +25,26 @@ export function createGrantsRepo(db: Queryable): GrantsRepo {
   return {
     async save(grant) {
       const { rows } = await db.query(
-        `INSERT INTO grants (client_id, user_id, scopes, resources, auth_time, sid) VALUES ($1,$2,$3,$4,$5,$6)
-         RETURNING grant_id, client_id, user_id, scopes, resources, auth_time, sid, revoked_at`,
-        [grant.clientId, grant.userId, grant.scopes, grant.resources, grant.authTime, grant.sid ?? null],
+        `INSERT INTO grants (client_id, user_id, scopes, resources, auth_time, sid, amr, acr)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8)
+         RETURNING grant_id, client_id, user_id, scopes, resources, auth_time, sid, amr, acr, revoked_at`,
+        [
+          grant.clientId,
+          grant.userId,
+          grant.scopes,
+          grant.resources,
+          grant.authTime,
+          grant.sid ?? null,
+          grant.authentication?.amr ?? null,
+          grant.authentication?.acr ?? null,
+        ],
       );
       return toGrant(rows[0]);
     },
     async findById(grantId: string): Promise<Grant | undefined> {
       const { rows } = await db.query(
-        `SELECT grant_id, client_id, user_id, scopes, resources, auth_time, sid, revoked_at FROM grants WHERE grant_id = $1::uuid`,
+        `SELECT grant_id, client_id, user_id, scopes, resources, auth_time, sid, amr, acr, revoked_at
+           FROM grants WHERE grant_id = $1::uuid`,
         [grantId],
       );
       return rows[0] ? toGrant(rows[0]) : undefined;

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import type { Authentication } from '../domain/sessions/authentication-methods';
 import type { SessionsRepo } from '../domain/sessions/session';
 
 interface SessionRow {
@@ -7,19 +8,22 @@ interface SessionRow {
   username: string;
   auth_time: Date;
   expires_at: Date;
+  amr: Authentication['amr'];
+  acr: Authentication['acr'];
 }
 
 export function createSessionsRepo(pool: Pool): SessionsRepo {
   return {
-    async saveSession({ sessionHash, sid, userId, authTime, expiresAt }) {
+    async saveSession({ sessionHash, sid, userId, authTime, expiresAt, authentication }) {
       await pool.query(
-        'INSERT INTO sessions (session_hash, sid, user_id, auth_time, expires_at) VALUES ($1, $2, $3, $4, $5)',
-        [sessionHash, sid, userId, authTime, expiresAt],
+        `INSERT INTO sessions (session_hash, sid, user_id, auth_time, expires_at, amr, acr)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [sessionHash, sid, userId, authTime, expiresAt, authentication.amr, authentication.acr],
       );
     },
     async findSession(sessionHash, now) {
       const { rows } = await pool.query<SessionRow>(
-        `SELECT s.sid, s.user_id, u.username, s.auth_time, s.expires_at
+        `SELECT s.sid, s.user_id, u.username, s.auth_time, s.expires_at, s.amr, s.acr
            FROM sessions s JOIN users u ON u.user_id = s.user_id
           WHERE s.session_hash = $1 AND s.expires_at > $2 AND u.disabled_at IS NULL`,
         [sessionHash, now],
@@ -32,6 +36,7 @@ export function createSessionsRepo(pool: Pool): SessionsRepo {
             username: row.username,
             authTime: row.auth_time,
             expiresAt: row.expires_at,
+            authentication: { amr: row.amr, acr: row.acr },
           }
         : null;
     },

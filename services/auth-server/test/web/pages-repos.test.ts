@@ -3,6 +3,7 @@ import { createTestDatabase } from '@acme/testkit';
 import { createConsentsRepo } from '../../src/storage/consents.repo';
 import { createSessionsRepo } from '../../src/storage/sessions.repo';
 import { createUsersRepo } from '../../src/storage/users.repo';
+import { PASSWORD_AUTHENTICATION } from '../../src/domain/sessions/authentication-methods';
 import { checkLogin } from '../../src/domain/users/check-login';
 import { hashPassword } from '../../src/domain/users/hash-password';
 import { AUTH_SCHEMA } from '../support/auth-schema';
@@ -35,6 +36,7 @@ describe('sessions, consents and user credentials repos (Postgres)', () => {
       userId,
       authTime: now,
       expiresAt: new Date(now.getTime() + 60_000),
+      authentication: PASSWORD_AUTHENTICATION,
     });
     await repo.saveSession({
       sessionHash: old,
@@ -42,6 +44,7 @@ describe('sessions, consents and user credentials repos (Postgres)', () => {
       userId,
       authTime: now,
       expiresAt: new Date(now.getTime() - 1),
+      authentication: PASSWORD_AUTHENTICATION,
     });
     expect(await repo.findSession(live, now)).toEqual({
       sid: 'sid-live',
@@ -49,6 +52,7 @@ describe('sessions, consents and user credentials repos (Postgres)', () => {
       username: 'Judy',
       authTime: now,
       expiresAt: new Date(now.getTime() + 60_000),
+      authentication: { amr: ['pwd'], acr: 'urn:acme:acr:1fa' },
     });
     expect(await repo.findSession(old, now)).toBeNull();
     expect(await repo.findSession(live, new Date(now.getTime() + 60_000))).toBeNull();

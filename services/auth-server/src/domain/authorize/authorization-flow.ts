@@ -1,4 +1,5 @@
 import type { OAuthError } from '@acme/common';
+import type { Authentication } from '../sessions/authentication-methods';
 
 /**
  * The seam between the protocol (parsing and completing an authorization request, RFC 6749 §4.1/§4.2,
@@ -57,6 +58,8 @@ export interface AuthenticatedUser {
   authTime: Date;
   /** The browser session's OIDC `sid`: recorded on the grant, carried in its ID tokens. */
   sid?: string;
+  /** How the user signed in (the session's amr/acr): recorded on the grant, carried in its ID tokens. */
+  authentication?: Authentication;
 }
 
 export interface AuthorizationFlow {

@@ -69,6 +69,7 @@ export function createAuthorizationFlow(ctx: AuthContext, keys: ClientAssertionD
         resources: audience,
         authTime: user.authTime,
         sid: user.sid ?? null,
+        authentication: user.authentication ?? null,
       });
       if (request.responseType === 'code') {
         const code = generateSecret();

@@ -49,6 +49,7 @@ export function createDeviceFlow(ctx: AuthContext): DeviceFlow {
           scopes: pending.scopes,
           resources: pending.resources,
           authTime: user.authTime,
+          authentication: user.authentication ?? null,
         });
         await repos.deviceAuthorizations.approve(pending.userCodeHash, {
           userId: user.userId,

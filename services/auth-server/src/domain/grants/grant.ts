@@ -1,3 +1,4 @@
+import type { Authentication } from '../sessions/authentication-methods';
 import type { RevokedToken } from '../tokens/token-record';
 
 export interface Grant {
@@ -10,6 +11,9 @@ export interface Grant {
   authTime: Date | null;
   /** The browser session it was approved in (OIDC Back-Channel Logout §2.1 `sid`); null without one. */
   sid: string | null;
+  /** How the user signed in for it (its session's amr/acr), kept for ID tokens on refresh; null without
+   *  a sign-in (client_credentials) or for a grant older than migration 0015. */
+  authentication: Authentication | null;
   revokedAt: Date | null;
 }
 
@@ -21,7 +25,12 @@ export type GrantFilter = Partial<Record<'grant_id' | 'user_id' | 'client_id', s
  * introspection cache can drop exactly those entries (RFC 7009 §2.1: revocation takes effect at once).
  */
 export interface GrantsRepo {
-  save(grant: Omit<Grant, 'grantId' | 'revokedAt' | 'sid'> & { sid?: string | null }): Promise<Grant>;
+  save(
+    grant: Omit<Grant, 'grantId' | 'revokedAt' | 'sid' | 'authentication'> & {
+      sid?: string | null;
+      authentication?: Authentication | null;
+    },
+  ): Promise<Grant>;
   findById(grantId: string): Promise<Grant | undefined>;
   listByUser(userId: string): Promise<Grant[]>;
   /** Grants with no code or token left: nothing can use them any more. */

@@ -1,3 +1,5 @@
+import type { Authentication } from './authentication-methods';
+
 export interface StoredSession {
   /** OIDC Back-Channel Logout §2.1 session id: random, not the cookie value nor derived from it. */
   sid: string;
@@ -5,6 +7,8 @@ export interface StoredSession {
   username: string;
   authTime: Date;
   expiresAt: Date;
+  /** How the user signed in (RFC 8176 amr, and its acr); a step-up replaces it. */
+  authentication: Authentication;
 }
 
 /**
@@ -18,6 +22,7 @@ export interface SessionsRepo {
     userId: string;
     authTime: Date;
     expiresAt: Date;
+    authentication: Authentication;
   }): Promise<void>;
   /** The live session of an enabled user, or null when unknown, expired or the user is disabled. */
   findSession(sessionHash: Buffer, now: Date): Promise<StoredSession | null>;

@@ -120,5 +120,7 @@ async function issueIdToken(
     ...(params.nonce ? { nonce: params.nonce } : {}),
     at_hash: atHash(accessToken),
     ...(grant?.sid ? { sid: grant.sid } : {}),
+    // OIDC Core §2: how the user signed in, as recorded on the grant (kept on refresh like auth_time).
+    ...(grant?.authentication ? { amr: grant.authentication.amr, acr: grant.authentication.acr } : {}),
   });
 }
