@@ -246,7 +246,8 @@ export interface DocTokenStreams {
 /**
  * Saves the documents' token streams (positions and the forward index that delete/replace follow) by
  * binary COPY: a batch holds ~10⁶ term ids, which as text took longer to render and to parse than
- * everything else the row needs. Rendered, then queued on the client (`queueBinaryCopy`).
+ * everything else the row needs. Rendered, then queued on the client (`queueBinaryCopy`). Term ids go
+ * as int4 (migration 0028).
  */
 export function insertDocTokens(
   client: PoolClient,
@@ -268,7 +269,7 @@ export function insertDocTokens(
           .int8(docKeys[s]!)
           .int4(fieldIds[s]!)
           .int4(lengths[s]!)
-          .int8Array(start[s + 1]! - from, (i) => termIds[tokens[from + i]!]!);
+          .int4Array(start[s + 1]! - from, (i) => termIds[tokens[from + i]!]!);
         yield;
       }
     },

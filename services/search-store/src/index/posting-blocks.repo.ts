@@ -330,7 +330,7 @@ export async function removePostings(
          AND field_id = ANY(ARRAY(SELECT field_id FROM fields WHERE index_id = $1)) -- the key's order (0007)
        RETURNING doc_key, term_ids),
      gone AS (
-       SELECT x.term_id, f.doc_key, count(*) AS freq
+       SELECT x.term_id::int8 AS term_id, f.doc_key, count(*) AS freq -- int4 in the streams (0028)
        FROM fwd f, unnest(f.term_ids) AS x(term_id) WHERE x.term_id <> 0
        GROUP BY x.term_id, f.doc_key),
      hit AS (

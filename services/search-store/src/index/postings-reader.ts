@@ -94,12 +94,20 @@ export function docsWithTerms(indexId: string, fieldId: string, condition: (term
 
 /**
  * A `CROSS JOIN LATERAL` yielding `<alias>.tokens`, the token stream (term id per position) of field
- * `fieldId` in document `docKey`; positions of term T are `array_positions(<alias>.tokens, T)` minus 1.
+ * `fieldId` in document `docKey`; positions of term T are `tokenPositions(<alias>, T)` minus 1.
  */
 export function joinTokens(alias: string, indexId: string, fieldId: string, docKey: string): string {
   return `CROSS JOIN LATERAL (
     SELECT term_ids AS tokens FROM doc_tokens
     WHERE index_id = ${indexId} AND doc_key = ${docKey} AND field_id = ${fieldId}) ${alias}`;
+}
+
+/**
+ * The 1-based positions of term `termId` (SQL: a bigint column or placeholder) in a token stream joined
+ * by joinTokens. The stream is int4[] (migration 0028) and array_positions wants its element type.
+ */
+export function tokenPositions(alias: string, termId: string): string {
+  return `array_positions(${alias}.tokens, (${termId})::int4)`;
 }
 
 /** array_positions is 1-based; phrase positions are 0-based. */
@@ -135,7 +143,7 @@ export async function findTermPositions(
   docKey: string,
 ): Promise<{ term: string; doc_freq: number; positions: number[]; norm: number }[]> {
   const { rows } = await db.query<{ term: string; doc_freq: number; positions: number[]; norm: number }>(
-    `SELECT t.term, t.doc_freq, array_positions(dt.tokens, t.term_id) AS positions, p.norm
+    `SELECT t.term, t.doc_freq, ${tokenPositions('dt', 't.term_id')} AS positions, p.norm
      FROM terms t ${probePosting('p', '$1::bigint', 't.term_id', '$4::bigint')} ${joinTokens('dt', '$1::bigint', '$2::int', '$4::bigint')}
      WHERE t.index_id = $1 AND t.field_id = $2 AND t.term = ANY($3::text[])`,
     [indexId, fieldId, terms, docKey],

@@ -36,7 +36,7 @@ async function contents(index: IndexContext): Promise<unknown> {
   const postings = await fx.pool.query(
     `SELECT f.path, t.term, d.id, p.freq, p.norm,
             (SELECT array_agg(x.pos - 1 ORDER BY x.pos)
-               FROM doc_tokens s, unnest(array_positions(s.term_ids, t.term_id)) AS x(pos)
+               FROM doc_tokens s, unnest(array_positions(s.term_ids, t.term_id::int4)) AS x(pos)
               WHERE s.index_id = p.index_id AND s.field_id = t.field_id AND s.doc_key = p.doc_key) AS positions
      FROM postings p JOIN terms t USING (index_id, term_id) JOIN fields f USING (index_id, field_id)
      JOIN documents d ON d.index_id = p.index_id AND d.doc_key = p.doc_key

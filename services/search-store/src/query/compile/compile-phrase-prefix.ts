@@ -2,7 +2,7 @@ import { analyze } from '../../analysis/analyzer';
 import { NOTHING, type CompileContext } from './compile-context';
 import { analyzerFor, compileTermClauses, loadTerms } from './compile-term-clauses';
 import { phraseFrequency } from './phrase-frequency';
-import { conjunctionCandidates, joinTokens, toPositions } from '../../index/postings-reader';
+import { conjunctionCandidates, joinTokens, tokenPositions, toPositions } from '../../index/postings-reader';
 import { findTermsLike } from '../../index/term-dictionary-reader';
 import { avgFieldLength, idfSum, normInverseCache, termScore, termWeight } from '../score/bm25';
 import { SqlParams } from './sql-params';
@@ -62,7 +62,7 @@ export async function compilePhrasePrefix(
     Record<string, unknown> & { doc_key: string; norm: number; last: number[] | null }
   >(
     `SELECT * FROM (
-       SELECT p0.doc_key, p0.norm, ${head.map((t, i) => `array_positions(dt.tokens, ${ids.get(t.term)!}) AS pos${i}`).join(', ')},
+       SELECT p0.doc_key, p0.norm, ${head.map((t, i) => `${tokenPositions('dt', ids.get(t.term)!)} AS pos${i}`).join(', ')},
          (SELECT array_agg((x.pos - 1)::int4 ORDER BY x.pos) FROM unnest(dt.tokens) WITH ORDINALITY AS x(term_id, pos)
           WHERE x.term_id = ANY(${q.add(expansions.map((e) => e.term_id))}::bigint[])) AS last
        FROM (${candidates}) p0 ${joinTokens('dt', idx, `${q.add(field.fieldId)}::int`, 'p0.doc_key')}) c

@@ -3,7 +3,7 @@ import { NOTHING, type CompileContext } from './compile-context';
 import { analyzerFor, compileTermClauses, loadTerms } from './compile-term-clauses';
 import { compileTerms } from './compile-term-level';
 import { phraseFrequency } from './phrase-frequency';
-import { conjunctionCandidates, joinTokens, toPositions } from '../../index/postings-reader';
+import { conjunctionCandidates, joinTokens, tokenPositions, toPositions } from '../../index/postings-reader';
 import { avgFieldLength, idfSum, normInverseCache, termScore, termWeight } from '../score/bm25';
 import { SqlParams } from './sql-params';
 
@@ -37,7 +37,7 @@ export async function compilePhrase(
     [...stats].map(([term, stat]) => ({ id: ids.get(term)!, docFreq: stat.docFreq })),
   );
   const { rows } = await ctx.db.query<Record<string, unknown> & { doc_key: string; norm: number }>(
-    `SELECT p0.doc_key, p0.norm, ${tokens.map((t, i) => `array_positions(dt.tokens, ${ids.get(t.term)!}) AS pos${i}`).join(', ')}
+    `SELECT p0.doc_key, p0.norm, ${tokens.map((t, i) => `${tokenPositions('dt', ids.get(t.term)!)} AS pos${i}`).join(', ')}
      FROM (${candidates}) p0 ${joinTokens('dt', idx, `${q.add(field.fieldId)}::int`, 'p0.doc_key')}`,
     q.values,
   );
