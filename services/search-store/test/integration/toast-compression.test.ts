@@ -11,8 +11,9 @@ describe('compression of large values (migration 0006)', () => {
   });
 
   it('stores long token streams and sources with lz4 where the server has it, and reads them back', async () => {
-    // 400 words: a token stream of 3.2 kB and a source of ~3 kB, both past the ~2 kB TOAST threshold.
-    const words = Array.from({ length: 400 }, (_, i) => `word${i % 97}`);
+    // 800 words: a token stream of 3.2 kB (int4 term ids, migration 0028) and a source of ~6 kB, both
+    // past the ~2 kB TOAST threshold.
+    const words = Array.from({ length: 800 }, (_, i) => `word${i % 97}`);
     words[250] = 'needle';
     words[251] = 'haystack';
     const es = client8(server.url);
