@@ -1,9 +1,10 @@
 -- Up Migration
 -- Smaller token streams (issue 23, size on disk). doc_tokens held each position's term id as a
 -- bigint: at 100,000 Brown documents (~20 M positions) that was 155 MB of the 583 MB search-store
--- took, beside Postgres GIN's 370 MB for the same documents. Term ids come from one sequence and
--- number the distinct terms of all indices (45,337 there, a few million at most for a large
--- deployment), so they fit an int4; the stream as int4[] holds the same values at half the bytes.
+-- took, beside Postgres GIN's 370 MB for the same documents. Term ids come from one sequence, one
+-- per new (index, field, term) and never reused (45,337 there): 2^31 of them are e.g. 4,000 reindexes
+-- of an index of 500,000 terms, so they fit an int4; as int4[] a stream is the same values at half
+-- the bytes.
 --
 -- Why int4[] and not a packed bytea (varint or delta codes, ~2.7 bytes a position here): the streams
 -- are read in SQL, not only by Node: phrase and phrase-prefix queries call array_positions on
