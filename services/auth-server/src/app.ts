@@ -31,6 +31,7 @@ import { createConsentsRepo } from './storage/consents.repo';
 import { createIntrospectionCache } from './storage/introspection-cache.store';
 import { createRevocationBus } from './storage/revocation-bus.store';
 import { createSessionsRepo } from './storage/sessions.repo';
+import { createMfaChallengesRepo } from './storage/mfa-challenges.repo';
 
 export interface AuthDeps {
   config: AuthConfig;
@@ -113,6 +114,11 @@ export function createApp(
     deviceFlow: core.device,
     grantRevoker: deps.grantRevoker ?? coreRevoker,
     logout,
+    mfa: {
+      totp: ctx.repos.totp,
+      recoveryCodes: ctx.repos.recoveryCodes,
+      challenges: createMfaChallengesRepo(pool),
+    },
     clock: deps.clock,
     throttleKeyPrefix: deps.throttleKeyPrefix,
   });

@@ -16,6 +16,7 @@ import type { TokensRepo } from './tokens/token-record';
 import type { DeviceAuthorizationsRepo } from './device/device-authorization';
 import type { PushedRequestsRepo } from './authorize/pushed-request';
 import type { ClientRegistrationsRepo } from './clients/client-registration';
+import type { RecoveryCodesRepo, TotpRepo } from './mfa/totp-repo';
 
 /** The repositories of the protocol core: domain-owned interfaces, implemented in storage/. */
 export interface Repos {
@@ -29,6 +30,9 @@ export interface Repos {
   deviceAuthorizations: DeviceAuthorizationsRepo;
   pushedRequests: PushedRequestsRepo;
   registrations: ClientRegistrationsRepo;
+  /** TOTP second factor and recovery codes (migration 0016). */
+  totp: TotpRepo;
+  recoveryCodes: RecoveryCodesRepo;
 }
 
 /** Everything the protocol core needs, built once in createApp and passed down (no globals). */

@@ -63,6 +63,17 @@ export function loginRoute(ctx: PageContext): Router {
       return again(400, ctx.chrome(req).i18n.t('Incorrect username or password.'));
     }
     await ctx.throttle.recordSuccess(username, ip);
+    // A user with a second factor owes it before the session exists (second-factor.route.ts).
+    if ((await ctx.mfa.secondFactors(user.userId)).length > 0) {
+      await ctx.mfa.challenges.start(req, res, {
+        userId: user.userId,
+        amr: ['pwd'],
+        sessionHash: null,
+        returnTo,
+      });
+      auditPageEvent(ctx.logger, req, 'login.password_ok', { userId: user.userId, username: user.username });
+      return res.redirect(303, '/login/second-factor');
+    }
     const session = await ctx.sessions.start(req, res, user, PASSWORD_AUTHENTICATION);
     auditPageEvent(ctx.logger, req, 'login.success', { userId: user.userId, username: user.username });
     res.redirect(303, continuation(returnTo, ctx.sessions.loginMark(session)));
@@ -80,7 +91,7 @@ export function loginRoute(ctx: PageContext): Router {
 }
 
 /** The /authorize continuation carries the login mark so prompt=login and max_age do not loop. */
-function continuation(returnTo: string, mark: string): string {
+export function continuation(returnTo: string, mark: string): string {
   if (!returnTo.startsWith('/authorize?')) return returnTo;
   const { [LOGIN_MARK_PARAM]: _stale, ...params } = fromQueryString(returnTo.slice('/authorize?'.length));
   return `/authorize?${toQueryString({ ...params, [LOGIN_MARK_PARAM]: mark })}`;

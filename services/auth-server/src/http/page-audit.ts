@@ -4,6 +4,7 @@ import type { Logger } from '@acme/common';
 export type PageAuditEvent =
   | 'login.success'
   | 'login.failure'
+  | 'login.password_ok'
   | 'login.throttled'
   | 'logout'
   | 'logout.everywhere'
@@ -13,7 +14,14 @@ export type PageAuditEvent =
   | 'device.approved'
   | 'device.denied'
   | 'device.code_failure'
-  | 'device.throttled';
+  | 'device.throttled'
+  | 'mfa.success'
+  | 'mfa.failure'
+  | 'mfa.throttled'
+  | 'mfa.recovery_code_used'
+  | 'mfa.step_up'
+  | 'totp.enrolled'
+  | 'totp.disabled';
 
 /**
  * One audit line per security event. Fields are ids, names and the client IP (req.ip: the socket

@@ -11,6 +11,7 @@ import type { ConsentsRepo } from '../domain/consent/consents-repo';
 import type { Csrf } from './csrf';
 import type { DeviceCodeThrottle } from './device-code-throttle';
 import type { LoginThrottle } from './login-throttle';
+import type { MfaPages } from './mfa-pages';
 import type { SessionManager } from './session-manager';
 import type { PageChrome } from './views/layout.view';
 
@@ -32,6 +33,8 @@ export interface PageContext {
   /** RP-Initiated Logout's hint and client checks; back-channel logout of ended sessions. */
   logout: LogoutService;
   clock: () => Date;
+  /** TOTP, the second-factor step and its throttle (docs/FLOWS.md#multi-factor-sign-in). */
+  mfa: MfaPages;
   /** The page's language, brand and stylesheets for this request. */
   chrome: (req: Request) => PageChrome;
 }

@@ -19,6 +19,9 @@ import { deviceRoute } from './device.route';
 import { END_SESSION_PATH, endSessionRoute } from './end-session.route';
 import { createLoginThrottle } from './login-throttle';
 import { loginRoute } from './login.route';
+import { accountTotpRoute } from './account-totp.route';
+import { createMfaPages, type MfaRepos } from './mfa-pages';
+import { secondFactorRoute } from './second-factor.route';
 import type { PageContext } from './page-context';
 import { pageErrorHandler } from './page-error';
 import { pageHeaders } from './page-headers';
@@ -42,6 +45,8 @@ export interface PagesDeps {
   /** Revokes grants with their tokens and purges cached introspection answers. */
   grantRevoker: GrantRevoker;
   logout: LogoutService;
+  /** TOTP, recovery codes and second-factor challenges (migration 0016). */
+  mfa: MfaRepos;
   clock?: () => Date;
   /** Redis key prefix for the login throttle (tests keep apart with a unique one). */
   throttleKeyPrefix?: string;
@@ -100,6 +105,13 @@ export function createPagesRouter(deps: PagesDeps): Router {
     logout: deps.logout,
     clock,
     chrome,
+    mfa: createMfaPages({
+      repos: deps.mfa,
+      config,
+      ...(deps.redis ? { redis: deps.redis } : {}),
+      ...(deps.throttleKeyPrefix ? { throttleKeyPrefix: deps.throttleKeyPrefix } : {}),
+      clock,
+    }),
   };
 
   const router = Router();
@@ -107,7 +119,9 @@ export function createPagesRouter(deps: PagesDeps): Router {
   router.use(PAGE_PATHS, pageHeaders());
   router.use(authorizeRoute(ctx));
   router.use(consentRoute(ctx));
+  router.use(secondFactorRoute(ctx));
   router.use(loginRoute(ctx));
+  router.use(accountTotpRoute(ctx));
   router.use(accountRoute(ctx));
   router.use(deviceRoute(ctx));
   router.use(endSessionRoute(ctx));

@@ -34,6 +34,11 @@ export interface SessionManager {
     user: { userId: string; username: string },
     authentication: Authentication,
   ): Promise<PageSession>;
+  /** Raises this browser's session after a step-up (a second factor): a new session id (no fixation across
+   *  privilege levels), the same sid and auth_time. Null when the session is gone. */
+  stepUp(req: Request, res: Response, authentication: Authentication): Promise<PageSession | null>;
+  /** The keyed hash of this browser's session id (binds a step-up challenge to it); null without one. */
+  sessionHashOf(req: Request): Buffer | null;
   /** Ends this browser's session (row and cookie); returns whose it was, if any. */
   end(req: Request, res: Response): Promise<{ userId: string; sid: string } | null>;
   /** Ends every session of the user, this browser's cookie too; returns the sids ended. */
@@ -94,6 +99,25 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       res.cookie(cookie, session.sessionId, pageCookieOptions(req, issuer, ttlSeconds));
       cache.set(req, Promise.resolve(session));
       return session;
+    },
+    async stepUp(req, res, authentication) {
+      const current = await this.current(req);
+      if (!current) return null;
+      const raised: PageSession = {
+        ...current,
+        sessionId: randomBytes(32).toString('base64url'),
+        authentication,
+      };
+      if (!(await repo.raiseSession(hash(current.sessionId), hash(raised.sessionId), authentication)))
+        return null;
+      const remaining = Math.max(1, Math.floor((raised.expiresAt.getTime() - clock().getTime()) / 1000));
+      res.cookie(cookie, raised.sessionId, pageCookieOptions(req, issuer, remaining));
+      cache.set(req, Promise.resolve(raised));
+      return raised;
+    },
+    sessionHashOf(req) {
+      const sessionId = readCookie(req, cookie);
+      return sessionId ? hash(sessionId) : null;
     },
     async end(req, res) {
       const sessionId = readCookie(req, cookie);

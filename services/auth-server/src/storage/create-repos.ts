@@ -10,6 +10,8 @@ import { createPushedRequestsRepo } from './pushed-authorization-requests.repo';
 import { createResourceServersRepo } from './resource-servers.repo';
 import { createTokensRepo } from './tokens.repo';
 import { createUsersRepo } from './users.repo';
+import { createRecoveryCodesRepo } from './recovery-codes.repo';
+import { createTotpRepo } from './user-totp.repo';
 
 /** The postgres implementations of the domain's repositories, on a pool or inside one transaction. */
 export function createRepos(db: Queryable): Repos {
@@ -24,5 +26,7 @@ export function createRepos(db: Queryable): Repos {
     deviceAuthorizations: createDeviceAuthorizationsRepo(db),
     pushedRequests: createPushedRequestsRepo(db),
     registrations: createClientRegistrationsRepo(db),
+    totp: createTotpRepo(db),
+    recoveryCodes: createRecoveryCodesRepo(db),
   };
 }

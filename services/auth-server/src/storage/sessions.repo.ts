@@ -40,6 +40,13 @@ export function createSessionsRepo(pool: Pool): SessionsRepo {
           }
         : null;
     },
+    async raiseSession(sessionHash, newHash, authentication) {
+      const { rowCount } = await pool.query(
+        'UPDATE sessions SET session_hash = $2, amr = $3, acr = $4 WHERE session_hash = $1',
+        [sessionHash, newHash, authentication.amr, authentication.acr],
+      );
+      return (rowCount ?? 0) > 0;
+    },
     async deleteSession(sessionHash) {
       const { rows } = await pool.query<{ user_id: string; sid: string }>(
         'DELETE FROM sessions WHERE session_hash = $1 RETURNING user_id, sid',

@@ -26,6 +26,9 @@ export interface SessionsRepo {
   }): Promise<void>;
   /** The live session of an enabled user, or null when unknown, expired or the user is disabled. */
   findSession(sessionHash: Buffer, now: Date): Promise<StoredSession | null>;
+  /** A step-up: the session gets a new id (hash) and the raised amr/acr; sid, auth_time and expiry stay.
+   *  False when the session is gone. */
+  raiseSession(sessionHash: Buffer, newHash: Buffer, authentication: Authentication): Promise<boolean>;
   /** Deletes the session; returns whose it was (null: none). */
   deleteSession(sessionHash: Buffer): Promise<{ userId: string; sid: string } | null>;
   /** Deletes every session of the user ("sign out everywhere"); returns their sids. */

@@ -51,6 +51,8 @@ export function renderAccount(view: AccountView): string {
   const body = html`<h1>${t('Your account')}</h1>
     <p>${tHtml('Signed in as {username}.', { username: html`<strong>${view.username}</strong>` })}</p>
     ${view.notice ? html`<p role="status" class="notice">${view.notice}</p>` : ''}
+    <h2>${t('Two-step verification')}</h2>
+    <p><a href="/account/totp">${t('Manage two-step verification')}</a></p>
     <h2>${t('Apps you authorized')}</h2>
     ${
       view.apps.length === 0

@@ -1,0 +1,72 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { AuthenticationMethod } from '../domain/sessions/authentication-methods';
+import type { MfaChallenge, MfaChallengesRepo } from '../domain/sessions/mfa-challenge';
+import { pageCookieName, pageCookieOptions, readCookie } from './session-cookie';
+import { keyedHash } from './session-keys';
+
+/** Named through pageCookieName: `__Host-auth_mfa` on an https issuer. */
+export const MFA_COOKIE = 'auth_mfa';
+/** How long the second-factor page waits after the password (an authenticator shows a code in seconds). */
+export const MFA_CHALLENGE_TTL_SECONDS = 300;
+
+export interface MfaChallengeManager {
+  /** Records that this browser passed the first step(s) and now owes a second factor. */
+  start(
+    req: Request,
+    res: Response,
+    challenge: {
+      userId: string;
+      amr: AuthenticationMethod[];
+      sessionHash: Buffer | null;
+      returnTo: string;
+    },
+  ): Promise<void>;
+  /** This browser's live challenge, or null. */
+  current(req: Request): Promise<MfaChallenge | null>;
+  /** Uses the challenge up (row and cookie); false when another request did first. */
+  finish(req: Request, res: Response): Promise<boolean>;
+}
+
+/**
+ * The half-signed-in state between the password and the second factor lives server side (Postgres, so any
+ * instance serves the next step), keyed by the keyed hash of a random 256-bit value in an HttpOnly cookie:
+ * bound to the browser that passed the password, minutes long, used once. It is not a session: nothing but
+ * the second-factor page accepts it.
+ */
+export function createMfaChallengeManager(options: {
+  repo: MfaChallengesRepo;
+  secret: string;
+  issuer: string;
+  clock: () => Date;
+}): MfaChallengeManager {
+  const { repo, issuer, clock } = options;
+  const key = createHmac('sha256', options.secret).update('auth-server/pages/mfa-challenge').digest();
+  const cookie = pageCookieName(MFA_COOKIE, issuer);
+  const hashOf = (req: Request) => {
+    const value = readCookie(req, cookie);
+    return value ? keyedHash(key, value) : null;
+  };
+  return {
+    async start(req, res, challenge) {
+      const value = randomBytes(32).toString('base64url');
+      const now = clock();
+      await repo.save(keyedHash(key, value), {
+        ...challenge,
+        expiresAt: new Date(now.getTime() + MFA_CHALLENGE_TTL_SECONDS * 1000),
+      });
+      // Housekeeping on the sign-in path keeps the table bounded without a separate job.
+      await repo.deleteExpired(now, 500);
+      res.cookie(cookie, value, pageCookieOptions(req, issuer, MFA_CHALLENGE_TTL_SECONDS));
+    },
+    async current(req) {
+      const hash = hashOf(req);
+      return hash ? repo.find(hash, clock()) : null;
+    },
+    async finish(req, res) {
+      const hash = hashOf(req);
+      res.clearCookie(cookie, pageCookieOptions(req, issuer));
+      return hash ? repo.delete(hash) : false;
+    },
+  };
+}
