@@ -28,6 +28,8 @@ export const OAUTH_ERROR_STATUS = {
   login_required: 400,
   consent_required: 400,
   interaction_required: 400,
+  // OpenID Connect Core Unmet Authentication Requirements 1.0: the requested acr cannot be met (auth-server MFA).
+  unmet_authentication_requirements: 400,
   invalid_token: 401,
   // RFC 9449 §5 (token endpoint: 400) and §7.1 (a resource server answers 401, with({ status })).
   invalid_dpop_proof: 400,

@@ -46,7 +46,12 @@ export function redirectWithError(
   flow: AuthorizationFlow,
   res: Response,
   request: AuthorizationRequest,
-  code: 'login_required' | 'consent_required' | 'access_denied',
+  code:
+    | 'login_required'
+    | 'consent_required'
+    | 'access_denied'
+    | 'interaction_required'
+    | 'unmet_authentication_requirements',
   description: string,
 ): void {
   res.redirect(303, flow.errorRedirect(request, new OAuthError(code, description)));

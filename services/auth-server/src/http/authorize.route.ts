@@ -3,6 +3,7 @@ import { describeScopes } from '../domain/consent/describe-scopes';
 import { isConsentRemembered } from '../domain/consent/is-consent-remembered';
 import { LOGIN_MARK_PARAM, pickRawParams, toQueryString, type RawParams } from './authorize-params';
 import { approveAndRedirect, isAuthTooOld, parseOrAnswer, redirectWithError } from './authorize-outcome';
+import { answerAcrValues } from './authorize-step-up';
 import type { PageContext } from './page-context';
 import { renderConsent } from './views/consent.view';
 import { renderLogin } from './views/login.view';
@@ -51,6 +52,8 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
       );
     return;
   }
+  // acr_values (OIDC Core §3.1.2.1): a session below the level asked for is stepped up, or refused.
+  if (await answerAcrValues(ctx, req, res, request, session, justSignedIn ? raw : params)) return;
   const remembered = await ctx.consents.findConsent(session.userId, request.clientId);
   if (!request.prompt.includes('consent') && isConsentRemembered(request.scopes, remembered)) {
     return approveAndRedirect(ctx, res, request, session);

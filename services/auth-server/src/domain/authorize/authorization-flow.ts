@@ -22,6 +22,8 @@ export interface AuthorizationRequest {
   /** OIDC prompt values: none, login, consent, select_account. */
   prompt: string[];
   maxAge?: number;
+  /** OIDC Core §3.1.2.1 acr_values, in order of preference (authentication-methods.ts reads them). */
+  acrValues?: string[];
   loginHint?: string;
   /** RFC 9449 §10: the code is bound to this DPoP key (RFC 7638 thumbprint). */
   dpopJkt?: string;

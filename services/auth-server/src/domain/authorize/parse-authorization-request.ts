@@ -108,6 +108,10 @@ export async function parseAuthorizationRequest(
   const maxAge = p.max_age === undefined ? undefined : Number(p.max_age);
   if (maxAge !== undefined && (!Number.isInteger(maxAge) || maxAge < 0))
     throw fail('invalid_request', 'max_age must be a non-negative integer');
+  // OIDC Core §3.1.2.1: space-separated; a bounded list (each value is compared against four of ours).
+  const acrValues = (p.acr_values ?? '').split(' ').filter(Boolean);
+  if ((p.acr_values?.length ?? 0) > 1024 || acrValues.length > 16)
+    throw fail('invalid_request', 'acr_values is too long');
   // RFC 9449 §10: a SHA-256 JWK thumbprint, base64url (43 characters).
   if (p.dpop_jkt !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(p.dpop_jkt))
     throw fail('invalid_request', 'malformed dpop_jkt');
@@ -130,6 +134,7 @@ export async function parseAuthorizationRequest(
     resources,
     prompt,
     ...(maxAge !== undefined ? { maxAge } : {}),
+    ...(acrValues.length > 0 ? { acrValues } : {}),
     ...(p.login_hint !== undefined ? { loginHint: p.login_hint } : {}),
     ...(p.dpop_jkt !== undefined ? { dpopJkt: p.dpop_jkt } : {}),
   };

@@ -1,0 +1,54 @@
+import type { Request, Response } from 'express';
+import type { AuthorizationRequest } from '../domain/authorize/authorization-flow';
+import { authenticationOf, meetsAcr, requestedAcr } from '../domain/sessions/authentication-methods';
+import { toQueryString, type RawParams } from './authorize-params';
+import { redirectWithError } from './authorize-outcome';
+import { auditPageEvent } from './page-audit';
+import type { PageContext } from './page-context';
+import type { PageSession } from './session-manager';
+
+/**
+ * acr_values at /authorize (OIDC Core §3.1.2.1; also inside pushed and signed requests, parsed alike). When
+ * the session's acr is below the weakest level asked for: a user with a second factor that reaches it is
+ * sent to the second-factor page to raise this session (a step-up: no password again), then back here;
+ * a user without one gets `unmet_authentication_requirements` at the client (OpenID Connect Core Unmet
+ * Authentication Requirements 1.0), prompt=none `interaction_required` (OIDC Core §3.1.2.6). Returns true
+ * when it has answered.
+ */
+export async function answerAcrValues(
+  ctx: PageContext,
+  req: Request,
+  res: Response,
+  request: AuthorizationRequest,
+  session: PageSession,
+  /** The request's parameters, to come back to afterwards. */
+  params: RawParams,
+): Promise<boolean> {
+  const wanted = requestedAcr(request.acrValues ?? []);
+  const { amr, acr } = session.authentication;
+  if (meetsAcr(acr, wanted)) return false;
+  const factors = await ctx.mfa.secondFactors(session.userId);
+  if (!factors.some((method) => meetsAcr(authenticationOf([...amr, method]).acr, wanted))) {
+    redirectWithError(
+      ctx.flow,
+      res,
+      request,
+      'unmet_authentication_requirements',
+      `the user cannot sign in at ${wanted}`,
+    );
+    return true;
+  }
+  if (request.prompt.includes('none')) {
+    redirectWithError(ctx.flow, res, request, 'interaction_required', 'a second factor is required');
+    return true;
+  }
+  await ctx.mfa.challenges.start(req, res, {
+    userId: session.userId,
+    amr,
+    sessionHash: ctx.sessions.sessionHashOf(req),
+    returnTo: `/authorize?${toQueryString(params)}`,
+  });
+  auditPageEvent(ctx.logger, req, 'mfa.step_up', { userId: session.userId, clientId: request.clientId });
+  res.redirect(303, '/login/second-factor');
+  return true;
+}
