@@ -15,6 +15,7 @@ export const USAGE = `usage: npm run admin -- <command> [options] [--json]
   initial-access-tokens create [--max-uses N] [--expires-in SECONDS]   (RFC 7591, for POST /register)
   users create --username U [--password-stdin | --password-file PATH] [--claims JSON] | users get ID
                  (the password is prompted for without echo on a terminal, else read from stdin's first line)
+  users reset-mfa ID   (removes the user's authenticator app and recovery codes)
   revoke --user ID | --client ID | --grant ID
   keys rotate --alg RS256|ES256
 env: AUTH_ADMIN_URL (default http://127.0.0.1:4000), ADMIN_TOKEN`;
@@ -124,6 +125,8 @@ export function buildRequest(args: CliArgs): Request {
     case 'keys rotate':
       return { method: 'POST', path: '/signing-keys/rotate', body: { alg: one(args, 'alg') } };
   }
+  if (noun === 'users' && verb === 'reset-mfa' && target)
+    return { method: 'POST', path: `/users/${encodeURIComponent(target)}/mfa/reset` };
   if (noun === 'revoke') {
     const target = defined({
       user_id: one(args, 'user'),

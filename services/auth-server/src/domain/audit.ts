@@ -9,7 +9,8 @@ export type AuditEvent =
   | 'device_code_replay'
   | 'revocation'
   | 'client_auth_failure'
-  | 'resource_server_auth_failure';
+  | 'resource_server_auth_failure'
+  | 'mfa_reset';
 
 /** Audit lines through winston: ids, never secrets, tokens or codes (the logger redacts those keys too). */
 export function createAudit(logger: Logger) {

@@ -8,6 +8,7 @@ import { presentResourceServer, registerResourceServer } from '../domain/admin/r
 import { createUser, presentUser } from '../domain/admin/create-user';
 import { revokeGrants } from '../domain/revocation/revoke';
 import { issueInitialAccessToken } from '../domain/clients/dynamic-registration';
+import { resetMfa } from '../domain/users/reset-mfa';
 
 const revokeSchema = z.union([
   z.object({ user_id: z.string().uuid() }).strict(),
@@ -79,6 +80,25 @@ export function adminRouter(ctx: AuthContext): Router {
       : undefined;
     if (!user) throw new OAuthError('not_found', 'no such user');
     res.json(presentUser(user));
+  });
+
+  // A user who lost their second factor: it goes, and the next sign-in is by password alone.
+  router.post('/admin/users/:id/mfa/reset', async (req, res) => {
+    const user = z.string().uuid().safeParse(req.params.id).success
+      ? await ctx.repos.users.findById(req.params.id)
+      : undefined;
+    if (!user) throw new OAuthError('not_found', 'no such user');
+    const result = await resetMfa(ctx.repos, user.userId);
+    ctx.audit('mfa_reset', {
+      user_id: user.userId,
+      totp_removed: result.totpRemoved,
+      recovery_codes_removed: result.recoveryCodesRemoved,
+    });
+    res.json({
+      user_id: user.userId,
+      totp_removed: result.totpRemoved,
+      recovery_codes_removed: result.recoveryCodesRemoved,
+    });
   });
 
   router.post('/admin/revocations', async (req, res) => {
