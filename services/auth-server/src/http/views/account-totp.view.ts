@@ -20,7 +20,12 @@ export interface AccountTotpView {
 export function renderAccountTotp(view: AccountTotpView): string {
   const chrome = view.chrome ?? DEFAULT_CHROME;
   const { t } = chrome.i18n;
-  const invalid = view.error ? html` aria-invalid="true" aria-describedby="totp-error"` : '';
+  const invalid = view.error ? html`aria-invalid="true"` : '';
+  // The error and the hint both describe the field (one aria-describedby: a repeated attribute is dropped).
+  const describedBy = (hint?: string) => {
+    const ids = [view.error ? 'totp-error' : '', hint ? 'code-hint' : ''].filter(Boolean).join(' ');
+    return ids ? html`aria-describedby="${ids}"` : '';
+  };
   const codeField = (label: string, hint?: string) =>
     html`<div class="field">
       <label for="code">${label}</label>
@@ -31,7 +36,7 @@ export function renderAccountTotp(view: AccountTotpView): string {
         inputmode="numeric"
         autocomplete="one-time-code"
         maxlength="64"
-        ${hint ? html`aria-describedby="code-hint"` : ''}
+        ${describedBy(hint)}
         ${invalid}
       />
       ${hint ? html`<p class="muted" id="code-hint">${hint}</p>` : ''}
@@ -47,8 +52,7 @@ export function renderAccountTotp(view: AccountTotpView): string {
       </p>
       <ul class="recovery-codes" id="recovery-codes">
         ${view.recoveryCodes.map((code) => html`<li><code>${code}</code></li>`)}
-      </ul>
-      <div class="actions"><a class="button" href="/account">${t('Back to your account')}</a></div>`;
+      </ul>`;
   } else if (view.state === 'pending') {
     content = html`<ol class="totp-steps">
         <li>${t('Scan this QR code with an authenticator app.')}</li>

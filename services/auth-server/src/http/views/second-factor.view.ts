@@ -13,7 +13,9 @@ export interface SecondFactorView {
 export function renderSecondFactor(view: SecondFactorView): string {
   const chrome = view.chrome ?? DEFAULT_CHROME;
   const { t, tHtml } = chrome.i18n;
-  const invalid = view.error ? html` aria-invalid="true" aria-describedby="second-factor-error"` : '';
+  // The error and the hint both describe the field (one aria-describedby: a repeated attribute is dropped).
+  const invalid = view.error ? html`aria-invalid="true"` : '';
+  const describedBy = view.error ? 'second-factor-error code-hint' : 'code-hint';
   const body = html`<h1>${t('Two-step verification')}</h1>
     <p>${tHtml('Signing in as {username}.', { username: html`<strong>${view.username}</strong>` })}</p>
     ${view.error ? html`<p role="alert" class="alert" id="second-factor-error">${view.error}</p>` : ''}
@@ -31,7 +33,7 @@ export function renderSecondFactor(view: SecondFactorView): string {
           spellcheck="false"
           maxlength="64"
           required
-          aria-describedby="code-hint"
+          aria-describedby="${describedBy}"
           ${invalid}
         />
         <p class="muted" id="code-hint">${t('Lost your phone? Enter one of your recovery codes instead.')}</p>
