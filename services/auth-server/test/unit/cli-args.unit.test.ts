@@ -81,6 +81,14 @@ describe('admin CLI argument parsing', () => {
       body: { user_id: 'u1' },
     });
   });
+  it('builds users reset-mfa as the admin API call, and refuses it without an id', () => {
+    expect(buildRequest(parseCliArgs(['users', 'reset-mfa', 'u 1']))).toEqual({
+      method: 'POST',
+      path: '/users/u%201/mfa/reset',
+    });
+    expect(() => buildRequest(parseCliArgs(['users', 'reset-mfa']))).toThrow(UsageError);
+  });
+
   it('refuses unknown commands and options without values', () => {
     expect(() => buildRequest(parseCliArgs(['clients', 'explode']))).toThrow(UsageError);
     expect(() => parseCliArgs(['clients', 'create', '--name'])).toThrow('--name needs a value');
