@@ -1,8 +1,14 @@
 import jwt from 'jsonwebtoken';
 import { startAuthServer, type RunningAuthServer } from '../support/start-auth-server';
-import { basic, createClient, postForm } from '../support/oauth-helpers';
+import { basic, createClient, createUser, postForm } from '../support/oauth-helpers';
 import { codeFlowPages, submitPassword } from './support/code-flow-pages';
-import { signInAtLogin, submitSecondFactor, totpCode, userWithTotp } from './support/totp-helpers';
+import {
+  shownSecret,
+  signInAtLogin,
+  submitSecondFactor,
+  totpCode,
+  userWithTotp,
+} from './support/totp-helpers';
 import { inputValue, WebClient } from './support/web-client';
 
 const PASSWORD = 'correct horse battery';
@@ -36,6 +42,29 @@ describe('multi-factor sign-in with TOTP', () => {
     ]);
     expect(codes.rows).toHaveLength(10);
     for (const row of codes.rows) expect((row.code_hash as Buffer).length).toBe(32);
+  });
+
+  it('serves the QR code as our own SVG, no-store, to the enrolling session only while enrolment is pending', async () => {
+    const user = await createUser(server);
+    const browser = new WebClient(server.url);
+    await signInAtLogin(browser, user.username, PASSWORD);
+    expect((await browser.get('/account/totp/qr.svg')).status).toBe(404);
+    const page = await (await browser.get('/account/totp')).text();
+    await browser.post('/account/totp/start', { csrf_token: inputValue(page, 'csrf_token') });
+    const qr = await browser.get('/account/totp/qr.svg');
+    expect(qr.status).toBe(200);
+    expect(qr.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(qr.headers.get('cache-control')).toBe('no-store');
+    expect(await qr.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect((await new WebClient(server.url).get('/account/totp/qr.svg')).status).toBe(404);
+    const pending = await (await browser.get('/account/totp')).text();
+    await browser.post('/account/totp/activate', {
+      csrf_token: inputValue(pending, 'csrf_token'),
+      code: totpCode(shownSecret(pending)),
+    });
+    expect((await browser.get('/account/totp/qr.svg')).status).toBe(404);
+    const second = await browser.get('/login/second-factor');
+    expect(second.status).toBe(303); // no challenge in this browser
   });
 
   it('asks for the code after the password; the ID token, and the one issued on refresh, say pwd+otp', async () => {
