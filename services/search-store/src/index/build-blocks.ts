@@ -1,5 +1,4 @@
 import type { BinaryCopy } from '../storage/copy-binary';
-import { IntList } from './int-list';
 
 /**
  * Cutting one term's postings into blocks of at most 128 documents (Lucene's block size), with the
@@ -7,6 +6,18 @@ import { IntList } from './int-list';
  * posting-blocks.repo.ts.
  */
 export const BLOCK_SIZE = 128;
+
+/**
+ * The merge policy's segments per tier: a term's run of blocks written with fewer than BLOCK_SIZE
+ * documents (one per batch that met the term) is merged into full blocks once it holds this many
+ * (index/segment-merge.ts). Migration 0026's partial index has the same number in its predicate.
+ */
+export const MERGE_AT = 8;
+
+/** The small_run of a block of `size` documents written after a block whose small_run is `previous`. */
+export function smallRunAfter(previous: number, size: number): number {
+  return size < BLOCK_SIZE ? previous + 1 : 0;
+}
 
 /** doc_offsets are int4: a block never spans more doc keys than an int4 holds. */
 const MAX_OFFSET = 2_147_483_647;
@@ -73,7 +84,7 @@ export interface TermTotals {
   totalTermFreq: number;
 }
 
-/** One posting_blocks row (all eleven columns, in table order) for the run's postings [from, end), by binary COPY. */
+/** One posting_blocks row (all twelve columns, in table order) for the run's postings [from, end), by binary COPY. */
 export function writeBlockRow(
   copy: BinaryCopy,
   indexId: number,
@@ -82,6 +93,7 @@ export function writeBlockRow(
   from: number,
   end: number,
   totals: TermTotals,
+  smallRun: number,
 ): void {
   const base = run.docKeys[from]!;
   let maxFreq = run.freqs[from]!;
@@ -90,11 +102,23 @@ export function writeBlockRow(
     if (run.freqs[p]! > maxFreq) maxFreq = run.freqs[p]!;
     if (run.norms[p]! < minNorm) minNorm = run.norms[p]!;
   }
-  writeColumns(copy, indexId, termId, base, run.docKeys[end - 1]!, end - from, maxFreq, minNorm, totals, {
-    offset: (i) => run.docKeys[from + i]! - base,
-    freq: (i) => run.freqs[from + i]!,
-    norm: (i) => run.norms[from + i]!,
-  });
+  writeColumns(
+    copy,
+    indexId,
+    termId,
+    base,
+    run.docKeys[end - 1]!,
+    end - from,
+    maxFreq,
+    minNorm,
+    totals,
+    smallRun,
+    {
+      offset: (i) => run.docKeys[from + i]! - base,
+      freq: (i) => run.freqs[from + i]!,
+      norm: (i) => run.norms[from + i]!,
+    },
+  );
 }
 
 /** A block already built (the merge path) as one posting_blocks row. */
@@ -104,6 +128,7 @@ export function writeBlock(
   termId: number,
   b: Block,
   totals: TermTotals,
+  smallRun: number,
 ): void {
   writeColumns(
     copy,
@@ -115,6 +140,7 @@ export function writeBlock(
     b.maxFreq,
     b.minNorm,
     totals,
+    smallRun,
     {
       offset: (i) => b.offsets[i]!,
       freq: (i) => b.freqs[i]!,
@@ -123,7 +149,7 @@ export function writeBlock(
   );
 }
 
-/** The eleven posting_blocks columns in table order (the COPY statement in posting-blocks.repo.ts lists them). */
+/** The twelve posting_blocks columns in table order (the COPY statement in posting-blocks.repo.ts lists them). */
 function writeColumns(
   copy: BinaryCopy,
   indexId: number,
@@ -134,10 +160,11 @@ function writeColumns(
   maxFreq: number,
   minNorm: number,
   totals: TermTotals,
+  smallRun: number,
   at: { offset(i: number): number; freq(i: number): number; norm(i: number): number },
 ): void {
   copy
-    .row(11)
+    .row(12)
     .int8(indexId)
     .int8(termId)
     .int8(base)
@@ -148,82 +175,6 @@ function writeColumns(
     .int4(maxFreq)
     .int2(minNorm)
     .int4(totals.docFreq)
-    .int8(totals.totalTermFreq);
-}
-
-/** How many of a run's postings a tail block holding `size` documents from `baseDocKey` can still take. */
-export function tailRoom(baseDocKey: number, size: number, run: PostingRun): number {
-  let room = 0;
-  while (
-    run.start + room < run.end &&
-    size + room < BLOCK_SIZE &&
-    run.docKeys[run.start + room]! - baseDocKey <= MAX_OFFSET
-  )
-    room++;
-  return room;
-}
-
-/**
- * Postings appended to terms' tail blocks, as the tail UPDATE's parameters: per tail its term, key
- * (base_doc_key: an append keeps it, so the update can be HOT), new last key, impacts and the slice
- * [from, to] (1-based, inclusive, as SQL slices) of three flat arrays holding every tail's offsets,
- * freqs and norms. Flat number arrays render as one literal each and Postgres parses each once; an
- * array literal per tail (a text[] of literals, each cast again) cost more on both sides.
- */
-export class TailAppends {
-  readonly termIds: number[] = [];
-  readonly bases: number[] = [];
-  readonly lasts: number[] = [];
-  readonly from: number[] = [];
-  readonly to: number[] = [];
-  readonly maxFreqs: number[] = [];
-  readonly minNorms: number[] = [];
-  /** The term's totals after the batch (the tail may stay its last block). */
-  readonly docFreqs: number[] = [];
-  readonly totalTermFreqs: number[] = [];
-  /** Per posting (typed lists: a batch appends ~10⁵ postings to tails, and arrays of boxed numbers
-   * cost the garbage collector and their pushes most of the tail planning). */
-  private readonly offsetList = new IntList(4096);
-  private readonly freqList = new IntList(4096);
-  private readonly normList = new IntList(4096);
-
-  get size(): number {
-    return this.termIds.length;
-  }
-
-  get offsets(): Int32Array {
-    return this.offsetList.view();
-  }
-
-  get freqs(): Int32Array {
-    return this.freqList.view();
-  }
-
-  get norms(): Int32Array {
-    return this.normList.view();
-  }
-
-  /** The run's first `count` postings appended to the tail block based at `base`. */
-  add(termId: number, base: number, run: PostingRun, count: number, totals: TermTotals): void {
-    let maxFreq = 0;
-    let minNorm = Infinity;
-    this.from.push(this.offsetList.length + 1);
-    for (let p = run.start; p < run.start + count; p++) {
-      const freq = run.freqs[p]!;
-      const norm = run.norms[p]!;
-      this.offsetList.push(run.docKeys[p]! - base);
-      this.freqList.push(freq);
-      this.normList.push(norm);
-      if (freq > maxFreq) maxFreq = freq;
-      if (norm < minNorm) minNorm = norm;
-    }
-    this.to.push(this.offsetList.length);
-    this.termIds.push(termId);
-    this.bases.push(base);
-    this.lasts.push(run.docKeys[run.start + count - 1]!);
-    this.maxFreqs.push(maxFreq);
-    this.minNorms.push(minNorm);
-    this.docFreqs.push(totals.docFreq);
-    this.totalTermFreqs.push(totals.totalTermFreq);
-  }
+    .int8(totals.totalTermFreq)
+    .int2(smallRun);
 }

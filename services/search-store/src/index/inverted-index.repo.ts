@@ -60,7 +60,7 @@ export interface SavedTerms {
  * since migration 0010 a term's totals live on its last block, which the batch writes anyway. The new
  * terms are those the lookup did not find (an anti-join on the ordinal, not a second pass over the
  * dictionary). Rows come back by ordinal, without their text, packed into one bytea (ordinal int4,
- * term id, tail base, tail last key, tail size, doc freq int4, total term freq: 44 bytes a term):
+ * term id, tail base, tail last key, tail size, doc freq int4, total term freq, small run int4: 48 bytes a term):
  * ~38k rows of text columns took Postgres and node-pg ~75 ms a 5,000-document batch to send and
  * parse, the one packed value ~55. Writers to one index are serialised, so no other transaction
  * inserts the same term meanwhile; if one ever did, the insert below picks the row up.
@@ -87,17 +87,18 @@ export async function findOrAddTerms(
        ON CONFLICT (index_id, field_id, term) DO NOTHING
        RETURNING field_id, term, term_id),
      saved AS (
-       SELECT old.i, old.term_id, tail.base, tail.last, tail.size, tail.df, tail.ttf FROM old
+       SELECT old.i, old.term_id, tail.base, tail.last, tail.size, tail.df, tail.ttf, tail.run FROM old
        LEFT JOIN LATERAL (
          SELECT b.base_doc_key AS base, b.last_doc_key AS last, cardinality(b.doc_offsets) AS size,
-                b.term_doc_freq AS df, b.term_total_freq AS ttf
+                b.term_doc_freq AS df, b.term_total_freq AS ttf, b.small_run AS run
          FROM posting_blocks b WHERE b.index_id = $1 AND b.term_id = old.term_id
          ORDER BY b.base_doc_key DESC LIMIT 1) tail ON true
-       UNION ALL SELECT u.i, new.term_id, NULL, NULL, NULL, NULL, NULL
+       UNION ALL SELECT u.i, new.term_id, NULL, NULL, NULL, NULL, NULL, NULL
        FROM new JOIN u ON u.f = new.field_id AND u.t = new.term)
      SELECT string_agg(int4send(i::int4) || int8send(term_id) || int8send(coalesce(base, -1))
                        || int8send(coalesce(last, -1)) || int4send(coalesce(size, -1))
-                       || int4send(coalesce(df, 0)) || int8send(coalesce(ttf, 0)), ''::bytea) AS saved
+                       || int4send(coalesce(df, 0)) || int8send(coalesce(ttf, 0))
+                       || int4send(coalesce(run, 0)::int4), ''::bytea) AS saved
      FROM saved`,
     [indexId, int4ArrayParam(keys.fieldIds), textArrayParam(keys.terms)],
   );
@@ -114,6 +115,7 @@ export async function findOrAddTerms(
           baseDocKey: base,
           lastDocKey: getInt64(view, at + 20),
           size: view.getInt32(at + 28),
+          smallRun: view.getInt32(at + 44),
           docFreq: view.getInt32(at + 32),
           totalTermFreq: getInt64(view, at + 36),
         };
@@ -135,7 +137,7 @@ export async function findOrAddTerms(
 }
 
 /** Bytes per term in findOrAddTerms's packed result. */
-const SAVED_TERM_BYTES = 44;
+const SAVED_TERM_BYTES = 48;
 
 /** The plain upsert, for terms a concurrent writer inserted after this statement's snapshot. */
 async function upsertTerms(
@@ -340,7 +342,7 @@ export async function copyInvertedIndex(
     fields: 'field_id, path, type',
     term_dictionary: 'field_id, term, term_id',
     posting_blocks:
-      'term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm, term_doc_freq, term_total_freq',
+      'term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm, term_doc_freq, term_total_freq, small_run',
     doc_tokens: 'doc_key, field_id, length, term_ids',
     field_stats: 'field_id, doc_count, sum_total_term_freq',
     doc_values: 'field_id, doc_key, num, kw',

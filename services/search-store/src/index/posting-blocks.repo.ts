@@ -4,24 +4,23 @@ import {
   writeBlockRow,
   blockEnd,
   buildBlocks,
-  TailAppends,
-  tailRoom,
-  BLOCK_SIZE,
+  smallRunAfter,
   type Block,
   type PostingRun,
   type TermTotals,
 } from './build-blocks';
-import { int2ArrayParam, int4ArrayParam, int8ArrayParam } from '../storage/binary-params';
+import { int8ArrayParam } from '../storage/binary-params';
 import { queueBinaryCopy } from '../storage/copy-binary';
 import { EventLoopTurns } from '../storage/event-loop-turns';
 import { StatementQueue } from '../storage/statement-queue';
-import { withNestedLoops } from './with-nested-loops';
 
-/** A term's last block: where a batch's postings for the term are appended, and the term's totals. */
+/** A term's last block: the term's totals, where its postings end, and the run of small blocks ending there. */
 export interface Tail extends TermTotals {
   baseDocKey: number;
   lastDocKey: number;
   size: number;
+  /** Blocks of fewer than 128 documents in a row up to this one (migration 0026; 0 if it is full). */
+  smallRun: number;
 }
 
 /**
@@ -43,43 +42,43 @@ export interface BatchPostings {
 }
 
 /**
- * The SQL of block postings (migration 0004): a batch appends to each term's tail block and writes
- * whole new blocks after it, in two round trips whatever the batch size (the tails come with the term
- * ids, findOrAddTerms, or from the dictionary cache): extend the tails with one UPDATE, COPY the new
- * blocks. Both go through the caller's queue: the UPDATE is queued first, and the blocks are rendered
- * while Postgres runs it. `onTailsSent` runs as the UPDATE goes out (or at once, with no tail to
- * extend): the caller's own rendering can wait until Postgres has the batch's longest statement.
- * Every block written carries the term's totals after the batch (migration 0010): the term's last
- * block is always among them, and the last block's totals are the term's.
+ * Writes a batch's postings as one segment (migration 0026): new block rows only, by one binary COPY,
+ * never an UPDATE of a block already written. Each term's postings become full blocks of 128 and one
+ * last smaller block; every block written carries the term's totals after the batch (migration 0010:
+ * the last block's are the term's, and the term's last block is always one of these). Small blocks a
+ * term gathers batch after batch are counted in `small_run` and merged later in the background
+ * (segment-merge.ts), off the writer's path. The COPY goes through the caller's queue and is rendered
+ * while Postgres runs the statements queued before it; `onBlocksQueued` runs once it is queued, so the
+ * caller renders its next statement while Postgres writes the blocks.
  *
  * Writers to one index are serialised (FOR UPDATE on its `indices` row, api/write/execute-writes.ts)
- * and doc keys come from one sequence, so a batch's doc keys are above every key already indexed: the
- * append path. A batch with a key at or below a term's last key (never in the API, but possible for a
- * caller of the seam) takes the merge path: the term's blocks from that key on are read, merged and
- * written again.
+ * and doc keys come from one sequence, so a batch's doc keys are above every key already indexed: a
+ * term's blocks stay disjoint and ascending. A batch with a key at or below a term's last key (never
+ * in the API, but possible for a caller of the seam) takes the merge path: the term's blocks from that
+ * key on are read, merged and written again.
  */
-export async function appendPostings(
+export async function writeSegment(
   client: PoolClient,
   indexId: string,
   postings: BatchPostings,
   queue = new StatementQueue(),
-  onTailsSent?: () => void,
+  onBlocksQueued?: () => void,
 ): Promise<Tail[]> {
   const terms = postings.termIds.length;
   /** Per term, its last block once the batch is written (for the dictionary cache). */
   const tailsAfter = new Array<Tail>(terms);
-  if (terms === 0) return tailsAfter;
-  // Term id order: the tail UPDATE locks rows in key order and the COPY fills the primary key in order.
+  if (terms === 0) {
+    onBlocksQueued?.();
+    return tailsAfter;
+  }
+  // Term id order: the COPY fills the primary key in order.
   const numericIds = postings.termIds;
   const order =
     postings.order ??
     Array.from({ length: terms }, (_, t) => t).sort((a, b) => numericIds[a]! - numericIds[b]!);
   // Postgres is meanwhile writing what the caller queued before: give node-pg its turns.
   const turns = new EventLoopTurns();
-  const extended = new TailAppends();
   const merging: number[] = [];
-  /** Per term in `order`, the first posting that goes to new blocks. */
-  const fresh = new Int32Array(terms);
   /** The term's totals once the batch is written: what every block it writes carries. */
   const totals = (t: number): TermTotals => ({
     docFreq: (postings.tails[t]?.docFreq ?? 0) + postings.docFreqs[t]!,
@@ -92,63 +91,40 @@ export async function appendPostings(
     start: postings.start[t]!,
     end: postings.start[t + 1]!,
   });
-  // One run object reused for every term here and one in the COPY below (nothing keeps them): ~38k
-  // terms a batch, each allocation counted.
-  const r = run(0);
-  for (let i = 0; i < terms; i++) {
-    if (i % 64 === 63 && turns.due()) await turns.give();
-    const t = order[i]!;
-    r.start = postings.start[t]!;
-    r.end = postings.start[t + 1]!;
-    fresh[t] = r.start;
+  for (let t = 0; t < terms; t++) {
     const tail = postings.tails[t];
-    if (!tail) continue;
-    if (r.docKeys[r.start]! <= tail.lastDocKey) {
-      merging.push(t);
-      fresh[t] = r.end;
-      continue;
-    }
-    const room = tail.size < BLOCK_SIZE ? tailRoom(tail.baseDocKey, tail.size, r) : 0;
-    const after = totals(t);
-    if (room > 0) extended.add(postings.termIds[t]!, tail.baseDocKey, r, room, after);
-    fresh[t] = r.start + room;
-    tailsAfter[t] = {
-      baseDocKey: tail.baseDocKey,
-      lastDocKey: room > 0 ? r.docKeys[r.start + room - 1]! : tail.lastDocKey,
-      size: tail.size + room,
-      docFreq: after.docFreq,
-      totalTermFreq: after.totalTermFreq,
-    };
+    if (tail && postings.docKeys[postings.start[t]!]! <= tail.lastDocKey) merging.push(t);
   }
   const merged =
     merging.length > 0 ? await queue.add(() => mergeBlocks(client, indexId, merging, postings, run)) : [];
-  const extending = extendTails(client, indexId, extended, queue, onTailsSent);
-  // Rendered while Postgres extends the tails; queued behind that UPDATE.
+  const isMerged = new Uint8Array(terms);
+  for (const t of merging) isMerged[t] = 1;
   const index = Number(indexId);
   const copying = queueBinaryCopy(
     client,
     `COPY posting_blocks (index_id, term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm,
-                         term_doc_freq, term_total_freq)
+                         term_doc_freq, term_total_freq, small_run)
      FROM STDIN`,
     function* (copy) {
+      // One run object reused for every term (nothing keeps it): ~38k terms a batch, each allocation counted.
       const r = run(0);
       for (let i = 0; i < terms; i++) {
         const t = order[i]!;
+        if (isMerged[t] === 1) continue;
         r.start = postings.start[t]!;
         r.end = postings.start[t + 1]!;
-        if (fresh[t]! >= r.end) {
-          yield;
-          continue;
-        }
         const after = totals(t);
-        for (let from = fresh[t]!; from < r.end;) {
+        let smallRun = postings.tails[t]?.smallRun ?? 0;
+        for (let from = r.start; from < r.end;) {
           const end = blockEnd(r, from);
-          writeBlockRow(copy, index, numericIds[t]!, r, from, end, after);
+          smallRun = smallRunAfter(smallRun, end - from);
+          writeBlockRow(copy, index, numericIds[t]!, r, from, end, after, smallRun);
           if (end === r.end)
             tailsAfter[t] = {
               baseDocKey: r.docKeys[from]!,
               lastDocKey: r.docKeys[end - 1]!,
               size: end - from,
+              smallRun,
               docFreq: after.docFreq,
               totalTermFreq: after.totalTermFreq,
             };
@@ -156,22 +132,25 @@ export async function appendPostings(
         }
         yield;
       }
-      for (const { t, block } of merged) {
+      for (const { t, block, smallRun } of merged) {
         const after = totals(t);
-        writeBlock(copy, index, numericIds[t]!, block, after);
+        writeBlock(copy, index, numericIds[t]!, block, after, smallRun);
         tailsAfter[t] = {
           baseDocKey: block.baseDocKey,
           lastDocKey: block.lastDocKey,
           size: block.offsets.length,
+          smallRun,
           docFreq: after.docFreq,
           totalTermFreq: after.totalTermFreq,
         };
         yield;
       }
+      // Runs after the COPY is queued (queueBinaryCopy queues it in the same turn as the last row).
+      if (onBlocksQueued) queueMicrotask(onBlocksQueued);
     },
     { queue, turns },
   );
-  await Promise.all([extending, copying]);
+  await copying;
   return tailsAfter;
 }
 
@@ -189,12 +168,13 @@ export async function findTails(
     size: number;
     df: number;
     ttf: string;
+    small_run: number;
   }>(
     `SELECT u.term_id, t.base_doc_key AS base, t.last_doc_key AS last, t.size, t.term_doc_freq AS df,
-            t.term_total_freq AS ttf
+            t.term_total_freq AS ttf, t.small_run
      FROM unnest($2::bigint[]) AS u(term_id)
      CROSS JOIN LATERAL (
-       SELECT base_doc_key, last_doc_key, cardinality(doc_offsets) AS size, term_doc_freq, term_total_freq
+       SELECT base_doc_key, last_doc_key, cardinality(doc_offsets) AS size, term_doc_freq, term_total_freq, small_run
        FROM posting_blocks b
        WHERE b.index_id = $1 AND b.term_id = u.term_id ORDER BY b.base_doc_key DESC LIMIT 1) t`,
     [indexId, int8ArrayParam(termIds)],
@@ -206,59 +186,11 @@ export async function findTails(
         baseDocKey: Number(r.base),
         lastDocKey: Number(r.last),
         size: r.size,
+        smallRun: r.small_run,
         docFreq: r.df,
         totalTermFreq: Number(r.ttf),
       },
     ]),
-  );
-}
-
-/** One UPDATE for every tail (term id order, as `appendPostings` adds them), each a primary-key probe. */
-function extendTails(
-  client: PoolClient,
-  indexId: string,
-  tails: TailAppends,
-  queue: StatementQueue,
-  onSent?: () => void,
-): Promise<unknown> {
-  if (tails.size === 0) {
-    onSent?.();
-    return Promise.resolve();
-  }
-  // One primary-key probe per tail; planned freely, the join hashed every block of the index.
-  return withNestedLoops(
-    client,
-    () => {
-      const sent = client.query(
-        `UPDATE posting_blocks b
-     SET last_doc_key = u.last, doc_offsets = b.doc_offsets || a.o[u.s:u.e], freqs = b.freqs || a.f[u.s:u.e],
-         norms = b.norms || a.n[u.s:u.e], max_freq = greatest(b.max_freq, u.mf), min_norm = least(b.min_norm, u.mn),
-         term_doc_freq = u.df, term_total_freq = u.ttf
-     FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::int4[], $6::int4[], $7::int4[], $8::int2[],
-                 $12::int4[], $13::int8[])
-       AS u(term_id, base, last, s, e, mf, mn, df, ttf),
-       (SELECT $9::int4[] AS o, $10::int4[] AS f, $11::int2[] AS n) a
-     WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.base_doc_key = u.base`,
-        [
-          indexId,
-          int8ArrayParam(tails.termIds),
-          int8ArrayParam(tails.bases),
-          int8ArrayParam(tails.lasts),
-          int4ArrayParam(tails.from),
-          int4ArrayParam(tails.to),
-          int4ArrayParam(tails.maxFreqs),
-          int2ArrayParam(tails.minNorms),
-          int4ArrayParam(tails.offsets),
-          int4ArrayParam(tails.freqs),
-          int2ArrayParam(tails.norms),
-          int4ArrayParam(tails.docFreqs),
-          int8ArrayParam(tails.totalTermFreqs),
-        ],
-      );
-      onSent?.();
-      return sent;
-    },
-    queue,
   );
 }
 
@@ -269,7 +201,7 @@ async function mergeBlocks(
   terms: number[],
   postings: BatchPostings,
   run: (t: number) => PostingRun,
-): Promise<{ t: number; block: Block }[]> {
+): Promise<{ t: number; block: Block; smallRun: number }[]> {
   const termIds = terms.map((t) => postings.termIds[t]!);
   const { rows } = await client.query<{
     term_id: string;
@@ -296,7 +228,7 @@ async function mergeBlocks(
     const base = Number(row.base_doc_key);
     row.doc_offsets.forEach((offset, i) => list.push([base + offset, row.freqs[i]!, row.norms[i]!]));
   }
-  const out: { t: number; block: Block }[] = [];
+  const out: { t: number; block: Block; smallRun: number }[] = [];
   for (const { t, list } of merged.values()) {
     list.sort((a, b) => a[0] - b[0]);
     const blocks = buildBlocks({
@@ -306,7 +238,11 @@ async function mergeBlocks(
       start: 0,
       end: list.length,
     });
-    for (const block of blocks) out.push({ t, block });
+    let smallRun = 0;
+    for (const block of blocks) {
+      smallRun = smallRunAfter(smallRun, block.offsets.length);
+      out.push({ t, block, smallRun });
+    }
   }
   return out;
 }

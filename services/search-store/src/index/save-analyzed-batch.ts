@@ -12,22 +12,21 @@ import {
   type DocTokenStreams,
   type DocValueRow,
 } from './inverted-index.repo';
-import { appendPostings, type Tail } from './posting-blocks.repo';
+import { writeSegment, type Tail } from './posting-blocks.repo';
 import type { TermDictionaryCache } from './term-dictionary-cache';
 
 /**
  * Writes an analysed batch under its doc keys (`docKeys[ordinal]`, ascending with the ordinal, above
  * every key the index holds), in the caller's transaction: fields, then the ids and tails of the terms
- * the cache does not know (term-dictionary-cache.ts), then blocks (carrying each term's totals) and
- * token streams (with each field's length), which need the term ids; field statistics and doc values
- * need none.
+ * the cache does not know (term-dictionary-cache.ts), then the batch's segment of blocks (carrying
+ * each term's totals, posting-blocks.repo.ts) and token streams (with each field's length), which
+ * need the term ids; field statistics and doc values need none.
  *
  * One client runs one statement at a time, and Node and Postgres take turns unless the next statement
  * is queued before the previous one ends. So each statement is queued as soon as what it needs is
  * known, and rendered while Postgres runs the one before it: the rows without term ids go behind the
- * dictionary statement and are written while Node plans the blocks; the token streams are rendered
- * while Postgres runs the tail UPDATE, the batch's longest statement, and the blocks' and token
- * streams' COPYs go behind it (DESIGN.md, "Write path").
+ * dictionary statement and are written while Node renders the blocks; the token streams are rendered
+ * while Postgres copies the blocks, and their COPY goes behind it (DESIGN.md, "Write path").
  */
 export async function saveAnalyzedBatch(
   client: PoolClient,
@@ -113,10 +112,9 @@ export async function saveAnalyzedBatch(
     freqs: batch.postingFreq,
     norms: batch.postingNorm,
   };
-  // The token streams are rendered once the tail UPDATE, the batch's longest statement, has gone out:
-  // rendered first, they held it back ~100 ms while Postgres had only the doc values to write.
+  // The token streams are rendered once the blocks' COPY is queued: Postgres writes the blocks meanwhile.
   let streaming: Promise<void> | undefined;
-  const tailsAfter = await appendPostings(client, indexId, postings, queue, () => {
+  const tailsAfter = await writeSegment(client, indexId, postings, queue, () => {
     if (batch.streamDoc.length === 0) return;
     streaming = insertDocTokens(client, indexId, tokenStreams(batch, docKeys, fieldIds, termIds), queue);
     streaming.catch(() => undefined);

@@ -22,6 +22,7 @@ export class TermDictionaryCache {
   private bases = new Float64Array(0);
   private lasts = new Float64Array(0);
   private sizes = new Int32Array(0);
+  private smallRuns = new Int32Array(0);
   private docFreqs = new Int32Array(0);
   private totalTermFreqs = new Float64Array(0);
   private count = 0;
@@ -48,6 +49,7 @@ export class TermDictionaryCache {
       baseDocKey: this.bases[slot]!,
       lastDocKey: this.lasts[slot]!,
       size: this.sizes[slot]!,
+      smallRun: this.smallRuns[slot]!,
       docFreq: this.docFreqs[slot]!,
       totalTermFreq: this.totalTermFreqs[slot]!,
     };
@@ -75,6 +77,7 @@ export class TermDictionaryCache {
     this.bases[slot] = tail.baseDocKey;
     this.lasts[slot] = tail.lastDocKey;
     this.sizes[slot] = tail.size;
+    this.smallRuns[slot] = tail.smallRun;
     this.docFreqs[slot] = tail.docFreq;
     this.totalTermFreqs[slot] = tail.totalTermFreq;
   }
@@ -87,6 +90,7 @@ export class TermDictionaryCache {
     this.bases = new Float64Array(0);
     this.lasts = new Float64Array(0);
     this.sizes = new Int32Array(0);
+    this.smallRuns = new Int32Array(0);
     this.docFreqs = new Int32Array(0);
     this.totalTermFreqs = new Float64Array(0);
     this.count = 0;
@@ -103,6 +107,7 @@ export class TermDictionaryCache {
     this.bases = widen(this.bases, new Float64Array(capacity));
     this.lasts = widen(this.lasts, new Float64Array(capacity));
     this.sizes = widen(this.sizes, new Int32Array(capacity));
+    this.smallRuns = widen(this.smallRuns, new Int32Array(capacity));
     this.docFreqs = widen(this.docFreqs, new Int32Array(capacity));
     this.totalTermFreqs = widen(this.totalTermFreqs, new Float64Array(capacity));
   }

@@ -67,7 +67,7 @@ const docs = (from: number, to: number, make: (i: number) => Record<string, unkn
   Object.fromEntries(Array.from({ length: to - from }, (_, k) => [`d${from + k}`, make(from + k)]));
 
 describe('block postings', () => {
-  it('appends a later batch to the tail block and splits at 128 documents', async () => {
+  it('writes a later batch as new blocks after the tail and splits at 128 documents', async () => {
     const index = await fx.createIndex(mappings);
     const first = await fx.putDocs(
       index,
@@ -76,22 +76,25 @@ describe('block postings', () => {
     expect(await blocksOf(index, 'alpha')).toHaveLength(1);
     const second = await fx.putDocs(
       index,
-      docs(100, 200, (i) => ({ body: i === 150 ? 'alpha alpha alpha' : 'alpha' })),
+      docs(100, 300, (i) => ({ body: i === 150 ? 'alpha alpha alpha' : 'alpha' })),
     );
     const blocks = await blocksOf(index, 'alpha');
-    expect(blocks.map((b) => b.offsets.length)).toEqual([128, 72]);
+    // The first batch's block stays as it was (migration 0026); the second batch's 200 postings are a
+    // full block and a small one.
+    expect(blocks.map((b) => b.offsets.length)).toEqual([100, 128, 72]);
     const keys = [...Object.values(first), ...Object.values(second)].map(Number).sort((a, b) => a - b);
-    expect(blocks[0]!.base).toBe(keys[0]);
-    expect(blocks[0]!.last).toBe(keys[127]);
-    expect(blocks[1]!.base).toBe(keys[128]);
-    expect(blocks[1]!.last).toBe(keys[199]);
+    expect(blocks.map((b) => [b.base, b.last])).toEqual([
+      [keys[0], keys[99]],
+      [keys[100], keys[227]],
+      [keys[228], keys[299]],
+    ]);
     for (const b of blocks) {
       expect(b.offsets[0]).toBe(0);
       expect([...b.offsets].sort((x, y) => x - y)).toEqual(b.offsets);
     }
     expect([...decode(blocks).keys()]).toEqual(keys);
     // "alpha alpha alpha" (d150) is the one freq 3, in the second block; norms encode 3 and 1 tokens.
-    expect(blocks.map((b) => b.max_freq)).toEqual([1, 3]);
+    expect(blocks.map((b) => b.max_freq)).toEqual([1, 3, 1]);
     expect(decode(blocks).get(Number(second.d150))).toEqual([3, 3]);
     expect(blocks[1]!.min_norm).toBe(1);
     // beta only in the first batch: one block of 100.
@@ -128,7 +131,7 @@ describe('block postings', () => {
     expect(await recount(index)).toMatchObject({ wrong: 0, orphans: 0 });
   });
 
-  it('replaces a document: the old posting leaves its block, the new one joins the tail', async () => {
+  it('replaces a document: the old posting leaves its block, the new one is a new block after it', async () => {
     const index = await fx.createIndex(mappings);
     const before = await fx.putDocs(
       index,

@@ -71,6 +71,7 @@ describe('term dictionary cache', () => {
         baseDocKey: i,
         lastDocKey: i + 5,
         size: i % 128,
+        smallRun: i % 9,
         docFreq: i + 1,
         totalTermFreq: 2 * i + 3,
       }),
@@ -79,13 +80,14 @@ describe('term dictionary cache', () => {
     expect(cache.find(2, 'term2999')).toBe(slots[2999]);
     expect(cache.find(1, 'term2999')).toBe(-1);
     expect(cache.termId(slots[1234]!)).toBe(11_234);
-    const moved = { baseDocKey: 70, lastDocKey: 80, size: 9, docFreq: 40, totalTermFreq: 41 };
+    const moved = { baseDocKey: 70, lastDocKey: 80, size: 9, smallRun: 3, docFreq: 40, totalTermFreq: 41 };
     cache.setTail(slots[7]!, moved);
     expect(cache.tail(slots[7]!)).toEqual(moved);
     expect(cache.tail(slots[2048]!)).toEqual({
       baseDocKey: 2048,
       lastDocKey: 2053,
       size: 0,
+      smallRun: 5,
       docFreq: 2049,
       totalTermFreq: 4099,
     });
@@ -97,7 +99,7 @@ describe('term dictionary cache', () => {
   it('keeps what it holds and takes no more terms past its limit; the budget is shared by the indices', () => {
     const caches = new TermDictionaryCaches(1000);
     const a = caches.for('1')!;
-    const tail = { baseDocKey: 1, lastDocKey: 1, size: 1, docFreq: 1, totalTermFreq: 1 };
+    const tail = { baseDocKey: 1, lastDocKey: 1, size: 1, smallRun: 1, docFreq: 1, totalTermFreq: 1 };
     const added = Array.from({ length: 20 }, (_, i) => a.add(1, `t${i}`, i, tail));
     const kept = added.filter((slot) => slot !== -1).length;
     expect(kept).toBeGreaterThan(0);

@@ -5,13 +5,10 @@ import {
   writeBlockRow,
   blockEnd,
   buildBlocks,
-  TailAppends,
-  tailRoom,
+  MERGE_AT,
+  smallRunAfter,
   type PostingRun,
 } from '../../src/index/build-blocks';
-
-/** A term's totals after a batch, carried along by every block and tail it writes. */
-const TOTALS = { docFreq: 12, totalTermFreq: 30 };
 
 const run = (keys: number[]): PostingRun => ({
   docKeys: keys,
@@ -21,73 +18,12 @@ const run = (keys: number[]): PostingRun => ({
   end: keys.length,
 });
 
-/** The one tail of `appends` at `i`: its columns, and its slice of the flat arrays. */
-function tail(appends: TailAppends, i: number) {
-  const slice = (values: Int32Array) => Array.from(values.slice(appends.from[i]! - 1, appends.to[i]));
-  return {
-    termId: appends.termIds[i],
-    base: appends.bases[i],
-    last: appends.lasts[i],
-    offsets: slice(appends.offsets),
-    freqs: slice(appends.freqs),
-    norms: slice(appends.norms),
-    maxFreq: appends.maxFreqs[i],
-    minNorm: appends.minNorms[i],
-    totals: { docFreq: appends.docFreqs[i], totalTermFreq: appends.totalTermFreqs[i] },
-  };
-}
-
-describe('TailAppends', () => {
-  it('appends the first postings as offsets from the tail base, with their freqs, norms and impacts', () => {
-    const appends = new TailAppends();
-    appends.add(42, 100, run([105, 107, 120, 300]), 3, TOTALS);
-    expect(appends.size).toBe(1);
-    expect(tail(appends, 0)).toEqual({
-      termId: 42,
-      base: 100,
-      last: 120,
-      offsets: [5, 7, 20],
-      freqs: [1, 2, 3],
-      norms: [40, 39, 38],
-      maxFreq: 3,
-      minNorm: 38,
-      totals: TOTALS,
-    });
-  });
-
-  it('takes exactly what tailRoom allows, the rest starting new blocks', () => {
-    const list = run(Array.from({ length: 10 }, (_, i) => 1000 + i));
-    const room = tailRoom(900, BLOCK_SIZE - 4, list);
-    expect(room).toBe(4);
-    const appends = new TailAppends();
-    appends.add(7, 900, list, room, TOTALS);
-    expect(tail(appends, 0).offsets).toEqual([100, 101, 102, 103]);
-    expect(tail(appends, 0).last).toBe(1003);
-    expect(buildBlocks({ ...list, start: room }).map((b) => b.baseDocKey)).toEqual([1004]);
-  });
-
-  it('gives the same columns as a block built from the same postings', () => {
-    const list = run([8, 9, 15, 16, 40]);
-    const [block] = buildBlocks(list);
-    const appends = new TailAppends();
-    appends.add(1, block!.baseDocKey, list, list.end, TOTALS);
-    const ext = tail(appends, 0);
-    expect([ext.offsets, ext.freqs, ext.norms]).toEqual([block!.offsets, block!.freqs, block!.norms]);
-    expect([ext.maxFreq, ext.minNorm, ext.last]).toEqual([block!.maxFreq, block!.minNorm, block!.lastDocKey]);
-  });
-
-  it('keeps each tail its own slice of the flat arrays, reading only its run of the shared arrays', () => {
-    const list = { ...run([1, 2, 50, 60, 70]), start: 2, end: 4 };
-    expect(tailRoom(40, 3, list)).toBe(2);
-    const appends = new TailAppends();
-    appends.add(3, 40, list, 2, TOTALS);
-    appends.add(4, 0, { ...list, start: 0, end: 5 }, 1, TOTALS);
-    expect([appends.from, appends.to]).toEqual([
-      [1, 3],
-      [2, 3],
-    ]);
-    expect(tail(appends, 0).offsets).toEqual([10, 20]);
-    expect(tail(appends, 1).offsets).toEqual([1]);
+describe('smallRunAfter', () => {
+  it('counts blocks of fewer than 128 documents in a row and starts over at a full one', () => {
+    let runLength = 0;
+    const seen = [3, 1, BLOCK_SIZE, 5, 127, 2].map((size) => (runLength = smallRunAfter(runLength, size)));
+    expect(seen).toEqual([1, 2, 0, 1, 2, 3]);
+    expect(MERGE_AT).toBeGreaterThan(1);
   });
 });
 
@@ -139,7 +75,16 @@ describe('writeBlockRow', () => {
     const { copy, rows } = recorder();
     for (let from = list.start; from < list.end;) {
       const end = blockEnd(list, from);
-      writeBlockRow(copy, 9, 77, list, from, end, { docFreq: 130, totalTermFreq: 390 });
+      writeBlockRow(
+        copy,
+        9,
+        77,
+        list,
+        from,
+        end,
+        { docFreq: 130, totalTermFreq: 390 },
+        end - from < 128 ? 4 : 0,
+      );
       from = end;
     }
     expect(rows).toEqual(
@@ -155,13 +100,15 @@ describe('writeBlockRow', () => {
         b.minNorm,
         130,
         390,
+        b.offsets.length < 128 ? 4 : 0,
       ]),
     );
     expect(rows.map((r) => r[7])).toEqual([5, 5]);
     expect(rows.map((r) => r[8])).toEqual([40, 42]);
     // A block built beforehand (the merge path) is written as the same row.
     const built = recorder();
-    for (const b of blocks) writeBlock(built.copy, 9, 77, b, { docFreq: 130, totalTermFreq: 390 });
+    for (const b of blocks)
+      writeBlock(built.copy, 9, 77, b, { docFreq: 130, totalTermFreq: 390 }, b.offsets.length < 128 ? 4 : 0);
     expect(built.rows).toEqual(rows);
   });
 });
