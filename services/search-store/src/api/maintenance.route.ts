@@ -43,6 +43,7 @@ export function maintenanceRouter(deps: StoreDeps): Router {
       deps.pool,
       deps.indexWriter,
       (req.params.index as string | undefined) ?? '_all',
+      maxSegments === undefined || maxSegments === -1 ? undefined : maxSegments,
     );
     res.json({ _shards: broadcastShards(indices) });
   };

@@ -15,19 +15,22 @@ export async function maintainIndices(db: Queryable, expression: string): Promis
 
 /** An IndexWriter may drop what deletes left behind (index-writer.ts: the HNSW graphs' tombstones). */
 interface MaybeCompactingIndexWriter extends IndexWriter {
-  compactIndex?(client: PoolClient, index: IndexContext): Promise<number>;
+  compactIndex?(client: PoolClient, index: IndexContext, maxNumSegments?: number): Promise<number>;
 }
 
 /**
  * ES "Force merge API": merging segments expunges deleted documents. Here the documents and postings
  * are gone at the delete already; what a delete leaves are the HNSW graphs' tombstones (ways through
- * the graph kept for searches), so a force merge compacts the graphs, one index per transaction under
- * its row lock (writers wait, searches go on in their snapshots).
+ * the graph kept for searches), so a force merge compacts the graphs, and merges the postings' small
+ * blocks down to `max_num_segments` per term (index/segment-merge.ts; unset: what the background
+ * policy would merge), one index per transaction under its row lock (writers wait, searches go on in
+ * their snapshots).
  */
 export async function forceMergeIndices(
   pool: Pool,
   writer: IndexWriter,
   expression: string,
+  maxNumSegments?: number,
 ): Promise<IndexRecord[]> {
   const indices = await maintainIndices(pool, expression);
   const compacting = writer as MaybeCompactingIndexWriter;
@@ -37,12 +40,16 @@ export async function forceMergeIndices(
     await inTransaction(pool, async (client) => {
       const [locked] = await lockIndices(client, [index.indexId]);
       if (!locked) return;
-      await compacting.compactIndex!(client, {
-        indexId: locked.indexId,
-        name: locked.name,
-        mappings: locked.mappings,
-        settings: locked.settings,
-      });
+      await compacting.compactIndex!(
+        client,
+        {
+          indexId: locked.indexId,
+          name: locked.name,
+          mappings: locked.mappings,
+          settings: locked.settings,
+        },
+        maxNumSegments,
+      );
     });
   }
   return indices;

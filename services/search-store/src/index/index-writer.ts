@@ -13,6 +13,8 @@ import {
 } from './inverted-index.repo';
 import { removePostings } from './posting-blocks.repo';
 import { saveAnalyzedBatch } from './save-analyzed-batch';
+import { MERGE_AT } from './build-blocks';
+import { mergeAllSegments } from './segment-merger';
 import { TermDictionaryCaches, type TermDictionaryCache } from './term-dictionary-cache';
 import { EventLoopTurns } from '../storage/event-loop-turns';
 import { VectorWriter } from './vector-writer';
@@ -102,8 +104,12 @@ export interface DroppingIndexWriter extends IndexWriter {
 
 /** The Postgres writer: also compacts an index on force merge (catalog/maintain-indices.ts). */
 export interface CompactingIndexWriter extends DroppingIndexWriter {
-  /** Drops what deletes left behind (the HNSW graphs' tombstones); returns how many. */
-  compactIndex(client: PoolClient, index: IndexContext): Promise<number>;
+  /**
+   * Drops what deletes left behind (the HNSW graphs' tombstones; returns how many) and merges the
+   * postings' small blocks (segment-merge.ts): with `maxNumSegments` n every term's run of more than n
+   * small blocks, else the runs the background merge policy would take.
+   */
+  compactIndex(client: PoolClient, index: IndexContext, maxNumSegments?: number): Promise<number>;
 }
 
 /** Milliseconds of analysis between two turns of the event loop in `prepare`. */
@@ -248,7 +254,9 @@ export function createIndexWriter(options: IndexWriterOptions = {}): CompactingI
       await copyNestedDocs(client, fromIndexId, toIndexId);
     },
 
-    async compactIndex(client, index) {
+    async compactIndex(client, index, maxNumSegments) {
+      const minRun = maxNumSegments !== undefined && maxNumSegments > 0 ? maxNumSegments + 1 : MERGE_AT;
+      await mergeAllSegments(client, index.indexId, Math.max(2, minRun));
       return vectors.compact(client, index.indexId, index.mappings);
     },
 

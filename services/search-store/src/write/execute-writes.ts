@@ -16,6 +16,7 @@ import type { DocState, IndexState, WriteDeps, WriteOptions } from './index-stat
 import type { WriteOp, WriteResult } from './write-op';
 import { checkIndexBlocks } from '../catalog/index-blocks';
 import { statisticsRefresherFor } from '../storage/statistics-refresher';
+import { segmentMergerFor } from '../index/segment-merger';
 
 export type { DocState, IndexState, WriteDeps, WriteOptions } from './index-state';
 
@@ -32,6 +33,7 @@ export async function executeWrites(
   ops: WriteOp[],
   options: WriteOptions,
 ): Promise<WriteResult[]> {
+  let touched: string[] = [];
   const written = await inRetriedTransaction(deps.pool, async (client) => {
     const results: (WriteResult | undefined)[] = new Array(ops.length).fill(undefined);
     const targets = await resolveTargets(client, ops, results);
@@ -42,11 +44,14 @@ export async function executeWrites(
       results[i] = await applyOp(deps, state, op, options);
     }
     for (const state of states.values()) await flushIndex(client, deps.indexWriter, state);
+    touched = [...states.values()].map((s) => s.record.indexId);
     return results.map(
       (r, i) => r ?? failure(ops[i] as WriteOp, new EsError('exception', 'write was not applied')),
     );
   });
   statisticsRefresherFor(deps.pool).noteWrites(written.filter((r) => r.ok).length);
+  // Each batch wrote its postings as new small blocks: merged in the background (index/segment-merger.ts).
+  segmentMergerFor(deps.pool).noteWrites(touched);
   // refresh=true|wait_for: visible to the next search on any instance, replicas included.
   if (options.refresh !== 'false') await deps.replicas?.awaitReplay();
   return written;

@@ -66,6 +66,7 @@ export function createRecordingIndexWriter(
       await inner.copyIndex(client, fromIndexId, toIndexId);
     },
     dropIndex: (client: PoolClient, indexId: string) => inner.dropIndex(client, indexId),
-    compactIndex: (client: PoolClient, index: IndexContext) => inner.compactIndex(client, index),
+    compactIndex: (client: PoolClient, index: IndexContext, maxNumSegments?: number) =>
+      inner.compactIndex(client, index, maxNumSegments),
   };
 }
