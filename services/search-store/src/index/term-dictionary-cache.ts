@@ -13,6 +13,9 @@ const ENTRY_BYTES = 96;
  * Only the writer that holds the index's row lock reads or changes it (index-writer.ts `add`); a
  * transaction that changes the dictionary any other way (remove, copy, another instance's write)
  * gives the index a new token, and the cache is dropped the next time its token does not match.
+ * The background merge (segment-merge.ts) gives no new token: it keeps every term's last doc key and
+ * totals, which is what a batch takes from a cached tail; a cached `smallRun` may then overstate the
+ * run, which only brings that term's next merge forward.
  */
 export class TermDictionaryCache {
   /** The token of the transaction this state belongs to; null: nothing to trust. */
