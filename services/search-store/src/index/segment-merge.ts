@@ -27,9 +27,11 @@ export interface MergeRound {
  * blocks (at most twice the minimum ⌈df / 128⌉, for a term with just over 128 postings a batch),
  * plus what the merge has not caught up with. `_forcemerge` passes `minRun` 2: every run merged.
  *
- * A run is read from its first block to the term's last (a delete may have dropped blocks inside it;
- * later batches may have added blocks after it), deleted, and written again as blocks of 128: the
- * same postings, the same term totals on the last block, so scores are identical before and after.
+ * A run is read from its first small block to the term's last (a delete may have dropped blocks
+ * inside it; later batches may have added blocks after it; a run a writer counted from a cached tail
+ * that a merge had already rewritten may reach back over full blocks, which are left alone), deleted,
+ * and written again as blocks of 128: the same postings, the same term totals on the last block, so
+ * scores are identical before and after.
  */
 export async function mergeSegments(
   client: PoolClient,
@@ -41,9 +43,9 @@ export async function mergeSegments(
   const threshold = minRun >= MERGE_AT ? `small_run >= ${MERGE_AT} AND small_run >= $3` : 'small_run >= $3';
   const { rows: starts } = await client.query<{ term_id: string; start: string }>(
     `SELECT c.term_id, (SELECT min(r.base_doc_key) FROM (
-              SELECT b.base_doc_key FROM posting_blocks b
+              SELECT b.base_doc_key, cardinality(b.doc_offsets) AS size FROM posting_blocks b
               WHERE b.index_id = $1 AND b.term_id = c.term_id AND b.base_doc_key <= c.base_doc_key
-              ORDER BY b.base_doc_key DESC LIMIT c.small_run) r) AS start
+              ORDER BY b.base_doc_key DESC LIMIT c.small_run) r WHERE r.size < 128) AS start
      FROM (SELECT DISTINCT ON (term_id) term_id, base_doc_key, small_run FROM posting_blocks
            WHERE index_id = $1 AND ${threshold}
            ORDER BY term_id, base_doc_key LIMIT $2) c`,

@@ -1,8 +1,15 @@
 import type { Pool, PoolClient } from 'pg';
 import { mergeSegments, type MergeRound } from './segment-merge';
 
-/** How long the merger waits before trying an index again whose row lock a writer holds. */
-const RETRY_MS = 50;
+/** Writes an index must pause for before its merge starts: a bulk load is not slowed by its own merges. */
+const QUIET_MS = 300;
+/** The longest a noted write waits for its merge while writes keep coming (a steady trickle, a long load). */
+const MAX_DEFER_MS = 5000;
+
+export interface SegmentMergerOptions {
+  quietMs?: number;
+  maxDeferMs?: number;
+}
 
 export interface SegmentMerger {
   /** Notes indices written (after their transaction committed); merges their postings in the background. */
@@ -14,15 +21,22 @@ export interface SegmentMerger {
 /**
  * Runs the background merge of posting blocks (segment-merge.ts) off the request path, as the
  * statistics refresher runs ANALYZE: each instance merges the indices it wrote, one round (a bounded
- * number of terms) per short transaction, until no candidate is left. Stateless across instances: a
- * round takes the index's row lock with SKIP LOCKED, so two instances never merge one index at once,
- * and a merger never waits for a writer (it comes back RETRY_MS later); a writer waits for at most one
- * round. A failed round is dropped (the candidates stay in the partial index; the next write or
- * `_forcemerge` picks them up).
+ * number of terms) per short transaction, until no candidate is left. Rounds start once the instance's
+ * writes paused for QUIET_MS, or MAX_DEFER_MS after the first write waiting for them: on two cores a
+ * merge competes with the load that feeds it, and Lucene's merge scheduler throttles for the same
+ * reason. Stateless across instances: a round takes the index's row lock with SKIP LOCKED, so two
+ * instances never merge one index at once, and a merger never waits for a writer (a busy index is
+ * left to that writer's next noteWrites); a writer waits for at most one round. A failed round is
+ * dropped (the candidates stay in the partial index; the next write or `_forcemerge` picks them up).
  */
-export function createSegmentMerger(pool: Pool): SegmentMerger {
+export function createSegmentMerger(pool: Pool, options: SegmentMergerOptions = {}): SegmentMerger {
+  const quietMs = options.quietMs ?? QUIET_MS;
+  const maxDeferMs = options.maxDeferMs ?? MAX_DEFER_MS;
   const pending = new Set<string>();
   let running: Promise<void> | undefined;
+  let lastWrite = 0;
+  /** When the oldest write still waiting for a merge was noted. */
+  let waitingSince = 0;
 
   async function round(indexId: string): Promise<MergeRound | 'busy'> {
     const client = await pool.connect();
@@ -43,20 +57,32 @@ export function createSegmentMerger(pool: Pool): SegmentMerger {
     }
   }
 
+  /** Until writes paused for quietMs or the oldest waited maxDeferMs. */
+  async function awaitTurn(): Promise<void> {
+    for (;;) {
+      const now = Date.now();
+      const wait = Math.min(lastWrite + quietMs - now, waitingSince + maxDeferMs - now);
+      if (wait <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, wait).unref());
+    }
+  }
+
   async function drain(): Promise<void> {
     while (pending.size > 0) {
+      await awaitTurn();
       const [indexId] = pending;
       pending.delete(indexId!);
       const done = await round(indexId!).catch(() => undefined);
-      if (done === 'busy') {
-        pending.add(indexId!);
-        await new Promise((resolve) => setTimeout(resolve, RETRY_MS).unref());
-      } else if (done && done.terms > 0) pending.add(indexId!); // more may be left
+      if (done !== 'busy' && done && done.terms > 0) pending.add(indexId!); // more may be left
+      if (pending.size === 0) waitingSince = Date.now();
     }
   }
 
   return {
     noteWrites(indexIds) {
+      const now = Date.now();
+      if (pending.size === 0) waitingSince = now;
+      lastWrite = now;
       for (const id of indexIds) pending.add(id);
       running ??= drain().finally(() => (running = undefined));
     },

@@ -3,7 +3,7 @@ import { createIndexFixture, type IndexFixture } from './support/index-fixture';
 import type { IndexContext } from '../../src/index/index-writer';
 import { BLOCK_SIZE, MERGE_AT } from '../../src/index/build-blocks';
 import { mergeSegments } from '../../src/index/segment-merge';
-import { mergeAllSegments } from '../../src/index/segment-merger';
+import { createSegmentMerger, mergeAllSegments } from '../../src/index/segment-merger';
 
 let fx: IndexFixture;
 beforeAll(async () => (fx = await createIndexFixture()));
@@ -206,6 +206,31 @@ describe('segments and their merge', () => {
       [index.indexId],
     );
     expect(docs.rows).toEqual([{ n: total }]);
+    expect(await broken(index)).toEqual({ wrong: 0, overlapping: 0, bad: 0 });
+  });
+
+  it('merges in the background after writes pause, and never waits for a writer holding the index', async () => {
+    const index = await fx.createIndex(mappings);
+    for (let b = 0; b < MERGE_AT + 1; b++) await fx.putDocs(index, batch(b * 9, 9));
+    const before = await searchable(index);
+    const merger = createSegmentMerger(fx.pool, { quietMs: 20, maxDeferMs: 1000 });
+    // A writer holds the index row: the merger leaves it (no wait), nothing is merged.
+    const writer = await fx.pool.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query('SELECT 1 FROM indices WHERE index_id = $1 FOR UPDATE', [index.indexId]);
+      merger.noteWrites([index.indexId]);
+      await merger.idle();
+      expect(await mostSmallBlocks(index)).toBe(MERGE_AT + 1);
+    } finally {
+      await writer.query('ROLLBACK');
+      writer.release();
+    }
+    // Its commit notes the write again: now the merge runs to the end.
+    merger.noteWrites([index.indexId]);
+    await merger.idle();
+    expect(await mostSmallBlocks(index)).toBeLessThan(MERGE_AT);
+    expect(await searchable(index)).toEqual(before);
     expect(await broken(index)).toEqual({ wrong: 0, overlapping: 0, bad: 0 });
   });
 });
