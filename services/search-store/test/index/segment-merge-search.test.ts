@@ -47,7 +47,7 @@ beforeAll(async () => {
     expect(bulk.json).toMatchObject({ errors: false });
   }
   await segmentMergerFor(store.pool).idle();
-});
+}, 180_000);
 afterAll(async () => {
   await store.stop();
 });
@@ -56,7 +56,7 @@ afterAll(async () => {
 function requests(seed: number): Record<string, unknown>[] {
   const words = wordsFrom(random(seed));
   const out: Record<string, unknown>[] = [];
-  for (let q = 0; q < 12; q++) {
+  for (let q = 0; q < 6; q++) {
     out.push({ query: { match: { body: words(1 + (q % 3)) } }, size: 15 });
     out.push({ query: { match: { body: { query: words(2), operator: 'and' } } }, track_total_hits: true });
     out.push({ query: { multi_match: { query: words(2), fields: ['title^2', 'body'] } } });
@@ -96,5 +96,5 @@ describe('searches across a merge', () => {
     expect(merged.status).toBe(200);
     expect(await smallBlocks()).toBeLessThan(small);
     expect(await answers(20261126)).toEqual(before);
-  });
+  }, 120_000);
 });
