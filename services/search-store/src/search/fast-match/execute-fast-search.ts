@@ -6,8 +6,9 @@ import type { SearchRequest } from '../../query/parse/search-request';
 import { loadMatchPostings } from './load-match-postings';
 import { isFastMatchRequest, planFastMatch, type FastMatchPlan } from './plan-fast-match';
 import { checkCachedPlan, type CatalogFold } from './check-cached-plan';
-import type { PostingsCache } from './postings-cache';
-import { scoreMatchPlan, type MatchPostings } from './score-match-plan';
+import { PostingsCache } from './postings-cache';
+import { planFromCache, readPlanBlocks, type PlanRead } from './read-plan-blocks';
+import { scoreMatchPlan } from './score-match-plan';
 import { TopDocsHeap } from './top-docs-heap';
 import { collectTopTerms, type TopCollector } from './block-max-top-k';
 import { FuzzyExpansions } from './fuzzy-expansions';
@@ -55,17 +56,19 @@ export async function executeFastSearch(
     docKey: p.doc,
     score: p.score,
   });
-  if (cache) {
-    const cached = plans.map((plan) => cache.lookup(plan));
+  const options = {
+    k: request.size === 0 ? 0 : request.from + request.size,
+    limit: totalHitsLimit(request),
+    minScore: request.minScore === undefined ? undefined : f(request.minScore),
+  };
+  // Without a configured cache, one that lives as long as this search holds what it reads.
+  const store = cache?.enabled ? cache : new PostingsCache(Infinity);
+  if (cache?.enabled) {
+    const cached = plans.map((plan) => planFromCache(store, plan, options));
     if (cached.every((c) => c !== undefined)) {
       // Before the first await: the caller reads this to know it need not load the catalog itself.
       if (fold) fold.taken = true;
-      const ranked = rankPlans(
-        plans,
-        cached.map((c) => c.postings),
-        rank,
-        request,
-      );
+      const ranked = rankPlans(plans, cached, rank, request);
       const page = ranked.page.map(located);
       const checked = await Promise.all(
         plans.map((plan, i) =>
@@ -83,12 +86,11 @@ export async function executeFastSearch(
         const rows = page.map((p) => byKey.get(`${p.indexId}:${p.docKey}`)!);
         return respond(db, readers, request, ranked, rows, started);
       }
-      // Something changed: read the postings again below, which replaces what the cache holds.
+      // Something changed: read again below; each statement there checks what it uses.
     }
   }
-  const postings = await Promise.all(plans.map((plan) => loadMatchPostings(db, plan, cache?.enabled)));
-  if (cache) plans.forEach((plan, i) => cache.remember(plan, postings[i]!));
-  const ranked = rankPlans(plans, postings, rank, request);
+  const read = await Promise.all(plans.map((plan) => readPlanBlocks(db, store, plan, options)));
+  const ranked = rankPlans(plans, read, rank, request);
   const rows = await loadPageRows(db, ranked.page.map(located));
   return respond(db, readers, request, ranked, rows, started);
 }
@@ -113,7 +115,7 @@ interface Ranked {
  */
 function rankPlans(
   plans: FastMatchPlan[],
-  postings: MatchPostings[],
+  read: PlanRead[],
   rank: Int32Array,
   request: SearchRequest,
 ): Ranked {
@@ -130,10 +132,15 @@ function rankPlans(
   const byRank = plans.map((_, i) => i).sort((a, b) => rank[a]! - rank[b]!);
   for (const i of byRank) {
     const plan = plans[i]!;
+    const { postings, partial } = read[i]!;
     c.shard = rank[i]!;
-    if (c.limit !== Infinity && plan.root.kind === 'terms' && collectTopTerms(plan.root, postings[i]!, c))
+    // Only competitive blocks were read (choose-blocks.ts): the total is known to exceed the limit,
+    // as Elasticsearch reports it (`gte`), and the blocks left out hold no document of the page.
+    if (partial) c.total = Math.max(c.total, c.limit + 1);
+    if (c.limit !== Infinity && plan.root.kind === 'terms' && collectTopTerms(plan.root, postings, c))
       continue;
-    const { docs, scores, length } = scoreMatchPlan(plan.root, postings[i]!);
+    if (partial) throw new Error('a plan read in part must be collected by block-max top-k');
+    const { docs, scores, length } = scoreMatchPlan(plan.root, postings);
     for (let j = 0; j < length; j++) {
       const s = scores[j]!;
       if (c.minScore !== undefined && !(s >= c.minScore)) continue;
