@@ -11,6 +11,7 @@ import { planFromCache, readPlanBlocks, type PlanRead } from './read-plan-blocks
 import { scoreMatchPlan } from './score-match-plan';
 import { TopDocsHeap } from './top-docs-heap';
 import { collectTopTerms, type TopCollector } from './block-max-top-k';
+import { collectTopTree } from './block-max-tree';
 import { FuzzyExpansions } from './fuzzy-expansions';
 
 const f = Math.fround;
@@ -109,9 +110,10 @@ interface Ranked {
 }
 
 /**
- * Scores every plan over its postings and keeps the top from+size (min_score applied). A plain match
- * or term (a `terms` root) skips the documents that cannot make the page once track_total_hits has
- * been counted (block-max-top-k.ts); anything else scores every match.
+ * Scores every plan over its postings and keeps the top from+size (min_score applied). Once
+ * track_total_hits has been counted, documents that cannot make the page are skipped: a plain match or
+ * term by block-max-top-k.ts, multi_match, bool and minimum_should_match by block-max-tree.ts; fuzzy
+ * nodes score every match.
  */
 function rankPlans(
   plans: FastMatchPlan[],
@@ -140,6 +142,7 @@ function rankPlans(
     if (c.limit !== Infinity && plan.root.kind === 'terms' && collectTopTerms(plan.root, postings, c))
       continue;
     if (partial) throw new Error('a plan read in part must be collected by block-max top-k');
+    if (c.limit !== Infinity && collectTopTree(plan.root, postings, c)) continue;
     const { docs, scores, length } = scoreMatchPlan(plan.root, postings);
     for (let j = 0; j < length; j++) {
       const s = scores[j]!;
