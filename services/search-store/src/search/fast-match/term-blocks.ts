@@ -29,6 +29,8 @@ export interface TermBlocks {
   loaded: number;
   /** Assembled once every block is read (assembleTerm), so a whole cached term is not copied per search. */
   whole?: TermPostings;
+  /** The last assembly of some of the blocks, reused while no block is added. */
+  assembled?: { loaded: number; postings: TermPostings };
 }
 
 /** The block of `entry` whose [base, last] holds `doc`, or -1 (binary search over the directory). */
@@ -66,6 +68,7 @@ export function positionIn(docs: Float64Array, doc: number): number {
  */
 export function assembleTerm(entry: TermBlocks): TermPostings {
   if (entry.whole) return entry.whole;
+  if (entry.assembled?.loaded === entry.loaded) return entry.assembled.postings;
   let n = 0;
   let blocks = 0;
   for (const c of entry.contents) {
@@ -111,6 +114,9 @@ export function assembleTerm(entry: TermBlocks): TermPostings {
       start = end;
     });
     entry.whole = postings;
+    entry.assembled = undefined;
+  } else {
+    entry.assembled = { loaded: entry.loaded, postings };
   }
   return postings;
 }
@@ -120,6 +126,7 @@ export function directoryBytes(blocks: number): number {
   return 160 + blocks * (8 + 8 + 4 + 1 + 8);
 }
 
+/** A block's bytes, counted twice: the search's assembly of some blocks (assembleTerm) copies them. */
 export function contentBytes(c: BlockContents): number {
-  return 64 + c.docs.length * (8 + 4 + 1);
+  return 64 + 2 * c.docs.length * (8 + 4 + 1);
 }
