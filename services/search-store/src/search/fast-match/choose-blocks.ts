@@ -102,7 +102,7 @@ function chooseTerms(
       max: 0,
     });
   }
-  if (node.required === present && clauses.length > 1) return chooseAnd(clauses);
+  if (node.required === present && clauses.length > 1) return chooseAnd(clauses, normInverse, options);
   const or = node.required === 1 || clauses.length === 1;
   if (
     !or ||
@@ -115,33 +115,106 @@ function chooseTerms(
   return chooseOr(clauses, normInverse, options.k);
 }
 
-/** The rarest term's blocks, then the others' blocks that hold one of its documents. */
-function chooseAnd(clauses: Clause[]): BlockChoice {
+/**
+ * The rarest term's blocks, then the others' blocks that hold one of its documents. When the rarest
+ * term alone has more documents than track_total_hits (and no min_score): its blocks in doc order
+ * until the matches among them exceed the limit (the total is then `gte`), their k-th best score a
+ * floor θ; of the rest, only its blocks whose bound with the other terms' overlapping bounds reaches θ.
+ */
+function chooseAnd(clauses: Clause[], normInverse: Float32Array, options: ChooseOptions): BlockChoice {
   let lead = clauses[0]!;
   for (const c of clauses) if (c.entry.docFreq < lead.entry.docFreq) lead = c;
   const wanted: BlockChoice['wanted'] = [];
-  missing(lead.key, lead.entry, wanted);
-  if (wanted.length > 0) return { wanted, partial: false };
+  const lazy =
+    options.limit !== Infinity &&
+    options.minScore === undefined &&
+    lead.entry.docFreq > options.limit &&
+    clauses.every((c) => c.weight >= 0 && Number.isFinite(c.weight));
+  if (!lazy) {
+    missing(lead.key, lead.entry, wanted);
+    if (wanted.length === 0) probes(clauses, lead, () => true, wanted);
+    return { wanted, partial: false };
+  }
+  const { contents } = lead.entry;
+  const n = contents.length;
+  // The prefix: read in batches of about the blocks the limit needs, their probes after them.
+  let prefix = 0;
+  let count = 0;
+  const scores: number[] = [];
+  while (prefix < n && count <= options.limit) {
+    if (!contents[prefix]) {
+      const batch = Math.ceil((options.limit + 1 - count) / 128) + 4;
+      for (let b = prefix; b < n && wanted.length < batch; b++)
+        if (!contents[b]) wanted.push({ key: lead.key, block: b });
+      return { wanted, partial: false };
+    }
+    const from = prefix;
+    while (prefix < n && contents[prefix]) prefix++;
+    probes(clauses, lead, (b) => b >= from && b < prefix, wanted);
+    if (wanted.length > 0) return { wanted, partial: false };
+    for (let b = from; b < prefix && count <= options.limit; b++) {
+      documents: for (const d of contents[b]!.docs) {
+        let sum = 0;
+        for (const c of clauses) {
+          const s = scoreOf(c, normInverse, d);
+          if (!(s > 0) && positionOf(c, d) < 0) continue documents;
+          sum += s;
+        }
+        count++;
+        scores.push(f(sum));
+      }
+    }
+  }
+  // Every block read: the answer is exact.
+  if (count <= options.limit) return { wanted, partial: false };
+  const k = options.k;
+  let theta = Infinity;
+  if (k > 0) {
+    scores.sort((a, b) => b - a);
+    theta = scores.length >= k ? scores[k - 1]! : -Infinity;
+  }
+  boundBlocks(clauses, normInverse);
+  const upper = upperBounds(clauses)[clauses.indexOf(lead)]!;
+  const needed = (b: number): boolean => b >= prefix && pad(upper[b]!) >= theta;
+  for (let b = prefix; b < n; b++) if (!contents[b] && needed(b)) wanted.push({ key: lead.key, block: b });
+  if (wanted.length === 0) probes(clauses, lead, needed, wanted);
+  return { wanted, partial: true };
+}
+
+/** Of every term but the lead, the blocks holding a document of the lead's read blocks `which`. */
+function probes(
+  clauses: Clause[],
+  lead: Clause,
+  which: (b: number) => boolean,
+  wanted: BlockChoice['wanted'],
+): void {
   for (const c of clauses) {
     if (c === lead) continue;
     const { base, last, contents } = c.entry;
     let j = 0;
-    for (const block of lead.entry.contents) {
-      for (const d of block!.docs) {
+    lead.entry.contents.forEach((block, b) => {
+      if (!block || !which(b)) return;
+      for (const d of block.docs) {
         while (j < base.length && last[j]! < d) j++;
-        if (j === base.length) break;
+        if (j === base.length) return;
         if (base[j]! <= d && !contents[j]) {
           wanted.push({ key: c.key, block: j });
           j++;
         }
       }
-    }
+    });
   }
-  return { wanted, partial: false };
 }
 
-function chooseOr(clauses: Clause[], normInverse: Float32Array, k: number): BlockChoice {
-  if (k === 0) return { wanted: [], partial: true };
+/** Whether the clause's read block holding d has it: its position, or -1. */
+function positionOf(c: Clause, d: number): number {
+  const j = blockContaining(c.entry, d);
+  const block = j < 0 ? undefined : c.entry.contents[j];
+  return block ? positionIn(block.docs, d) : -1;
+}
+
+/** Each block's bound on a clause's score: termScore at max_freq and the best normInverse ≥ min_norm. */
+function boundBlocks(clauses: Clause[], normInverse: Float32Array): void {
   // The largest normInverse over the norm bytes ≥ x (blockBounds in block-max-top-k.ts).
   const best = new Float64Array(normInverse.length);
   for (let x = normInverse.length - 1, max = -Infinity; x >= 0; x--) {
@@ -151,11 +224,17 @@ function chooseOr(clauses: Clause[], normInverse: Float32Array, k: number): Bloc
   for (const c of clauses) {
     const { maxFreq, minNorm } = c.entry;
     c.bounds = new Float64Array(maxFreq.length);
+    c.max = 0;
     for (let b = 0; b < maxFreq.length; b++) {
       c.bounds[b] = c.count * termScore(c.weight, maxFreq[b]!, best[minNorm[b]!]!);
       if (c.bounds[b]! > c.max) c.max = c.bounds[b]!;
     }
   }
+}
+
+function chooseOr(clauses: Clause[], normInverse: Float32Array, k: number): BlockChoice {
+  if (k === 0) return { wanted: [], partial: true };
+  boundBlocks(clauses, normInverse);
   const upper = upperBounds(clauses);
   const wanted: BlockChoice['wanted'] = [];
   // θ: a floor of the page's last score, from the sample of the highest upper bounds.
