@@ -92,7 +92,15 @@ export function createApp(
   const ctx = buildAuthContext({ config, pool, logger, cache, revocations });
   const assertions = createClientKeyDeps(config, logger, redis, deps.throttleKeyPrefix);
   const flow = createAuthorizationFlow(ctx, assertions);
-  const core = createAuthCore({ ctx, flow, redis, throttleKeyPrefix: deps.throttleKeyPrefix, assertions });
+  const logout = createLogoutService(ctx, createBackchannelLogoutRepo(pool));
+  const core = createAuthCore({
+    ctx,
+    flow,
+    redis,
+    throttleKeyPrefix: deps.throttleKeyPrefix,
+    assertions,
+    logout,
+  });
   // The account page revokes through the core, so the introspection cache is purged on every instance.
   const coreRevoker: GrantRevoker = {
     async revokeUserClient(userId, clientId, reason) {
@@ -100,7 +108,6 @@ export function createApp(
       return result.grants;
     },
   };
-  const logout = createLogoutService(ctx, createBackchannelLogoutRepo(pool));
   const consents = createConsentsRepo(pool);
   const pages = createPagesRouter({
     config,

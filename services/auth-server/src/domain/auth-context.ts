@@ -17,6 +17,8 @@ import type { DeviceAuthorizationsRepo } from './device/device-authorization';
 import type { PushedRequestsRepo } from './authorize/pushed-request';
 import type { ClientRegistrationsRepo } from './clients/client-registration';
 import type { RecoveryCodesRepo, TotpRepo } from './mfa/totp-repo';
+import type { AdminRepo } from './admin/admin-repo';
+import type { AuditEventsRepo } from './admin/audit-events';
 
 /** The repositories of the protocol core: domain-owned interfaces, implemented in storage/. */
 export interface Repos {
@@ -33,6 +35,9 @@ export interface Repos {
   /** TOTP second factor and recovery codes (migration 0016). */
   totp: TotpRepo;
   recoveryCodes: RecoveryCodesRepo;
+  /** The admin console's and admin API's reads and writes beyond the protocol repos (0019). */
+  admin: AdminRepo;
+  auditEvents: AuditEventsRepo;
 }
 
 /** Everything the protocol core needs, built once in createApp and passed down (no globals). */

@@ -7,6 +7,7 @@ import { adminRouter } from './admin.route';
 import { deviceAuthorizationRouter } from './device-authorization.route';
 import { discoveryRouter } from './discovery.route';
 import type { ClientAssertionDeps } from '../domain/clients/verify-client-assertion';
+import type { LogoutService } from '../domain/logout/logout-service';
 import {
   createIntrospectionHandlers,
   introspectionRouter,
@@ -54,6 +55,8 @@ export function createAuthCore(deps: {
   throttleKeyPrefix?: string;
   /** Used assertion and request-object jtis, and the jwks_uri fetcher (shared with the authorization flow). */
   assertions: ClientAssertionDeps;
+  /** Back-channel logout of sessions the admin API ends (the account page's service). */
+  logout: Pick<LogoutService, 'sessionsEnded'>;
 }): AuthCore {
   const { ctx, flow, redis } = deps;
   const { config } = ctx;
@@ -105,7 +108,7 @@ export function createAuthCore(deps: {
   router.use(pushedAuthorizationRequestRouter(ctx, clientAuth, dpop));
   router.use(revokeRouter(ctx, clientAuth));
   router.use(userinfoRouter(ctx, dpop));
-  router.use(adminRouter(ctx));
+  router.use(adminRouter(ctx, deps.logout));
   // RFC 7591: off by default. Off, /register and /register/{id} answer a JSON 404 in the OAuth envelope
   // (RFC 7591 defines no answer for a server without the endpoint; ORY Hydra answers 404 too), and no-store
   // as the endpoint's answers are.

@@ -1,4 +1,6 @@
 import type { Repos } from '../domain/auth-context';
+import { createAdminRepo } from './admin.repo';
+import { createAuditEventsRepo } from './audit-events.repo';
 import { createAuthorizationCodesRepo } from './authorization-codes.repo';
 import { createClientsRepo } from './clients.repo';
 import { createClientRegistrationsRepo } from './client-registrations.repo';
@@ -28,5 +30,7 @@ export function createRepos(db: Queryable): Repos {
     registrations: createClientRegistrationsRepo(db),
     totp: createTotpRepo(db),
     recoveryCodes: createRecoveryCodesRepo(db),
+    admin: createAdminRepo(db),
+    auditEvents: createAuditEventsRepo(db),
   };
 }

@@ -1,0 +1,151 @@
+import { OAuthError } from '@acme/common';
+import type { AuthContext } from '../auth-context';
+import type { Client } from '../clients/client';
+import { clientRegistrationSchema, registerClient } from '../clients/register-client';
+import { createClientSecretEncryption } from '../crypto/key-encryption';
+import { generateSecret } from '../crypto/secret-hasher';
+import { revokeGrants } from '../revocation/revoke';
+import type { AdminActor } from './admin-actor';
+import { recordAdminEvent } from './audit-events';
+
+/**
+ * Client administration shared by the JSON admin API and the console: every change is validated by
+ * registerClient's rules and recorded once as an audit event (ids and names, never the secret).
+ */
+export async function createClientAsAdmin(ctx: AuthContext, actor: AdminActor, input: unknown) {
+  const result = await registerClient(ctx, input);
+  const { client } = result;
+  await recordAdminEvent(
+    ctx,
+    actor,
+    'client.create',
+    { type: 'client', id: client.clientId },
+    {
+      name: client.name,
+      client_type: client.clientType,
+      redirect_uris: client.redirectUris,
+      grant_types: client.grantTypes,
+      scopes: client.scopes,
+    },
+  );
+  return result;
+}
+
+/** The fields an admin may change on a client; its type, auth method and keys stay (delete and recreate). */
+export const clientUpdateSchema = clientRegistrationSchema
+  .pick({
+    name: true,
+    redirect_uris: true,
+    post_logout_redirect_uris: true,
+    grant_types: true,
+    response_types: true,
+    scopes: true,
+    token_format: true,
+    jwt_alg: true,
+    access_token_ttl_seconds: true,
+    refresh_token_ttl_seconds: true,
+    refresh_idle_ttl_seconds: true,
+  })
+  .partial()
+  .strict();
+
+/** The registration input that re-creates `client` as it is (registerClient's schema, no defaults needed). */
+function currentMetadata(client: Client): Record<string, unknown> {
+  return {
+    name: client.name,
+    client_type: client.clientType,
+    application_type: client.applicationType,
+    redirect_uris: client.redirectUris,
+    grant_types: client.grantTypes,
+    response_types: client.responseTypes,
+    scopes: client.scopes,
+    token_format: client.tokenFormat,
+    jwt_alg: client.jwtAlg,
+    access_token_ttl_seconds: client.accessTokenTtlSeconds,
+    // null here means "no refresh grant", not "never expires": let the default apply if one is added.
+    ...(client.refreshTokenTtlSeconds === null
+      ? {}
+      : { refresh_token_ttl_seconds: client.refreshTokenTtlSeconds }),
+    refresh_idle_ttl_seconds: client.refreshIdleTtlSeconds,
+    post_logout_redirect_uris: client.postLogoutRedirectUris,
+    backchannel_logout_uri: client.backchannelLogoutUri,
+    backchannel_logout_session_required: client.backchannelLogoutSessionRequired,
+    require_pushed_authorization_requests: client.requirePushedAuthorizationRequests,
+    dpop_bound_access_tokens: client.dpopBoundAccessTokens,
+    require_signed_request_object: client.requireSignedRequestObject,
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+    ...(client.jwks ? { jwks: client.jwks } : {}),
+    ...(client.jwksUri ? { jwks_uri: client.jwksUri } : {}),
+  };
+}
+
+/**
+ * Changes redirect URIs, grant types, scopes, token format and lifetimes. The merged metadata goes through
+ * registerClient's checks (redirect URI rules, JWTs must expire, public clients without client_credentials…)
+ * and is written whole; the secret and its sealed copy are kept. Tokens already issued keep their lifetimes.
+ */
+export async function updateClient(ctx: AuthContext, actor: AdminActor, clientId: string, input: unknown) {
+  const patch = clientUpdateSchema.safeParse(input);
+  if (!patch.success)
+    throw new OAuthError(
+      'invalid_client_metadata',
+      patch.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+    );
+  const current = await ctx.repos.clients.findById(clientId);
+  if (!current) throw new OAuthError('not_found', 'no such client');
+  const { client } = await registerClient(
+    ctx,
+    { ...currentMetadata(current), ...patch.data },
+    {
+      clientId,
+      persist: (record) =>
+        ctx.repos.admin.updateClient({
+          ...record,
+          secretHash: current.secretHash,
+          secretCiphertext: current.secretCiphertext,
+        }),
+    },
+  );
+  await recordAdminEvent(
+    ctx,
+    actor,
+    'client.update',
+    { type: 'client', id: clientId },
+    { fields: Object.keys(patch.data).sort() },
+  );
+  return client;
+}
+
+/**
+ * A new secret for a client that authenticates with one; the old one stops working at once (only the new
+ * hash is stored). Returned here once. Tokens already issued stay valid: revoke by client for that.
+ */
+export async function rotateClientSecret(ctx: AuthContext, actor: AdminActor, clientId: string) {
+  const client = await ctx.repos.clients.findById(clientId);
+  if (!client) throw new OAuthError('not_found', 'no such client');
+  if (client.secretHash === null)
+    throw new OAuthError('invalid_request', 'this client does not authenticate with a secret');
+  const secret = generateSecret();
+  await ctx.repos.clients.updateSecretHash(
+    clientId,
+    ctx.hasher.hash(secret),
+    client.secretCiphertext === null
+      ? null
+      : createClientSecretEncryption(ctx.config.TOKEN_SIGNING_SECRET).encrypt(secret),
+  );
+  await recordAdminEvent(ctx, actor, 'client.secret_rotate', { type: 'client', id: clientId });
+  return { client, clientSecret: secret };
+}
+
+/** Deletes a client after revoking its grants (their token hashes clear the introspection cache first). */
+export async function deleteClient(ctx: AuthContext, actor: AdminActor, clientId: string) {
+  const revoked = await revokeGrants(ctx, { client_id: clientId }, 'client_deleted');
+  if (!(await ctx.repos.clients.delete(clientId))) throw new OAuthError('not_found', 'no such client');
+  await recordAdminEvent(
+    ctx,
+    actor,
+    'client.delete',
+    { type: 'client', id: clientId },
+    { revoked_grants: revoked.grants, revoked_tokens: revoked.tokens },
+  );
+}
