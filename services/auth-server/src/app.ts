@@ -28,6 +28,7 @@ import { createPagesRouter } from './http/pages.router';
 import { createAccountGrantsRepo } from './storage/account-grants.repo';
 import { createBackchannelLogoutRepo } from './storage/backchannel-logout.repo';
 import { createConsentsRepo } from './storage/consents.repo';
+import { createConsoleSessionsRepo } from './storage/console-sessions.repo';
 import { createIntrospectionCache } from './storage/introspection-cache.store';
 import { createRevocationBus } from './storage/revocation-bus.store';
 import { createSessionsRepo } from './storage/sessions.repo';
@@ -128,6 +129,7 @@ export function createApp(
     },
     clock: deps.clock,
     throttleKeyPrefix: deps.throttleKeyPrefix,
+    console: { auth: ctx, sessions: createConsoleSessionsRepo(pool), ready: core.ready },
   });
 
   // Request id, access line and metrics: the same steps on both paths (front routes and express).

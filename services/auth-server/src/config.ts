@@ -48,6 +48,10 @@ export const authConfigSchema = z.object({
   TRUST_PROXY: envBool.default(false),
   /** Browser sign-in session lifetime (absolute, from login). */
   SESSION_TTL_SECONDS: envInt(300, 30 * 24 * 3600).default(8 * 3600),
+  /** Admin console session: ends after this long without a request (idle) … */
+  ADMIN_CONSOLE_IDLE_SECONDS: envInt(60, 4 * 3600).default(900),
+  /** … and this long after sign-in whatever happens (absolute); both shorter than a page session's. */
+  ADMIN_CONSOLE_TTL_SECONDS: envInt(300, 24 * 3600).default(2 * 3600),
   /** Failed logins allowed per account and per client IP within the window before 429. */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: envInt(1, 1000).default(5),
   LOGIN_MAX_FAILURES_PER_IP: envInt(1, 100000).default(50),

@@ -24,10 +24,15 @@ export interface Csrf {
  * victim's browser) is refused in another. Before sign-in the pre-session cookie alone is bound (the
  * login form); the session id is bound from the first page after it.
  */
-export function createCsrf(options: { key: Buffer; issuer: string }): Csrf {
+export function createCsrf(options: {
+  key: Buffer;
+  issuer: string;
+  /** The session cookie the token is bound to (the admin console binds its own); default the pages'. */
+  sessionCookie?: string;
+}): Csrf {
   const issued = new WeakMap<Request, string>();
   const csrfCookie = pageCookieName(CSRF_COOKIE, options.issuer);
-  const sessionCookie = pageCookieName(SESSION_COOKIE, options.issuer);
+  const sessionCookie = options.sessionCookie ?? pageCookieName(SESSION_COOKIE, options.issuer);
   // JSON keeps the two parts apart; an absent session is bound as null.
   const macOf = (req: Request, seed: string) =>
     keyedHash(options.key, JSON.stringify([seed, readCookie(req, sessionCookie) ?? null]));

@@ -30,6 +30,8 @@ import { createPageChrome } from './page-chrome';
 import { loadMessageCatalogue } from './i18n/message-catalogue';
 import { derivePageKeys } from './session-keys';
 import { createSessionManager } from './session-manager';
+import type { ConsoleDeps } from './console/console-context';
+import { consoleRouter } from './console/console.router';
 
 export interface PagesDeps {
   config: AuthConfig;
@@ -50,6 +52,8 @@ export interface PagesDeps {
   clock?: () => Date;
   /** Redis key prefix for the login throttle (tests keep apart with a unique one). */
   throttleKeyPrefix?: string;
+  /** The admin console at /admin (http/console/); absent: no console. */
+  console?: ConsoleDeps;
 }
 
 export const PAGE_PATHS = [
@@ -125,6 +129,7 @@ export function createPagesRouter(deps: PagesDeps): Router {
   router.use(accountRoute(ctx));
   router.use(deviceRoute(ctx));
   router.use(endSessionRoute(ctx));
+  if (deps.console) router.use(consoleRouter(ctx, deps.console));
   router.use(pageErrorHandler(deps.logger, chrome));
   return router;
 }

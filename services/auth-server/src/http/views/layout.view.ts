@@ -26,6 +26,8 @@ export interface LayoutOptions {
   title: string;
   body: SafeHtml;
   chrome?: PageChrome;
+  /** A wide card for tables (the admin console). */
+  wide?: boolean;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface LayoutOptions {
  * <main> landmark. No scripts, inline styles or images from elsewhere (RFC 9700 §4.2.4: no
  * third-party resources on authorization pages; the CSP allows only 'self').
  */
-export function renderLayout({ title, body, chrome = DEFAULT_CHROME }: LayoutOptions): string {
+export function renderLayout({ title, body, chrome = DEFAULT_CHROME, wide }: LayoutOptions): string {
   return html`<!doctype html>
     <html lang="${chrome.lang}">
       <head>
@@ -46,7 +48,7 @@ export function renderLayout({ title, body, chrome = DEFAULT_CHROME }: LayoutOpt
       </head>
       <body>
         ${chrome.brand ? html`<header class="site-header"><span class="brand">${chrome.brand}</span></header>` : ''}
-        <main class="card">${body}</main>
+        <main class="${wide ? 'card card-wide' : 'card'}">${body}</main>
       </body>
     </html> `.value;
 }

@@ -1,0 +1,27 @@
+/** A console session as stored: the admin it belongs to and its two expiries. */
+export interface ConsoleSessionRecord {
+  userId: string;
+  username: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+/**
+ * Console sessions (table admin_console_sessions, migration 0019), apart from the pages' sessions. Only a
+ * keyed hash of the cookie value is stored. `find` answers only a live session (absolute and idle expiry)
+ * of an enabled user who still holds the admin role, so disabling the user or revoking the role ends it.
+ */
+export interface ConsoleSessionsRepo {
+  save(session: { sessionHash: Buffer; userId: string; now: Date; expiresAt: Date }): Promise<void>;
+  find(
+    sessionHash: Buffer,
+    now: Date,
+    idleSeconds: number,
+    role: string,
+  ): Promise<ConsoleSessionRecord | null>;
+  touch(sessionHash: Buffer, now: Date): Promise<void>;
+  delete(sessionHash: Buffer): Promise<void>;
+  /** Removes up to `limit` rows past either expiry; returns how many. */
+  deleteExpired(now: Date, idleSeconds: number, limit: number): Promise<number>;
+}
