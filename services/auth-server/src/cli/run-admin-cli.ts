@@ -9,15 +9,21 @@ export const USAGE = `usage: npm run admin -- <command> [options] [--json]
                  [--require-pushed-authorization-requests] [--dpop-bound-access-tokens] [--require-signed-request-object]
                  [--auth-method client_secret_basic|client_secret_post|client_secret_jwt|private_key_jwt|none]
                  [--jwks JSON | --jwks-uri U]
-  clients list | clients get ID | clients delete ID
+  clients list | clients get ID | clients delete ID | clients rotate-secret ID
+  clients update ID [--name N] [--redirect-uri U]... [--grant-type G]... [--scope S]... [--token-format opaque|jwt]
+                 [--jwt-alg HS256|RS256|ES256] [--access-ttl SECONDS|none] [--refresh-ttl SECONDS] [--refresh-idle-ttl SECONDS]
   resource-servers create --id ID --audience AUD [--scope S]... [--jwks JSON | --jwks-uri U] [--client-secret-jwt]
-  resource-servers list | resource-servers delete ID
+  resource-servers list | resource-servers delete ID | resource-servers rotate-secret ID
   initial-access-tokens create [--max-uses N] [--expires-in SECONDS]   (RFC 7591, for POST /register)
   users create --username U [--password-stdin | --password-file PATH] [--claims JSON] | users get ID
                  (the password is prompted for without echo on a terminal, else read from stdin's first line)
   users reset-mfa ID   (removes the user's authenticator app and recovery codes)
+  users list [--search PREFIX] [--limit N] [--offset N] | users disable ID | users enable ID
+  users grant-admin ID | users revoke-admin ID        (the admin role opens the console at /admin)
   revoke --user ID | --client ID | --grant ID
-  keys rotate --alg RS256|ES256
+  grants list [--user ID | --client ID] | sessions list [--user ID] | sessions end --user ID --sid SID
+  keys rotate --alg RS256|ES256 | keys list
+  audit list [--limit N] [--before CURSOR]
 env: AUTH_ADMIN_URL (default http://127.0.0.1:4000), ADMIN_TOKEN`;
 
 /** `password`: read it (never from argv) and add it to the body before sending. */
@@ -36,6 +42,12 @@ function jwksOption(args: CliArgs): unknown {
   } catch {
     throw new UsageError('--jwks must be a JSON Web Key Set, e.g. \'{"keys":[…]}\'');
   }
+}
+
+/** `?a=1&b=2` of the given values, or '' when none is given. */
+function query(values: Record<string, string | undefined>): string {
+  const given = Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return given.length ? `?${new URLSearchParams(given).toString()}` : '';
 }
 
 function defined(record: Record<string, unknown>): Record<string, unknown> {
@@ -124,9 +136,62 @@ export function buildRequest(args: CliArgs): Request {
     }
     case 'keys rotate':
       return { method: 'POST', path: '/signing-keys/rotate', body: { alg: one(args, 'alg') } };
+    case 'keys list':
+      return { method: 'GET', path: '/signing-keys' };
+    case 'users list':
+      return {
+        method: 'GET',
+        path: `/users${query({ search: one(args, 'search'), limit: one(args, 'limit'), offset: one(args, 'offset') })}`,
+      };
+    case 'grants list':
+      return {
+        method: 'GET',
+        path: `/grants${query({ user_id: one(args, 'user'), client_id: one(args, 'client') })}`,
+      };
+    case 'sessions list':
+      return { method: 'GET', path: `/sessions${query({ user_id: one(args, 'user') })}` };
+    case 'sessions end': {
+      const user = one(args, 'user');
+      const sid = one(args, 'sid');
+      if (!user || !sid) throw new UsageError('sessions end needs --user ID and --sid SID');
+      return {
+        method: 'DELETE',
+        path: `/users/${encodeURIComponent(user)}/sessions/${encodeURIComponent(sid)}`,
+      };
+    }
+    case 'audit list':
+      return {
+        method: 'GET',
+        path: `/audit-events${query({ limit: one(args, 'limit'), before: one(args, 'before') })}`,
+      };
   }
   if (noun === 'users' && verb === 'reset-mfa' && target)
     return { method: 'POST', path: `/users/${encodeURIComponent(target)}/mfa/reset` };
+  if (noun === 'clients' && verb === 'update' && target)
+    return {
+      method: 'PATCH',
+      path: `/clients/${encodeURIComponent(target)}`,
+      body: defined({
+        name: one(args, 'name'),
+        redirect_uris: many(args, 'redirect-uri'),
+        grant_types: many(args, 'grant-type'),
+        scopes: many(args, 'scope'),
+        token_format: one(args, 'token-format'),
+        jwt_alg: one(args, 'jwt-alg'),
+        access_token_ttl_seconds: num(one(args, 'access-ttl')),
+        refresh_token_ttl_seconds: num(one(args, 'refresh-ttl')),
+        refresh_idle_ttl_seconds: num(one(args, 'refresh-idle-ttl')),
+      }),
+    };
+  if ((noun === 'clients' || noun === 'resource-servers') && verb === 'rotate-secret' && target)
+    return { method: 'POST', path: `/${noun}/${encodeURIComponent(target)}/secret` };
+  if (noun === 'users' && target && (verb === 'disable' || verb === 'enable'))
+    return { method: 'POST', path: `/users/${encodeURIComponent(target)}/${verb}` };
+  if (noun === 'users' && target && (verb === 'grant-admin' || verb === 'revoke-admin'))
+    return {
+      method: verb === 'grant-admin' ? 'PUT' : 'DELETE',
+      path: `/users/${encodeURIComponent(target)}/roles/admin`,
+    };
   if (noun === 'revoke') {
     const target = defined({
       user_id: one(args, 'user'),
@@ -191,6 +256,8 @@ export async function runAdminCli(
     method: request.method,
     headers: {
       authorization: `Bearer ${token}`,
+      // The audit events' actor: 'cli' rather than 'admin-token' (a label: only the token holder can send it).
+      'x-admin-actor': 'cli',
       ...(request.body ? { 'content-type': 'application/json' } : {}),
     },
     body: request.body ? JSON.stringify(request.body) : undefined,
