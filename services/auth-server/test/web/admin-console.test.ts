@@ -77,6 +77,45 @@ describe('admin console', () => {
     expect(rows.some((row) => row.session_hash.toString('base64url') === value)).toBe(false);
   });
 
+  it('ends the console session on sign-out, after the idle limit, and after the absolute limit', async () => {
+    const { browser } = await signIn(adminUser);
+    expect((await browser.get('/admin/console/users')).status).toBe(200);
+    const signedOut = await browser.post('/admin/console/logout', {
+      csrf_token: await csrfOf(browser, '/admin/console/users'),
+    });
+    expect(signedOut.status).toBe(303);
+    expect(browser.cookies.has('auth_admin')).toBe(false);
+
+    const idle = await signIn(adminUser);
+    const stale = idle.browser.cookies.get('auth_admin')!;
+    expect((await idle.browser.get('/admin/console/users')).status).toBe(200);
+    // 15 minutes and a second without a request (ADMIN_CONSOLE_IDLE_SECONDS = 900).
+    await server.pool.query(
+      "UPDATE admin_console_sessions SET last_seen_at = now() - interval '901 seconds' WHERE user_id = $1",
+      [adminId],
+    );
+    expect((await idle.browser.get('/admin/console/users')).status).toBe(303);
+    const absolute = await signIn(adminUser);
+    expect(absolute.browser.cookies.get('auth_admin')).not.toBe(stale);
+    await server.pool.query(
+      "UPDATE admin_console_sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1",
+      [adminId],
+    );
+    expect((await absolute.browser.get('/admin/console/users')).status).toBe(303);
+  });
+
+  it('applies the login throttle to the console sign-in', async () => {
+    const target = { username: 'throttled-admin', password: 'throttled admin pw' };
+    const id = (await admin(server, 'POST', '/users', target)).body.user_id as string;
+    await admin(server, 'PUT', `/users/${id}/roles/admin`);
+    for (let i = 0; i <= server.config.LOGIN_MAX_FAILURES_PER_ACCOUNT; i += 1)
+      expect((await signIn({ username: target.username, password: `wrong ${i}` })).response.status).toBe(400);
+    const throttled = await signIn(target);
+    expect(throttled.response.status).toBe(429);
+    expect(Number(throttled.response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(throttled.browser.cookies.has('auth_admin')).toBe(false);
+  });
+
   it('refuses a user without the admin role exactly as a wrong password', async () => {
     const nonAdmin = await signIn(plainUser);
     const wrong = await signIn({ username: adminUser.username, password: 'not the password' });
