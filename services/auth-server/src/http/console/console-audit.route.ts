@@ -19,7 +19,7 @@ export function consoleAuditRoute(cc: ConsoleContext, { guard }: ConsoleHandlers
     const content = html`${
         events.length === 0
           ? html`<p>${t('No events.')}</p>`
-          : html`<div class="table-scroll">
+          : html`<div class="table-scroll" tabindex="0">
               <table class="console-table">
                 <caption>
                   ${t('Admin actions, newest first')}

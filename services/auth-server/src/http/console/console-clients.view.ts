@@ -20,7 +20,7 @@ export function renderClientList(frame: ConsoleFrame, clients: Client[]): string
     ${
       clients.length === 0
         ? html`<p>${t('No clients yet.')}</p>`
-        : html`<div class="table-scroll">
+        : html`<div class="table-scroll" tabindex="0">
             <table class="console-table">
               <caption>
                 ${t('Registered clients')}

@@ -72,7 +72,7 @@ function renderGrants(
     ${
       grants.length === 0
         ? html`<p>${t('No active grants.')}</p>`
-        : html`<div class="table-scroll">
+        : html`<div class="table-scroll" tabindex="0">
             <table class="console-table">
               <caption>
                 ${t('Active grants, newest first')}
@@ -97,7 +97,7 @@ function renderGrants(
     ${
       sessions.length === 0
         ? html`<p>${t('No live sessions.')}</p>`
-        : html`<div class="table-scroll">
+        : html`<div class="table-scroll" tabindex="0">
             <table class="console-table">
               <caption>
                 ${t('Live browser sessions, newest first')}

@@ -23,7 +23,7 @@ export function consoleKeysRoute(cc: ConsoleContext, { form, guard }: ConsoleHan
         : k.expiresAt && k.expiresAt.getTime() <= now
           ? t('Expired')
           : t('Retired, still published');
-    const content = html`<div class="table-scroll">
+    const content = html`<div class="table-scroll" tabindex="0">
         <table class="console-table">
           <caption>
             ${t('Signing keys, newest first')}

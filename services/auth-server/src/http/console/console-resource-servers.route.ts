@@ -54,7 +54,7 @@ function renderResourceServers(
   const content = html`${
       list.length === 0
         ? html`<p>${t('No resource servers yet.')}</p>`
-        : html`<div class="table-scroll">
+        : html`<div class="table-scroll" tabindex="0">
             <table class="console-table">
               <caption>
                 ${t('Registered resource servers')}

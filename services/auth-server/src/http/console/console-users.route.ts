@@ -67,7 +67,7 @@ function renderUsers(frame: ConsoleFrame, view: UsersView): string {
     ${
       view.users.length === 0
         ? html`<p>${t('No users found.')}</p>`
-        : html`<div class="table-scroll">
+        : html`<div class="table-scroll" tabindex="0">
             <table class="console-table">
               <caption>
                 ${t('Users')}
