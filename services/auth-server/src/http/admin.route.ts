@@ -7,7 +7,6 @@ import { presentClient } from '../domain/clients/register-client';
 import { presentResourceServer } from '../domain/admin/register-resource-server';
 import { presentUser } from '../domain/admin/create-user';
 import { issueInitialAccessToken } from '../domain/clients/dynamic-registration';
-import { resetMfa } from '../domain/users/reset-mfa';
 import type { LogoutService } from '../domain/logout/logout-service';
 import type { AdminActor } from '../domain/admin/admin-actor';
 import type { AdminUser } from '../domain/admin/admin-repo';
@@ -28,7 +27,13 @@ import {
   deleteResourceServer,
   rotateResourceServerSecret,
 } from '../domain/admin/resource-server-admin';
-import { createUserAsAdmin, listUsers, setAdminRole, setUserEnabled } from '../domain/admin/user-admin';
+import {
+  createUserAsAdmin,
+  listUsers,
+  resetUserMfa,
+  setAdminRole,
+  setUserEnabled,
+} from '../domain/admin/user-admin';
 import { endSession, listGrants, listSessions, revokeGrantsAsAdmin } from '../domain/admin/session-admin';
 import { listSigningKeys, rotateSigningKeys } from '../domain/admin/signing-key-admin';
 import { isConsolePath } from './console/console-paths';
@@ -180,18 +185,9 @@ export function adminRouter(ctx: AuthContext, logout: Pick<LogoutService, 'sessi
 
   // A user who lost their second factor: it goes, and the next sign-in is by password alone.
   router.post('/admin/users/:id/mfa/reset', async (req, res) => {
-    const user = z.string().uuid().safeParse(req.params.id).success
-      ? await ctx.repos.users.findById(req.params.id)
-      : undefined;
-    if (!user) throw new OAuthError('not_found', 'no such user');
-    const result = await resetMfa(ctx.repos, user.userId);
-    ctx.audit('mfa_reset', {
-      user_id: user.userId,
-      totp_removed: result.totpRemoved,
-      recovery_codes_removed: result.recoveryCodesRemoved,
-    });
+    const result = await resetUserMfa(ctx, actorOf(req), req.params.id);
     res.json({
-      user_id: user.userId,
+      user_id: result.userId,
       totp_removed: result.totpRemoved,
       recovery_codes_removed: result.recoveryCodesRemoved,
     });

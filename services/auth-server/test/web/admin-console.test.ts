@@ -345,6 +345,26 @@ describe('admin console', () => {
     expect(actions.slice(0, 2)).toEqual(['user.enable', 'user.disable']);
   });
 
+  it('resets a user’s MFA from the console and the API through resetMfa, both audited', async () => {
+    const { browser } = await signIn(adminUser);
+    const csrf = await csrfOf(browser, '/admin/console/users?search=plain');
+    const reset = await browser.post(`/admin/console/users/${plainId}/reset-mfa`, { csrf_token: csrf });
+    expect(reset.status).toBe(303);
+    expect(reset.headers.get('location')).toBe('/admin/console/users?done=mfa_reset');
+    expect((await admin(server, 'POST', `/users/${plainId}/mfa/reset`)).body).toEqual({
+      user_id: plainId,
+      totp_removed: false,
+      recovery_codes_removed: 0,
+    });
+    const events = (await auditActions()).filter(
+      (e) => e.target_id === plainId && e.action === 'user.mfa_reset',
+    );
+    expect(events.map((e) => e.actor)).toEqual(['admin-token', 'root-admin']);
+    expect(
+      (await browser.post('/admin/console/users/not-a-uuid/reset-mfa', { csrf_token: csrf })).status,
+    ).toBe(404);
+  });
+
   it('revoking the admin role ends the console session at once', async () => {
     const other = { username: 'second-admin', password: 'second admin password' };
     const id = (await admin(server, 'POST', '/users', other)).body.user_id as string;

@@ -14,6 +14,7 @@ export type AdminAction =
   | 'user.enable'
   | 'user.role_grant'
   | 'user.role_revoke'
+  | 'user.mfa_reset'
   | 'grants.revoke'
   | 'session.end'
   | 'signing_key.rotate'

@@ -6,6 +6,7 @@ import { revokeGrants } from '../revocation/revoke';
 import { ADMIN_ROLE, type AdminActor } from './admin-actor';
 import { recordAdminEvent } from './audit-events';
 import { createUser } from './create-user';
+import { resetMfa } from '../users/reset-mfa';
 
 /** Largest page of users, grants or sessions a list returns. */
 export const MAX_ADMIN_PAGE = 100;
@@ -99,4 +100,27 @@ export async function setAdminRole(ctx: AuthContext, actor: AdminActor, userId: 
       role: ADMIN_ROLE,
     },
   );
+}
+
+/**
+ * The user's second factors go (resetMfa: TOTP and recovery codes), so the next sign-in is by password
+ * alone until they enrol again; recorded as an audit event and as the `mfa_reset` log line.
+ */
+export async function resetUserMfa(ctx: AuthContext, actor: AdminActor, userId: string) {
+  const user = userIdSchema.safeParse(userId).success ? await ctx.repos.users.findById(userId) : undefined;
+  if (!user) throw new OAuthError('not_found', 'no such user');
+  const result = await resetMfa(ctx.repos, user.userId);
+  ctx.audit('mfa_reset', {
+    user_id: user.userId,
+    totp_removed: result.totpRemoved,
+    recovery_codes_removed: result.recoveryCodesRemoved,
+  });
+  await recordAdminEvent(
+    ctx,
+    actor,
+    'user.mfa_reset',
+    { type: 'user', id: user.userId },
+    { totp_removed: result.totpRemoved, recovery_codes_removed: result.recoveryCodesRemoved },
+  );
+  return { userId: user.userId, ...result };
 }

@@ -29,6 +29,8 @@ function noticeOf(i18n: Translator, done: unknown): string | undefined {
       return i18n.t('Grant revoked.');
     case 'ended':
       return i18n.t('Session ended.');
+    case 'mfa_reset':
+      return i18n.t('Two-step verification reset: the next sign-in is by password alone.');
     case 'rotated':
       return i18n.t('Signing key rotated.');
     default:

@@ -4,6 +4,7 @@ import { ADMIN_ROLE } from '../../domain/admin/admin-actor';
 import type { AdminUser } from '../../domain/admin/admin-repo';
 import {
   createUserAsAdmin,
+  resetUserMfa,
   listUsers,
   MAX_ADMIN_OFFSET,
   setUserEnabled,
@@ -53,6 +54,10 @@ function renderUsers(frame: ConsoleFrame, view: UsersView): string {
                 ariaLabel: t('Disable {user}', { user: u.username }),
               })
         }
+        ${actionButton(frame.csrfToken, `${path}/reset-mfa`, t('Reset MFA'), {
+          secondary: true,
+          ariaLabel: t('Reset two-step verification of {user}', { user: u.username }),
+        })}
       </td>
     </tr>`;
   });
@@ -210,5 +215,16 @@ export function consoleUsersRoute(cc: ConsoleContext, { form, guard }: ConsoleHa
       res.redirect(303, `${base}?done=${enabled ? 'enabled' : 'disabled'}`);
     });
   }
+  // "Lost my phone": the user's TOTP and recovery codes go (resetMfa, as the admin API's).
+  router.post(`${base}/:id/reset-mfa`, form, guard, async (req, res) => {
+    try {
+      await resetUserMfa(cc.auth, await actorOf(cc, req), req.params.id as string);
+    } catch (error) {
+      if (isOAuthError(error) && error.code === 'not_found')
+        throw new PageError(404, 'Not found', 'There is no such user.', 'not_found');
+      throw error;
+    }
+    res.redirect(303, `${base}?done=mfa_reset`);
+  });
   return router;
 }
