@@ -12,6 +12,8 @@ import { Client } from 'pg';
  * - malformed blocks: empty, over 128 documents, arrays of different lengths, base/last not the first
  *   and last doc key, max_freq/min_norm not the block's, or overlapping the term's previous block;
  * - documents of the index that have no doc_tokens row (stored without their postings);
+ * - column-wise doc values (migration 0027) whose number of values per field and chunk differs from
+ *   the doc_values rows of the chunk's keys;
  * - field_stats of `field` against a recount of documents whose _source has it (when `field` is given).
  */
 export interface Recount {
@@ -23,6 +25,7 @@ export interface Recount {
   postingsWithoutTerm: number;
   malformedBlocks: number;
   documentsWithoutPostings: number;
+  docValueColumnsWrong: number;
   fieldDocCountWrong: number;
 }
 
@@ -88,6 +91,14 @@ export async function recountIndex(databaseUrl: string, indexName: string, field
         `SELECT count(*) AS n FROM documents d
           WHERE d.index_id = $1 AND NOT EXISTS (SELECT 1 FROM doc_tokens t WHERE t.index_id = $1 AND t.doc_key = d.doc_key)`,
       ),
+      docValueColumnsWrong: await one(
+        `SELECT count(*) AS n FROM
+           (SELECT field_id, doc_key / 4096 AS chunk, count(*) AS c FROM doc_values
+             WHERE index_id = $1 GROUP BY 1, 2) r
+           FULL JOIN (SELECT field_id, chunk, num_count + kw_count AS c FROM doc_value_columns
+                       WHERE index_id = $1) k USING (field_id, chunk)
+          WHERE coalesce(r.c, 0) <> coalesce(k.c, 0)`,
+      ),
       fieldDocCountWrong: field
         ? await one(
             `SELECT abs(
@@ -112,5 +123,6 @@ export const CONSISTENT: Recount = {
   postingsWithoutTerm: 0,
   malformedBlocks: 0,
   documentsWithoutPostings: 0,
+  docValueColumnsWrong: 0,
   fieldDocCountWrong: 0,
 };

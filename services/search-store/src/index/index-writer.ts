@@ -12,6 +12,7 @@ import {
   saveFieldStatDeltas,
 } from './inverted-index.repo';
 import { removePostings } from './posting-blocks.repo';
+import { removeDocValueColumns } from './doc-value-columns.repo';
 import { saveAnalyzedBatch } from './save-analyzed-batch';
 import { MERGE_AT } from './build-blocks';
 import { mergeAllSegments } from './segment-merger';
@@ -242,6 +243,7 @@ export function createIndexWriter(options: IndexWriterOptions = {}): CompactingI
       await deleteUnusedTerms(client, index.indexId, unused);
       await saveFieldStatDeltas(client, index.indexId, statDeltas);
       await deleteDocValues(client, index.indexId, docKeys);
+      await removeDocValueColumns(client, index.indexId, docKeys);
       await vectors.remove(client, index.indexId, index.mappings, docKeys.map(Number));
       await completions.remove(client, index.indexId, index.mappings, docKeys.map(Number));
     },

@@ -330,6 +330,7 @@ const PER_INDEX_TABLES = [
   'doc_tokens',
   'field_stats',
   'doc_values',
+  'doc_value_columns',
 ] as const;
 
 /** Copies one index's inverted index to another index id; doc keys, field ids and term ids stay the same. */
@@ -346,6 +347,7 @@ export async function copyInvertedIndex(
     doc_tokens: 'doc_key, field_id, length, term_ids',
     field_stats: 'field_id, doc_count, sum_total_term_freq',
     doc_values: 'field_id, doc_key, num, kw',
+    doc_value_columns: 'field_id, chunk, num_count, num_docs, nums, kw_count, kw_docs, kw_ords, dict',
   };
   for (const table of PER_INDEX_TABLES) {
     await client.query(

@@ -13,6 +13,7 @@ import {
   type DocValueRow,
 } from './inverted-index.repo';
 import { writeSegment, type Tail } from './posting-blocks.repo';
+import { appendDocValueColumns } from './doc-value-columns.repo';
 import type { TermDictionaryCache } from './term-dictionary-cache';
 
 /**
@@ -89,6 +90,7 @@ export async function saveAnalyzedBatch(
   const unordered = Promise.all([
     fieldStats,
     sendCopy(client, renderDocValues(indexId, valueRows(batch, docKeys, fieldIds)), queue),
+    appendDocValueColumns(client, indexId, valueRows(batch, docKeys, fieldIds), queue),
   ]);
   // Awaited at the end; until then a failure of the dictionary statement must not leave it unhandled.
   unordered.catch(() => undefined);

@@ -313,6 +313,7 @@ const STORE_TABLES = [
   'posting_blocks',
   'term_dictionary',
   'doc_values',
+  'doc_value_columns',
   'doc_tokens',
   'field_stats',
   'fields',

@@ -28,6 +28,7 @@ describe('cat APIs', () => {
     'posting_blocks',
     'term_dictionary',
     'doc_values',
+    'doc_value_columns',
     'doc_tokens',
     'field_stats',
     'fields',

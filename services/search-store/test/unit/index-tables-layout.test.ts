@@ -15,6 +15,7 @@ const DISTINCT_NAMES = [
   'posting_blocks',
   'doc_tokens',
   'doc_values',
+  'doc_value_columns',
   'field_stats',
   'field_lengths',
   'term_dictionary',
