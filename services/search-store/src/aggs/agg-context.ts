@@ -36,6 +36,11 @@ export interface AggContext {
   scriptDeadline?: number;
   /** "now" for date math in date_range (default Date.now()). */
   now?: number;
+  /**
+   * false: aggregations read the row-wise doc values in SQL only, never the column-wise ones
+   * (columnar-aggs.ts); the tests compare the two.
+   */
+  columnar?: boolean;
   /** The searched indices' nested paths (nested-agg.ts), and what a path is mapped as in any of them. */
   nested?: { paths: NestedPath[]; kindOf(path: string): 'nested' | 'object' | undefined };
 }

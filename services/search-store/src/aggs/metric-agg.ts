@@ -52,43 +52,65 @@ export async function computeMetric(
       FROM (${groupValuesSql(b, docs, values, node.spec.missing)}) x GROUP BY x.g`,
   );
   const byGroup = new Map(rows.map((r) => [r.g, r]));
-  const isDate = values.type === 'date';
-  const asString = (v: number | null): Record<string, string> =>
-    isDate && v !== null ? { value_as_string: formatDate(v) } : {};
   return new Map(
     groups.map((g) => {
       const r = byGroup.get(g);
       const count = Number(r?.c ?? 0);
-      const sum = r?.s === null || r?.s === undefined ? 0 : Number(r.s);
-      const min = count > 0 ? Number(r?.mn) : null;
-      const max = count > 0 ? Number(r?.mx) : null;
-      const avg = count > 0 ? sum / count : null;
-      switch (node.type) {
-        case 'avg':
-          return [g, { value: avg, ...asString(avg) }];
-        case 'sum':
-          return [g, { value: sum, ...asString(sum) }];
-        case 'min':
-          return [g, { value: min, ...asString(min) }];
-        case 'max':
-          return [g, { value: max, ...asString(max) }];
-        case 'value_count':
-          return [g, { value: count }];
-        case 'cardinality':
-          return [g, { value: Number(r?.dc ?? 0) }];
-        case 'stats': {
-          const stats: Record<string, unknown> = { count, min, max, avg, sum };
-          if (isDate && count > 0) {
-            Object.assign(stats, {
-              min_as_string: formatDate(min as number),
-              max_as_string: formatDate(max as number),
-              avg_as_string: formatDate(avg as number),
-              sum_as_string: formatDate(sum),
-            });
-          }
-          return [g, stats];
-        }
-      }
+      return [
+        g,
+        renderMetric(node.type, values.type, {
+          count,
+          sum: r?.s === null || r?.s === undefined ? 0 : Number(r.s),
+          min: count > 0 ? Number(r?.mn) : null,
+          max: count > 0 ? Number(r?.mx) : null,
+          distinct: Number(r?.dc ?? 0),
+        }),
+      ];
     }),
   );
+}
+
+/** What a metric aggregation accumulated over a group's values. */
+export interface MetricTotals {
+  count: number;
+  sum: number;
+  min: number | null;
+  max: number | null;
+  /** Distinct values (cardinality). */
+  distinct: number;
+}
+
+/** A metric's result as Elasticsearch renders it (value, value_as_string for dates; stats' fields). */
+export function renderMetric(type: MetricType, valuesType: string | null, t: MetricTotals): unknown {
+  const isDate = valuesType === 'date';
+  const asString = (v: number | null): Record<string, string> =>
+    isDate && v !== null ? { value_as_string: formatDate(v) } : {};
+  const { count, sum, min, max } = t;
+  const avg = count > 0 ? sum / count : null;
+  switch (type) {
+    case 'avg':
+      return { value: avg, ...asString(avg) };
+    case 'sum':
+      return { value: sum, ...asString(sum) };
+    case 'min':
+      return { value: min, ...asString(min) };
+    case 'max':
+      return { value: max, ...asString(max) };
+    case 'value_count':
+      return { value: count };
+    case 'cardinality':
+      return { value: t.distinct };
+    case 'stats': {
+      const stats: Record<string, unknown> = { count, min, max, avg, sum };
+      if (isDate && count > 0) {
+        Object.assign(stats, {
+          min_as_string: formatDate(min as number),
+          max_as_string: formatDate(max as number),
+          avg_as_string: formatDate(avg as number),
+          sum_as_string: formatDate(sum),
+        });
+      }
+      return stats;
+    }
+  }
 }

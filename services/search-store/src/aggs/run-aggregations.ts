@@ -1,6 +1,7 @@
 import type { AggContext, MatchedSet, Queryable } from './agg-context';
 import { AggRun, type ComputeAgg } from './agg-run';
 import { computeCardinality } from './cardinality-agg';
+import { computeColumnar } from './columnar-aggs';
 import { computeComposite } from './composite-agg';
 import { computeFilter, computeFilters } from './filter-agg';
 import { computeHistogram } from './histogram-agg';
@@ -80,9 +81,17 @@ export async function runAggregations(
   aggsBody: unknown,
 ): Promise<Record<string, unknown>> {
   const nodes = parseAggs(aggsBody);
-  const run = new AggRun(client, ctx, matched, computeNode);
   const top: DocSet = (b) =>
     `SELECT m.doc_key, ''::text AS g FROM (${b.fragment(matched.sql, matched.params)}) m`;
+  // Top-level terms and metrics read the column-wise doc values where they can (columnar-aggs.ts).
+  const run = new AggRun(
+    client,
+    ctx,
+    matched,
+    async (r, node, docs, groups) =>
+      (docs === top ? await computeColumnar(r, node, matched) : undefined) ??
+      computeNode(r, node, docs, groups),
+  );
   // Nested objects have doc values of their own: with nested paths, "every document" is not every key.
   top.allDocs = matched.all === true && (ctx.nested?.paths.length ?? 0) === 0;
   const results = await run.computeAll(nodes, top, ['']);

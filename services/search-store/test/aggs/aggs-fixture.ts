@@ -106,6 +106,8 @@ export async function createAggFixture(): Promise<AggFixture> {
       }
     }
   }
+  // The rows were written directly: the column-wise doc values (migration 0027) are built from them.
+  await pool.query('SELECT doc_value_columns_rebuild($1)', [indexId]);
   const fieldsByPath = (path: string): AggField[] => {
     const f = FIELDS[path];
     return f ? [{ indexId, indexName: 'products', fieldId: f.id, type: f.type }] : [];

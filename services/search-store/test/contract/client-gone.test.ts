@@ -44,7 +44,8 @@ describe('a search whose client disconnects stops its Postgres statement', () =>
   async function abortWhileWaiting(path: string, body: unknown): Promise<void> {
     await holder.query('BEGIN');
     try {
-      await holder.query('LOCK TABLE doc_values IN ACCESS EXCLUSIVE MODE');
+      // Both forms of doc values: top-level terms read the column-wise ones (migration 0027).
+      await holder.query('LOCK TABLE doc_values, doc_value_columns IN ACCESS EXCLUSIVE MODE');
       const controller = new AbortController();
       const request = fetch(`${store.url}${path}`, {
         method: 'POST',
