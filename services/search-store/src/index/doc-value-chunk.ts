@@ -45,7 +45,10 @@ export function decodeChunk(row: DocValueChunkRow): DocValueChunk {
   const nums = new Float64Array(numDocs.length);
   if (row.nums) {
     const v = view(row.nums);
-    for (let i = 0; i < nums.length; i++) nums[i] = v.getFloat64(i * 8);
+    // int4 when every value of the chunk is one (migration 0027), else float8.
+    if (row.nums.byteLength === nums.length * 4)
+      for (let i = 0; i < nums.length; i++) nums[i] = v.getInt32(i * 4);
+    else for (let i = 0; i < nums.length; i++) nums[i] = v.getFloat64(i * 8);
   }
   const kwDocs = new Uint16Array(row.kw_docs ? row.kw_docs.byteLength / 2 : 0);
   if (row.kw_docs) {
@@ -55,7 +58,10 @@ export function decodeChunk(row: DocValueChunkRow): DocValueChunk {
   const kwOrds = new Uint32Array(kwDocs.length);
   if (row.kw_ords) {
     const v = view(row.kw_ords);
-    for (let i = 0; i < kwOrds.length; i++) kwOrds[i] = v.getUint32(i * 4);
+    // int2 when the dictionary has under 32,768 keys, else int4.
+    if (row.kw_ords.byteLength === kwOrds.length * 2)
+      for (let i = 0; i < kwOrds.length; i++) kwOrds[i] = v.getUint16(i * 2);
+    else for (let i = 0; i < kwOrds.length; i++) kwOrds[i] = v.getUint32(i * 4);
   }
   const dict: string[] = [];
   if (row.dict) {
@@ -125,19 +131,23 @@ export function encodeChunk(entries: readonly ChunkEntry[]): EncodedChunk {
     dict: null,
   };
   if (numeric.length > 0) {
+    const int4 = numeric.every((e) => Number.isInteger(e.num) && e.num! >= -(2 ** 31) && e.num! < 2 ** 31);
     out.numDocs = Buffer.alloc(numeric.length * 2);
-    out.nums = Buffer.alloc(numeric.length * 8);
+    out.nums = Buffer.alloc(numeric.length * (int4 ? 4 : 8));
     numeric.forEach((e, i) => {
       out.numDocs!.writeUInt16BE(e.doc, i * 2);
-      out.nums!.writeDoubleBE(e.num!, i * 8);
+      if (int4) out.nums!.writeInt32BE(e.num!, i * 4);
+      else out.nums!.writeDoubleBE(e.num!, i * 8);
     });
   }
   if (keywords.length > 0) {
     out.kwDocs = Buffer.alloc(keywords.length * 2);
-    out.kwOrds = Buffer.alloc(keywords.length * 4);
+    const int2 = dict.length < 32_768;
+    out.kwOrds = Buffer.alloc(keywords.length * (int2 ? 2 : 4));
     order.forEach((k, i) => {
       out.kwDocs!.writeUInt16BE(keywords[k]!.doc, i * 2);
-      out.kwOrds!.writeUInt32BE(ords[k]!, i * 4);
+      if (int2) out.kwOrds!.writeUInt16BE(ords[k]!, i * 2);
+      else out.kwOrds!.writeUInt32BE(ords[k]!, i * 4);
     });
     const parts: Buffer[] = [];
     for (const key of dict) {

@@ -5,9 +5,12 @@
 -- value (aggs/columnar-aggs.ts). Entries are sorted by (doc, value); a document with several values has
 -- several entries (multi-valued), one without any has none. Big-endian, as int2send/float8send write:
 --   num_docs  int2 per numeric entry: doc_key - chunk * 4096
---   nums      float8 per numeric entry (numbers, dates as epoch ms, booleans 1/0, as doc_values.num)
+--   nums      per numeric entry (numbers, dates as epoch ms, booleans 1/0, as doc_values.num): int4 when
+--             every value of the chunk is an integer in int4's range, else float8 (the width is the
+--             column's length over num_count)
 --   kw_docs   int2 per keyword entry
---   kw_ords   int4 per keyword entry: its ordinal in `dict`
+--   kw_ords   per keyword entry its ordinal in `dict`: int2 when the dictionary has under 32,768 keys,
+--             else int4
 --   dict      the chunk's distinct keywords in byte order (COLLATE "C"), each an int4 length + UTF-8 bytes
 -- The writer (index/doc-value-columns.repo.ts) rewrites a chunk in the transaction that adds or removes
 -- its documents, so a chunk holds exactly the doc_values rows of its keys. doc_values stays: queries
@@ -48,7 +51,10 @@ CREATE FUNCTION doc_value_columns_rebuild(p_index bigint) RETURNS void LANGUAGE 
   ), n AS (
     SELECT field_id, chunk, count(*)::int AS c,
            string_agg(int2send(off), ''::bytea ORDER BY off, num) AS docs,
-           string_agg(float8send(num), ''::bytea ORDER BY off, num) AS vals
+           CASE WHEN bool_and(num = trunc(num) AND num BETWEEN -2147483648 AND 2147483647)
+                THEN string_agg(int4send(CASE WHEN num BETWEEN -2147483648 AND 2147483647 THEN num::int4 ELSE 0 END),
+                                ''::bytea ORDER BY off, num)
+                ELSE string_agg(float8send(num), ''::bytea ORDER BY off, num) END AS vals
       FROM v WHERE num IS NOT NULL GROUP BY field_id, chunk
   ), d AS (
     SELECT field_id, chunk, kw,
@@ -57,7 +63,9 @@ CREATE FUNCTION doc_value_columns_rebuild(p_index bigint) RETURNS void LANGUAGE 
   ), k AS (
     SELECT v.field_id, v.chunk, count(*)::int AS c,
            string_agg(int2send(v.off), ''::bytea ORDER BY v.off, d.ord) AS docs,
-           string_agg(int4send(d.ord), ''::bytea ORDER BY v.off, d.ord) AS ords
+           CASE WHEN max(d.ord) < 32768
+                THEN string_agg(int2send(least(d.ord, 32767)::int2), ''::bytea ORDER BY v.off, d.ord)
+                ELSE string_agg(int4send(d.ord), ''::bytea ORDER BY v.off, d.ord) END AS ords
       FROM v JOIN d ON d.field_id = v.field_id AND d.chunk = v.chunk AND d.kw = v.kw
      GROUP BY v.field_id, v.chunk
   ), dict AS (
