@@ -35,6 +35,10 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
   const mustSignIn =
     session === null ||
     (!justSignedIn && (request.prompt.includes('login') || isAuthTooOld(request, session, ctx.clock())));
+  // The request's own ui_locales (a pushed or signed request's too) chooses the language, and is carried
+  // on the forms so the next page speaks it; the query's copy is ignored by the parser for those requests.
+  const chrome = ctx.chrome(req, request.uiLocales);
+  const carried = request.uiLocales === undefined ? params : { ...params, ui_locales: request.uiLocales };
   if (mustSignIn) {
     if (request.prompt.includes('none'))
       return redirectWithError(ctx.flow, res, request, 'login_required', 'the user is not signed in');
@@ -43,9 +47,9 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
       .type('html')
       .send(
         renderLogin({
-          chrome: ctx.chrome(req),
+          chrome,
           csrfToken: ctx.csrf.token(req, res),
-          returnTo: `/authorize?${toQueryString(params)}`,
+          returnTo: `/authorize?${toQueryString(carried)}`,
           clientName: request.clientName,
           ...(request.loginHint ? { username: request.loginHint } : {}),
         }),
@@ -71,12 +75,12 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
     .type('html')
     .send(
       renderConsent({
-        chrome: ctx.chrome(req),
+        chrome,
         csrfToken: ctx.csrf.token(req, res),
         clientName: request.clientName,
         clientId: request.clientId,
         scopes: describeScopes(request.scopes),
-        authorizeQuery: toQueryString(params),
+        authorizeQuery: toQueryString(carried),
         username: session.username,
       }),
     );

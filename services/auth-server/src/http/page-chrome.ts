@@ -22,17 +22,21 @@ function uiLocalesOf(req: Request): string | undefined {
   return undefined;
 }
 
-/** Each page's language (ui_locales, then Accept-Language), brand and stylesheets. */
+/**
+ * Each page's language (ui_locales, then Accept-Language), brand and stylesheets. `uiLocales`: the parsed
+ * authorization request's, which wins over the query's (a pushed request or a request object carries its
+ * own, RFC 9126 §4 and RFC 9101 §6.3: the query's other parameters are ignored).
+ */
 export function createPageChrome(
   brand: string,
   assets: PageAssets,
   catalogue: MessageCatalogue,
-): (req: Request) => PageChrome {
-  return (req) => {
+): (req: Request, uiLocales?: string) => PageChrome {
+  return (req, uiLocales) => {
     const accept = req.headers['accept-language'];
     const lang = negotiateLocale(
       catalogue.languages,
-      uiLocalesOf(req),
+      uiLocales ?? uiLocalesOf(req),
       typeof accept === 'string' ? accept : undefined,
     );
     return { lang, brand, stylesheets: assets.stylesheets, i18n: catalogue.translator(lang) };

@@ -35,6 +35,6 @@ export interface PageContext {
   clock: () => Date;
   /** TOTP, the second-factor step and its throttle (docs/FLOWS.md#multi-factor-sign-in). */
   mfa: MfaPages;
-  /** The page's language, brand and stylesheets for this request. */
-  chrome: (req: Request) => PageChrome;
+  /** The page's language, brand and stylesheets for this request (`uiLocales`: the parsed request's). */
+  chrome: (req: Request, uiLocales?: string) => PageChrome;
 }

@@ -25,6 +25,8 @@ export interface AuthorizationRequest {
   /** OIDC Core §3.1.2.1 acr_values, in order of preference (authentication-methods.ts reads them). */
   acrValues?: string[];
   loginHint?: string;
+  /** OIDC Core §3.1.2.1 `ui_locales` as the request carried it (a pushed or signed one's too): the pages' language. */
+  uiLocales?: string;
   /** RFC 9449 §10: the code is bound to this DPoP key (RFC 7638 thumbprint). */
   dpopJkt?: string;
   /** RFC 9126: the request came from POST /par; approving it uses it up. */

@@ -137,5 +137,7 @@ export async function parseAuthorizationRequest(
     ...(acrValues.length > 0 ? { acrValues } : {}),
     ...(p.login_hint !== undefined ? { loginHint: p.login_hint } : {}),
     ...(p.dpop_jkt !== undefined ? { dpopJkt: p.dpop_jkt } : {}),
+    // OIDC Core §3.1.2.1: the page language, from wherever the parameters came (query, PAR, request object).
+    ...(p.ui_locales !== undefined ? { uiLocales: p.ui_locales } : {}),
   };
 }
