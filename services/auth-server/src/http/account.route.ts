@@ -1,16 +1,18 @@
 import express, { Router } from 'express';
-import { describeScopes } from '../domain/consent/describe-scopes';
 import { revokeAuthorizedApp } from '../domain/consent/revoke-authorized-app';
 import { auditPageEvent } from './page-audit';
 import type { PageContext } from './page-context';
 import { PageError } from './page-error';
 import { formField } from './page-form';
-import { renderAccount } from './views/account.view';
+import { sendAccountPage } from './account-page';
+import { accountPasswordRoute } from './account-password.route';
+import { accountSessionsRoute } from './account-sessions.route';
 
 /**
  * GET /account lists the apps the signed-in user authorized; POST /account/revoke revokes one: its grants
  * (and so every token issued under them) and the remembered consent. POST /account/sign-out-everywhere
  * ends every browser session of the user and tells the apps of those sessions (back-channel logout).
+ * Password change (account-password.route.ts) and ending one session (account-sessions.route.ts) too.
  */
 export function accountRoute(ctx: PageContext): Router {
   const router = Router();
@@ -19,19 +21,17 @@ export function accountRoute(ctx: PageContext): Router {
   router.get('/account', async (req, res) => {
     const session = await ctx.sessions.current(req);
     if (!session) return res.redirect(303, '/login?return_to=%2Faccount');
-    const apps = await ctx.accountGrants.listAuthorizedApps(session.userId);
-    res
-      .status(200)
-      .type('html')
-      .send(
-        renderAccount({
-          chrome: ctx.chrome(req),
-          csrfToken: ctx.csrf.token(req, res),
-          username: session.username,
-          apps: apps.map((app) => ({ ...app, scopes: describeScopes(app.scopes) })),
-          ...(req.query.revoked === '1' ? { notice: ctx.chrome(req).i18n.t('Access revoked.') } : {}),
-        }),
-      );
+    const { t } = ctx.chrome(req).i18n;
+    // The notices after a POST's 303 (Post/Redirect/Get); fixed words, nothing from the query is shown.
+    const notice =
+      req.query.revoked === '1'
+        ? t('Access revoked.')
+        : req.query.password === 'changed'
+          ? t('Your password was changed. Your other sessions were signed out.')
+          : req.query.ended === '1'
+            ? t('Session ended.')
+            : undefined;
+    await sendAccountPage(ctx, req, res, session, notice ? { notice } : {});
   });
 
   router.post('/account/revoke', form, ctx.csrf.require(), async (req, res) => {
@@ -64,5 +64,7 @@ export function accountRoute(ctx: PageContext): Router {
     });
     res.redirect(303, '/login');
   });
+  router.use(accountPasswordRoute(ctx));
+  router.use(accountSessionsRoute(ctx));
   return router;
 }

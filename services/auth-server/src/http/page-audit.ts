@@ -21,7 +21,11 @@ export type PageAuditEvent =
   | 'mfa.recovery_code_used'
   | 'mfa.step_up'
   | 'totp.enrolled'
-  | 'totp.disabled';
+  | 'totp.disabled'
+  | 'password.changed'
+  | 'password.change_failure'
+  | 'password.change_throttled'
+  | 'session.ended';
 
 /**
  * One audit line per security event. Fields are ids, names and the client IP (req.ip: the socket

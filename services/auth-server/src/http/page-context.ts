@@ -5,6 +5,7 @@ import type { AuthorizationFlow } from '../domain/authorize/authorization-flow';
 import type { GrantRevoker } from '../domain/consent/grant-revoker';
 import type { DeviceFlow } from '../domain/device/device-flow';
 import type { LoginUserStore } from '../domain/users/check-login';
+import type { PasswordUpdater } from '../domain/users/change-password';
 import type { AccountGrantsRepo } from '../domain/consent/authorized-app';
 import type { LogoutService } from '../domain/logout/logout-service';
 import type { ConsentsRepo } from '../domain/consent/consents-repo';
@@ -26,7 +27,7 @@ export interface PageContext {
   deviceFlow: DeviceFlow;
   /** Wrong user codes on /device (RFC 8628 §5.1). */
   deviceThrottle: DeviceCodeThrottle;
-  users: LoginUserStore;
+  users: LoginUserStore & PasswordUpdater;
   consents: ConsentsRepo;
   accountGrants: AccountGrantsRepo;
   grantRevoker: GrantRevoker;

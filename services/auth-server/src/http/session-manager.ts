@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Authentication } from '../domain/sessions/authentication-methods';
-import type { SessionsRepo } from '../domain/sessions/session';
+import type { SessionsRepo, SessionSummary } from '../domain/sessions/session';
+import { describeDevice } from '../domain/sessions/describe-device';
 import { pageCookieName, pageCookieOptions, readCookie } from './session-cookie';
 import { isSameMac, keyedHash, type PageKeys } from './session-keys';
 
@@ -10,6 +11,8 @@ export const SESSION_COOKIE = 'auth_session';
 /** How long after a login its /authorize continuation counts as "just signed in" (a bookmarked
  *  continuation must not skip prompt=login or max_age later). */
 export const LOGIN_MARK_MAX_AGE_SECONDS = 600;
+/** The account page lists at most this many sessions (a bound on the page, not on signing in). */
+export const MAX_LISTED_SESSIONS = 50;
 
 export interface PageSession {
   /** The raw id from the cookie; only its keyed hash is stored. */
@@ -43,6 +46,12 @@ export interface SessionManager {
   end(req: Request, res: Response): Promise<{ userId: string; sid: string } | null>;
   /** Ends every session of the user, this browser's cookie too; returns the sids ended. */
   endAll(req: Request, res: Response, userId: string): Promise<string[]>;
+  /** The user's live sessions for the account page (at most MAX_LISTED_SESSIONS, most recent first). */
+  listForUser(userId: string): Promise<SessionSummary[]>;
+  /** Ends another session of the user by its sid; false when none such. */
+  endOne(userId: string, sid: string): Promise<boolean>;
+  /** Ends every session of the user but this one (password change); returns the sids ended. */
+  endOthers(session: PageSession): Promise<string[]>;
   /** A MAC of the session id, carried on the /authorize continuation right after login. */
   loginMark(session: PageSession): string;
   /** The mark of this session, presented within LOGIN_MARK_MAX_AGE_SECONDS of the login. */
@@ -68,7 +77,10 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     const sessionId = readCookie(req, cookie);
     if (!sessionId) return null;
     const stored = await repo.findSession(hash(sessionId), clock());
-    return stored ? { sessionId, ...stored } : null;
+    if (!stored) return null;
+    // The account page's "last seen" (written at most every few minutes, sessions.repo.ts).
+    await repo.touchSession(hash(sessionId), clock());
+    return { sessionId, ...stored };
   }
 
   return {
@@ -93,7 +105,11 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
         expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
         authentication,
       };
-      await repo.saveSession({ sessionHash: hash(session.sessionId), ...session });
+      await repo.saveSession({
+        sessionHash: hash(session.sessionId),
+        ...session,
+        device: describeDevice(req.headers['user-agent']),
+      });
       // Housekeeping on the login path keeps the table bounded without a separate job.
       await repo.deleteExpiredSessions(now, 500);
       res.cookie(cookie, session.sessionId, pageCookieOptions(req, issuer, ttlSeconds));
@@ -131,6 +147,15 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       res.clearCookie(cookie, pageCookieOptions(req, issuer));
       cache.set(req, Promise.resolve(null));
       return sids;
+    },
+    listForUser(userId) {
+      return repo.listUserSessions(userId, clock(), MAX_LISTED_SESSIONS);
+    },
+    endOne(userId, sid) {
+      return repo.deleteUserSession(userId, sid);
+    },
+    endOthers(session) {
+      return repo.deleteOtherUserSessions(session.userId, session.sid);
     },
     loginMark(session) {
       return keyedHash(keys.loginMark, session.sessionId).toString('base64url');

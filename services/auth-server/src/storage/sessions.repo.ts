@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { Authentication } from '../domain/sessions/authentication-methods';
-import type { SessionsRepo } from '../domain/sessions/session';
+import { LAST_SEEN_RESOLUTION_SECONDS, type SessionsRepo } from '../domain/sessions/session';
 
 interface SessionRow {
   sid: string;
@@ -14,12 +14,61 @@ interface SessionRow {
 
 export function createSessionsRepo(pool: Pool): SessionsRepo {
   return {
-    async saveSession({ sessionHash, sid, userId, authTime, expiresAt, authentication }) {
+    async saveSession({ sessionHash, sid, userId, authTime, expiresAt, authentication, device }) {
       await pool.query(
-        `INSERT INTO sessions (session_hash, sid, user_id, auth_time, expires_at, amr, acr)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [sessionHash, sid, userId, authTime, expiresAt, authentication.amr, authentication.acr],
+        `INSERT INTO sessions (session_hash, sid, user_id, auth_time, expires_at, amr, acr, last_seen_at, device)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $4, $8)`,
+        [
+          sessionHash,
+          sid,
+          userId,
+          authTime,
+          expiresAt,
+          authentication.amr,
+          authentication.acr,
+          device ?? null,
+        ],
       );
+    },
+    async touchSession(sessionHash, now) {
+      await pool.query(
+        `UPDATE sessions SET last_seen_at = $2
+          WHERE session_hash = $1 AND (last_seen_at IS NULL OR last_seen_at <= $2::timestamptz - make_interval(secs => $3))`,
+        [sessionHash, now, LAST_SEEN_RESOLUTION_SECONDS],
+      );
+    },
+    async listUserSessions(userId, now, limit) {
+      const { rows } = await pool.query<{
+        sid: string;
+        auth_time: Date;
+        last_seen_at: Date;
+        device: string | null;
+      }>(
+        `SELECT sid, auth_time, COALESCE(last_seen_at, auth_time) AS last_seen_at, device
+           FROM sessions WHERE user_id = $1 AND expires_at > $2
+          ORDER BY COALESCE(last_seen_at, auth_time) DESC, sid LIMIT $3`,
+        [userId, now, limit],
+      );
+      return rows.map((row) => ({
+        sid: row.sid,
+        authTime: row.auth_time,
+        lastSeenAt: row.last_seen_at,
+        device: row.device,
+      }));
+    },
+    async deleteUserSession(userId, sid) {
+      const { rowCount } = await pool.query('DELETE FROM sessions WHERE user_id = $1 AND sid = $2', [
+        userId,
+        sid,
+      ]);
+      return (rowCount ?? 0) > 0;
+    },
+    async deleteOtherUserSessions(userId, keepSid) {
+      const { rows } = await pool.query<{ sid: string }>(
+        'DELETE FROM sessions WHERE user_id = $1 AND sid <> $2 RETURNING sid',
+        [userId, keepSid],
+      );
+      return rows.map((row) => row.sid);
     },
     async findSession(sessionHash, now) {
       const { rows } = await pool.query<SessionRow>(

@@ -34,5 +34,12 @@ export function createUsersRepo(db: Queryable): UsersRepo {
       );
       return rows[0] ? toUser(rows[0]) : undefined;
     },
+    async updatePasswordHash(userId: string, passwordHash: string): Promise<boolean> {
+      const { rowCount } = await db.query(
+        'UPDATE users SET password_hash = $2 WHERE user_id = $1::uuid AND disabled_at IS NULL',
+        [userId, passwordHash],
+      );
+      return (rowCount ?? 0) > 0;
+    },
   };
 }

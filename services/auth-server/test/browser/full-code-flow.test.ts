@@ -151,7 +151,7 @@ describe('authorization code flow with PKCE in chromium (real endpoints)', () =>
     expect((await introspect(server, rs, accessToken)).body.active).toBe(true);
 
     await page.goto(`${server.url}/account`);
-    expect(await page.getByRole('heading', { level: 3 }).textContent()).toBe('Notebook');
+    expect(await page.locator('.apps').getByRole('heading', { level: 3 }).textContent()).toBe('Notebook');
     await page.getByRole('button', { name: 'Revoke access for Notebook' }).click();
     await page.waitForURL(`${server.url}/account?revoked=1`);
     expect(await page.getByRole('status').textContent()).toBe('Access revoked.');

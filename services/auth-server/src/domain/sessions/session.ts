@@ -23,6 +23,8 @@ export interface SessionsRepo {
     authTime: Date;
     expiresAt: Date;
     authentication: Authentication;
+    /** A coarse description of the browser (describe-device.ts), for the account page's sessions list. */
+    device?: string | null;
   }): Promise<void>;
   /** The live session of an enabled user, or null when unknown, expired or the user is disabled. */
   findSession(sessionHash: Buffer, now: Date): Promise<StoredSession | null>;
@@ -33,6 +35,26 @@ export interface SessionsRepo {
   deleteSession(sessionHash: Buffer): Promise<{ userId: string; sid: string } | null>;
   /** Deletes every session of the user ("sign out everywhere"); returns their sids. */
   deleteUserSessions(userId: string): Promise<string[]>;
+  /** Records that the session was used at `now`, at most once per LAST_SEEN_RESOLUTION_SECONDS. */
+  touchSession(sessionHash: Buffer, now: Date): Promise<void>;
+  /** The user's live sessions, most recently used first, at most `limit` (the account page's list). */
+  listUserSessions(userId: string, now: Date, limit: number): Promise<SessionSummary[]>;
+  /** Ends one session of the user by its sid ("end this session"); false when it was not theirs or gone. */
+  deleteUserSession(userId: string, sid: string): Promise<boolean>;
+  /** Ends every session of the user but `keepSid` (after a password change); returns the sids ended. */
+  deleteOtherUserSessions(userId: string, keepSid: string): Promise<string[]>;
   /** Removes up to `limit` expired rows (index sessions_expiry); returns how many. */
   deleteExpiredSessions(now: Date, limit: number): Promise<number>;
+}
+
+/** "Last seen" is kept to this resolution: a page view writes the row at most this often. */
+export const LAST_SEEN_RESOLUTION_SECONDS = 300;
+
+/** One line of the account page's sessions list: never the cookie or its hash, only the public sid. */
+export interface SessionSummary {
+  sid: string;
+  authTime: Date;
+  /** The last use recorded (to LAST_SEEN_RESOLUTION_SECONDS), else the sign-in. */
+  lastSeenAt: Date;
+  device: string | null;
 }

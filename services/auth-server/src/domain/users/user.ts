@@ -10,4 +10,6 @@ export interface UsersRepo {
   create(user: Omit<User, 'userId'>): Promise<User>;
   findById(userId: string): Promise<User | undefined>;
   findByUsername(username: string): Promise<User | undefined>;
+  /** The account page's password change (change-password.ts); false when the user is gone or disabled. */
+  updatePasswordHash(userId: string, passwordHash: string): Promise<boolean>;
 }

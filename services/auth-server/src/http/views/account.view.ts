@@ -1,6 +1,9 @@
 import { html } from './html';
 import { csrfField, DEFAULT_CHROME, renderLayout, type PageChrome } from './layout.view';
 import { scopeWords } from './scope-words';
+import type { SessionSummary } from '../../domain/sessions/session';
+import { renderAccountPassword } from './account-password.view';
+import { renderAccountSessions } from './account-sessions.view';
 
 export interface AuthorizedAppView {
   clientId: string;
@@ -15,6 +18,10 @@ export interface AccountView {
   apps: AuthorizedAppView[];
   /** Already in the page's language (the route words it). */
   notice?: string;
+  /** The user's live sessions and which one is this browser's (account-sessions.view.ts). */
+  sessions?: { list: readonly SessionSummary[]; currentSid: string };
+  /** A refused password change, in the page's language, and the field it is about. */
+  passwordError?: { message: string; field: 'current' | 'new' };
   chrome?: PageChrome;
 }
 
@@ -61,6 +68,9 @@ export function renderAccount(view: AccountView): string {
             ${apps}
           </ul>`
     }
+    ${/* Each further section is its own view file, one line here. */ ''}
+    ${view.sessions ? renderAccountSessions(chrome, view.csrfToken, view.sessions.list, view.sessions.currentSid) : ''}
+    ${renderAccountPassword(chrome, view.csrfToken, view.username, view.passwordError)}
     <div class="actions">
       <form method="post" action="/logout">
         ${csrfField(view.csrfToken)}
