@@ -127,6 +127,7 @@ export function createApp(
       recoveryCodes: ctx.repos.recoveryCodes,
       challenges: createMfaChallengesRepo(pool),
     },
+    clientLogos: ctx.repos.clientLogos,
     clock: deps.clock,
     throttleKeyPrefix: deps.throttleKeyPrefix,
     console: { auth: ctx, sessions: createConsoleSessionsRepo(pool), ready: core.ready },

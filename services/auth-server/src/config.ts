@@ -24,6 +24,16 @@ export const authConfigSchema = z.object({
    * "Theming the pages"); read once at start-up, at most 256 KB.
    */
   UI_THEME_CSS_FILE: z.string().min(1).optional(),
+  /**
+   * Origins (comma-separated, https, no path) a client's registered logo_uri may come from; a logo_uri
+   * elsewhere is not shown, and a page showing one allows exactly that origin in its CSP img-src.
+   */
+  UI_LOGO_ORIGINS: envList
+    .refine(
+      (origins) => origins.every(isHttpsOrigin),
+      'each entry must be an https origin such as https://cdn.example.com (no path, no trailing slash)',
+    )
+    .default([]),
   DATABASE_URL: envUrl,
   /**
    * Postgres statement_timeout of every connection (ms): a statement running longer is cancelled and
@@ -109,3 +119,10 @@ function isCidr(value: string): boolean {
 }
 
 export type AuthConfig = z.infer<typeof authConfigSchema>;
+
+/** An https origin exactly as URL#origin writes it, its host plain letters, digits, dots and hyphens. */
+function isHttpsOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === 'https:' && url.origin === value && /^[a-z0-9.-]+$/.test(url.hostname);
+}

@@ -10,7 +10,9 @@ export type AuditEvent =
   | 'revocation'
   | 'client_auth_failure'
   | 'resource_server_auth_failure'
-  | 'mfa_reset';
+  | 'mfa_reset'
+  | 'client_logo_uploaded'
+  | 'client_logo_deleted';
 
 /** Audit lines through winston: ids, never secrets, tokens or codes (the logger redacts those keys too). */
 export function createAudit(logger: Logger) {

@@ -19,6 +19,7 @@ import type { ClientRegistrationsRepo } from './clients/client-registration';
 import type { RecoveryCodesRepo, TotpRepo } from './mfa/totp-repo';
 import type { AdminRepo } from './admin/admin-repo';
 import type { AuditEventsRepo } from './admin/audit-events';
+import type { ClientLogosRepo } from './clients/client-logo';
 
 /** The repositories of the protocol core: domain-owned interfaces, implemented in storage/. */
 export interface Repos {
@@ -38,6 +39,7 @@ export interface Repos {
   /** The admin console's and admin API's reads and writes beyond the protocol repos (0019). */
   admin: AdminRepo;
   auditEvents: AuditEventsRepo;
+  clientLogos: ClientLogosRepo;
 }
 
 /** Everything the protocol core needs, built once in createApp and passed down (no globals). */

@@ -38,6 +38,8 @@ import { endSession, listGrants, listSessions, revokeGrantsAsAdmin } from '../do
 import { listSigningKeys, rotateSigningKeys } from '../domain/admin/signing-key-admin';
 import { isConsolePath } from './console/console-paths';
 import { clientIp } from './page-audit';
+import { checkLogoUri } from '../domain/clients/client-logo';
+import { adminClientLogoRoute } from './admin-client-logo.route';
 
 const revokeSchema = z.union([
   z.object({ user_id: z.string().uuid() }).strict(),
@@ -92,10 +94,16 @@ export function adminRouter(ctx: AuthContext, logout: Pick<LogoutService, 'sessi
   );
 
   router.post('/admin/clients', async (req, res) => {
-    const { client, clientSecret } = await createClientAsAdmin(ctx, actorOf(req), req.body);
-    res
-      .status(201)
-      .json({ ...presentClient(client), ...(clientSecret ? { client_secret: clientSecret } : {}) });
+    // logo_uri is display-only (client_logos, shown from UI_LOGO_ORIGINS): checked first, kept apart.
+    const { logo_uri: logoUri, ...input } = (req.body ?? {}) as Record<string, unknown>;
+    const logo = logoUri === undefined ? undefined : checkLogoUri(logoUri);
+    const { client, clientSecret } = await createClientAsAdmin(ctx, actorOf(req), input);
+    if (logo) await ctx.repos.clientLogos.saveLogoUri(client.clientId, logo);
+    res.status(201).json({
+      ...presentClient(client),
+      ...(logo ? { logo_uri: logo } : {}),
+      ...(clientSecret ? { client_secret: clientSecret } : {}),
+    });
   });
   router.get('/admin/clients', async (_req, res) => {
     res.json((await ctx.repos.clients.list()).map(presentClient));
@@ -113,6 +121,7 @@ export function adminRouter(ctx: AuthContext, logout: Pick<LogoutService, 'sessi
     const { client, clientSecret } = await rotateClientSecret(ctx, actorOf(req), req.params.id);
     res.json({ client_id: client.clientId, client_secret: clientSecret });
   });
+  router.use(adminClientLogoRoute(ctx));
   router.delete('/admin/clients/:id', async (req, res) => {
     await deleteClient(ctx, actorOf(req), req.params.id);
     res.status(204).end();

@@ -5,6 +5,7 @@ import { LOGIN_MARK_PARAM, pickRawParams, toQueryString, type RawParams } from '
 import { approveAndRedirect, isAuthTooOld, parseOrAnswer, redirectWithError } from './authorize-outcome';
 import { answerAcrValues } from './authorize-step-up';
 import type { PageContext } from './page-context';
+import { allowImageOrigin } from './page-headers';
 import { renderConsent } from './views/consent.view';
 import { renderLogin } from './views/login.view';
 
@@ -39,6 +40,8 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
   // on the forms so the next page speaks it; the query's copy is ignored by the parser for those requests.
   const chrome = ctx.chrome(req, request.uiLocales);
   const carried = request.uiLocales === undefined ? params : { ...params, ui_locales: request.uiLocales };
+  const logo = await ctx.clientLogo(request.clientId);
+  if (logo?.origin) allowImageOrigin(res, logo.origin);
   if (mustSignIn) {
     if (request.prompt.includes('none'))
       return redirectWithError(ctx.flow, res, request, 'login_required', 'the user is not signed in');
@@ -51,6 +54,7 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
           csrfToken: ctx.csrf.token(req, res),
           returnTo: `/authorize?${toQueryString(carried)}`,
           clientName: request.clientName,
+          ...(logo ? { logo } : {}),
           ...(request.loginHint ? { username: request.loginHint } : {}),
         }),
       );
@@ -81,6 +85,7 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
         clientId: request.clientId,
         scopes: describeScopes(request.scopes),
         authorizeQuery: toQueryString(carried),
+        ...(logo ? { logo } : {}),
         username: session.username,
       }),
     );

@@ -9,6 +9,7 @@ import type { PasswordUpdater } from '../domain/users/change-password';
 import type { AccountGrantsRepo } from '../domain/consent/authorized-app';
 import type { LogoutService } from '../domain/logout/logout-service';
 import type { ConsentsRepo } from '../domain/consent/consents-repo';
+import type { PageLogo } from '../domain/clients/client-logo';
 import type { Csrf } from './csrf';
 import type { DeviceCodeThrottle } from './device-code-throttle';
 import type { LoginThrottle } from './login-throttle';
@@ -38,4 +39,6 @@ export interface PageContext {
   mfa: MfaPages;
   /** The page's language, brand and stylesheets for this request (`uiLocales`: the parsed request's). */
   chrome: (req: Request, uiLocales?: string) => PageChrome;
+  /** The logo the sign-in and consent pages show for a client (uploaded, else an allowed logo_uri). */
+  clientLogo: (clientId: string) => Promise<PageLogo | undefined>;
 }

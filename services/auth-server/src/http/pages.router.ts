@@ -11,6 +11,8 @@ import type { AccountGrantsRepo } from '../domain/consent/authorized-app';
 import type { LogoutService } from '../domain/logout/logout-service';
 import type { ConsentsRepo } from '../domain/consent/consents-repo';
 import type { SessionsRepo } from '../domain/sessions/session';
+import { pageLogoFor, type ClientLogosRepo } from '../domain/clients/client-logo';
+import { clientLogoRoute } from './client-logo.route';
 import { accountRoute } from './account.route';
 import { authorizeRoute } from './authorize.route';
 import { consentRoute } from './consent.route';
@@ -50,6 +52,8 @@ export interface PagesDeps {
   logout: LogoutService;
   /** TOTP, recovery codes and second-factor challenges (migration 0016). */
   mfa: MfaRepos;
+  /** Client logos for the sign-in and consent pages (uploaded ones are served from here too). */
+  clientLogos: ClientLogosRepo;
   clock?: () => Date;
   /** Redis key prefix for the login throttle (tests keep apart with a unique one). */
   throttleKeyPrefix?: string;
@@ -117,10 +121,13 @@ export function createPagesRouter(deps: PagesDeps): Router {
       ...(deps.throttleKeyPrefix ? { throttleKeyPrefix: deps.throttleKeyPrefix } : {}),
       clock,
     }),
+    clientLogo: async (clientId) =>
+      pageLogoFor(clientId, await deps.clientLogos.findSource(clientId), config.UI_LOGO_ORIGINS),
   };
 
   const router = Router();
   router.use(assets.router);
+  router.use(clientLogoRoute(deps.clientLogos));
   router.use(PAGE_PATHS, pageHeaders());
   router.use(authorizeRoute(ctx));
   router.use(consentRoute(ctx));

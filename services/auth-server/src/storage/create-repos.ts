@@ -4,6 +4,7 @@ import { createAuditEventsRepo } from './audit-events.repo';
 import { createAuthorizationCodesRepo } from './authorization-codes.repo';
 import { createClientsRepo } from './clients.repo';
 import { createClientRegistrationsRepo } from './client-registrations.repo';
+import { createClientLogosRepo } from './client-logos.repo';
 import { createDeviceAuthorizationsRepo } from './device-authorizations.repo';
 import type { Queryable } from './db';
 import { createGrantsRepo } from './grants.repo';
@@ -32,5 +33,6 @@ export function createRepos(db: Queryable): Repos {
     recoveryCodes: createRecoveryCodesRepo(db),
     admin: createAdminRepo(db),
     auditEvents: createAuditEventsRepo(db),
+    clientLogos: createClientLogosRepo(db),
   };
 }

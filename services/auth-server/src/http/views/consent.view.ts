@@ -1,6 +1,8 @@
 import { html } from './html';
 import { csrfField, DEFAULT_CHROME, renderLayout, type PageChrome } from './layout.view';
 import { scopeWords } from './scope-words';
+import type { PageLogo } from '../../domain/clients/client-logo';
+import { renderClientLogo } from './client-logo.view';
 
 interface ConsentBase {
   csrfToken: string;
@@ -9,6 +11,8 @@ interface ConsentBase {
   /** The requested scopes in words, in request order. */
   scopes: { scope: string; description: string }[];
   username: string;
+  /** The client's logo (client-logo.view.ts). */
+  logo?: PageLogo;
   chrome?: PageChrome;
 }
 
@@ -26,7 +30,8 @@ export function renderConsent(view: ConsentView): string {
   const { t, tHtml } = chrome.i18n;
   const device = view.userCode !== undefined;
   const client = html`<strong>${view.clientName}</strong>`;
-  const body = html`<h1>${t('Allow {client} to access your account?', { client: view.clientName })}</h1>
+  const body = html`${renderClientLogo(view.logo, view.clientName)}
+    <h1>${t('Allow {client} to access your account?', { client: view.clientName })}</h1>
     <p>
       ${tHtml('You are signed in as {username}.', { username: html`<strong>${view.username}</strong>` })}
       ${tHtml('{client} ({client_id}) asks to:', { client, client_id: view.clientId })}

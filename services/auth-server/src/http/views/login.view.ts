@@ -1,11 +1,15 @@
 import { html } from './html';
 import { csrfField, DEFAULT_CHROME, renderLayout, type PageChrome } from './layout.view';
+import type { PageLogo } from '../../domain/clients/client-logo';
+import { renderClientLogo } from './client-logo.view';
 
 export interface LoginView {
   csrfToken: string;
   returnTo: string;
   /** The application asking, when the login is part of an authorization request. */
   clientName?: string;
+  /** The client's logo (client-logo.view.ts). */
+  logo?: PageLogo;
   username?: string;
   /** Already in the page's language (the route words it). */
   error?: string;
@@ -17,7 +21,8 @@ export function renderLogin(view: LoginView): string {
   const { t, tHtml } = chrome.i18n;
   // The error names the field it is about (aria-describedby, aria-invalid): screen readers read both.
   const invalid = view.error ? html` aria-invalid="true" aria-describedby="login-error"` : '';
-  const body = html`<h1>${t('Sign in')}</h1>
+  const body = html`${renderClientLogo(view.logo, view.clientName)}
+    <h1>${t('Sign in')}</h1>
     ${
       view.clientName
         ? html`<p class="client">
