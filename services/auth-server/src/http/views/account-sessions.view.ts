@@ -43,7 +43,7 @@ export function renderAccountSessions(
               <button
                 type="submit"
                 class="secondary"
-                aria-label="${t('End the session of {device} signed in {date}', {
+                aria-label="${t('End this session ({device}, signed in {date})', {
                   device,
                   date: `${session.authTime.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
                 })}"
