@@ -5,6 +5,9 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { startAuthServer, type RunningAuthServer } from '../support/start-auth-server';
 import { admin, createClient } from '../support/oauth-helpers';
+import { DEVICE_GRANT, startDevice } from '../support/device-helpers';
+import { FIREFOX_LINUX, UserAgentClient } from '../support/user-agent-client';
+import { inputValue } from '../web/support/web-client';
 import { startCallbackServer, type CallbackServer } from './support/callback-server';
 import { launchChromium } from './support/launch-chromium';
 
@@ -16,6 +19,11 @@ const WIDTHS = [
 ];
 /** The operator theme's primary colour, as chromium reports a computed colour. */
 const THEME_PRIMARY = 'rgb(0, 95, 75)';
+/** A 16×16 PNG logo (a solid square), uploaded through the admin API. */
+const LOGO_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAHklEQVR4nGNgiPcmDZGpQdbvBkE0qmFUAzEaaJhaAah5ACAXrVHdAAAAAElFTkSuQmCC',
+  'base64',
+);
 
 /**
  * Issue 25, the pages people see: each page in chromium at 360 px and 1280 px with the built-in design
@@ -28,7 +36,10 @@ describe('page design in chromium', () => {
   let callback: CallbackServer;
   let themeDir: string;
   let clientId: string;
+  let deviceClient: { clientId: string };
   const user = { username: 'margaret', password: 'apollo guidance computer' };
+  /** Changes her password on the 'password-changed' page, so margaret's stays as it is. */
+  const changer = { username: 'katherine', password: 'orbital mechanics by hand' };
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -53,6 +64,21 @@ describe('page design in chromium', () => {
     expect((await admin(server, 'POST', '/users', { ...user, claims: { name: 'Margaret H.' } })).status).toBe(
       201,
     );
+    expect((await admin(server, 'POST', '/users', { ...changer, claims: {} })).status).toBe(201);
+    deviceClient = await createClient(server, {
+      name: 'Terminal CLI',
+      client_type: 'public',
+      application_type: 'native',
+      redirect_uris: [],
+      grant_types: [DEVICE_GRANT],
+    });
+    // Mission Control's logo, uploaded (same origin): the sign-in and consent pages show it.
+    const logo = await fetch(`${server.url}/admin/clients/${clientId}/logo`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${server.config.ADMIN_TOKEN}`, 'content-type': 'image/png' },
+      body: new Uint8Array(LOGO_PNG),
+    });
+    expect(logo.status).toBe(200);
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -82,9 +108,54 @@ describe('page design in chromium', () => {
     await page.waitForSelector('button[name="decision"][value="allow"]');
   }
 
+  /** The client's uploaded logo is on the page, loaded, its alt text the client's name. */
+  async function expectLogoShown(page: Page): Promise<void> {
+    const logo = page.locator('img.client-logo');
+    expect(await logo.getAttribute('alt')).toBe('Mission Control');
+    expect(await logo.getAttribute('src')).toMatch(/^\/client-logos\/[^/]+\/[0-9a-f]{32}\.png$/);
+    await page.waitForFunction(
+      () => (document.querySelector('img.client-logo') as HTMLImageElement).complete,
+    );
+    expect(await logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(16);
+  }
+
+  /** Another browser of `who` (Firefox on Linux), so the account page lists more than this session. */
+  async function signInElsewhere(who: { username: string; password: string }): Promise<void> {
+    const other = new UserAgentClient(server.url, FIREFOX_LINUX);
+    const form = await (await other.get('/login')).text();
+    const response = await other.post('/login', {
+      csrf_token: inputValue(form, 'csrf_token'),
+      return_to: '/account',
+      username: who.username,
+      password: who.password,
+    });
+    expect(response.status).toBe(303);
+  }
+
+  async function accountOf(page: Page, who: { username: string; password: string }): Promise<void> {
+    await page.goto(`${server.url}/account`);
+    await page.getByLabel('Username').fill(who.username);
+    await page.getByLabel('Password').fill(who.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForSelector('#current_password');
+  }
+
+  async function changePassword(page: Page, current: string, next: string): Promise<void> {
+    await page.getByLabel('Current password').fill(current);
+    await page.getByLabel('New password', { exact: true }).fill(next);
+    await page.getByLabel('New password again').fill(next);
+    await page.getByRole('button', { name: 'Change password' }).click();
+  }
+
   /** Every page, reached as a person reaches it; each opens its page in `page`. */
   const pages: [string, (page: Page) => Promise<void>][] = [
-    ['login', async (page) => void (await page.goto(authorizeUrl('s-login')))],
+    [
+      'login',
+      async (page) => {
+        await page.goto(authorizeUrl('s-login'));
+        await expectLogoShown(page);
+      },
+    ],
     [
       'login-error',
       async (page) => {
@@ -95,15 +166,60 @@ describe('page design in chromium', () => {
         await page.waitForSelector('[role="alert"]');
       },
     ],
-    ['consent', (page) => signIn(page, 's-consent')],
+    [
+      'consent',
+      async (page) => {
+        await signIn(page, 's-consent');
+        await expectLogoShown(page);
+      },
+    ],
     [
       'account',
       async (page) => {
+        await signInElsewhere(user);
         await signIn(page, 's-account');
         await page.getByRole('button', { name: 'Allow' }).click();
         await page.waitForURL(`${callback.origin}/cb?**`);
         await page.goto(`${server.url}/account`);
         await page.waitForSelector('h2');
+        // The sessions list: this browser marked, the other one with its device and "End this session".
+        expect(await page.locator('.sessions > li').count()).toBeGreaterThanOrEqual(2);
+        expect(await page.locator('.sessions .badge').textContent()).toBe('This session');
+        expect(await page.locator('.sessions h3', { hasText: 'Firefox · Linux' }).count()).toBeGreaterThan(0);
+        expect(
+          await page.getByRole('button', { name: /^End this session \(Firefox · Linux, signed in / }).count(),
+        ).toBeGreaterThan(0);
+      },
+    ],
+    [
+      'password-refused',
+      async (page) => {
+        await accountOf(page, changer);
+        await changePassword(page, 'not the password', 'a new password for orbit');
+        await page.waitForSelector('#password-error');
+      },
+    ],
+    [
+      'password-changed',
+      async (page) => {
+        await accountOf(page, changer);
+        const next = `${changer.password} ${Date.now()}`;
+        await changePassword(page, changer.password, next);
+        await page.waitForSelector('.notice');
+        expect(await page.locator('.notice').textContent()).toBe(
+          'Your password was changed. Your other sessions were signed out.',
+        );
+        changer.password = next;
+      },
+    ],
+    [
+      'device-confirm',
+      async (page) => {
+        const device = await startDevice(server, deviceClient, 'openid profile');
+        await signIn(page, 's-device-confirm');
+        await page.goto(`${server.url}/device?user_code=${device.user_code}`);
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.waitForSelector('[data-user-code]');
       },
     ],
     [
@@ -221,31 +337,37 @@ describe('page design in chromium', () => {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
     const page = await context.newPage();
     await page.goto(authorizeUrl('s-keyboard'));
+    /** The focused control, and whether its focus shows (WCAG 2.4.7): an outline of 2 px or more, or a box-shadow. */
     const focused = () =>
       page.evaluate(() => {
         const element = document.activeElement as HTMLElement;
         const style = getComputedStyle(element);
+        const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
         return {
           id: element.id,
           text: element.textContent?.trim(),
-          outline: style.outlineStyle,
-          width: parseFloat(style.outlineWidth),
+          visible: outline || style.boxShadow !== 'none',
         };
       });
-    await page.keyboard.press('Tab');
-    expect(await focused()).toMatchObject({ id: 'username', outline: 'solid' });
-    expect((await focused()).width).toBeGreaterThanOrEqual(2);
+    const press = async (key: string, expected: { id?: string; text?: string }) => {
+      await page.keyboard.press(key);
+      expect(await focused()).toEqual({ id: expected.id ?? '', text: expected.text ?? '', visible: true });
+    };
+
+    await press('Tab', { id: 'username' });
     await page.keyboard.type(user.username);
-    await page.keyboard.press('Tab');
-    expect(await focused()).toMatchObject({ id: 'password' });
+    await press('Tab', { id: 'password' });
     await page.keyboard.type(user.password);
-    await page.keyboard.press('Tab');
-    expect(await focused()).toMatchObject({ text: 'Sign in', outline: 'solid' });
+    await press('Tab', { text: 'Sign in' });
+    await press('Shift+Tab', { id: 'password' });
+    await press('Tab', { text: 'Sign in' });
     await page.keyboard.press('Enter');
     await page.waitForSelector('button[name="decision"][value="allow"]');
-    await page.keyboard.press('Tab');
-    expect(await focused()).toMatchObject({ text: 'Allow', outline: 'solid' });
-    await page.keyboard.press('Enter');
+
+    await press('Tab', { text: 'Allow' });
+    await press('Tab', { text: 'Deny' });
+    await press('Shift+Tab', { text: 'Allow' });
+    await page.keyboard.press('Space');
     await page.waitForURL(`${callback.origin}/cb?**`);
     expect(callback.received.at(-1)?.get('state')).toBe('s-keyboard');
     expect(callback.received.at(-1)?.get('code')).toBeTruthy();
