@@ -40,8 +40,12 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
   // on the forms so the next page speaks it; the query's copy is ignored by the parser for those requests.
   const chrome = ctx.chrome(req, request.uiLocales);
   const carried = request.uiLocales === undefined ? params : { ...params, ui_locales: request.uiLocales };
-  const logo = await ctx.clientLogo(request.clientId);
-  if (logo?.origin) allowImageOrigin(res, logo.origin);
+  // Looked up only for a page that shows it (an approval without a page costs no query).
+  const pageLogo = async () => {
+    const logo = await ctx.clientLogo(request.clientId);
+    if (logo?.origin) allowImageOrigin(res, logo.origin);
+    return logo ? { logo } : {};
+  };
   if (mustSignIn) {
     if (request.prompt.includes('none'))
       return redirectWithError(ctx.flow, res, request, 'login_required', 'the user is not signed in');
@@ -54,7 +58,7 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
           csrfToken: ctx.csrf.token(req, res),
           returnTo: `/authorize?${toQueryString(carried)}`,
           clientName: request.clientName,
-          ...(logo ? { logo } : {}),
+          ...(await pageLogo()),
           ...(request.loginHint ? { username: request.loginHint } : {}),
         }),
       );
@@ -85,7 +89,7 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
         clientId: request.clientId,
         scopes: describeScopes(request.scopes),
         authorizeQuery: toQueryString(carried),
-        ...(logo ? { logo } : {}),
+        ...(await pageLogo()),
         username: session.username,
       }),
     );
