@@ -29,6 +29,8 @@ import { createAccountGrantsRepo } from './storage/account-grants.repo';
 import { createBackchannelLogoutRepo } from './storage/backchannel-logout.repo';
 import { createConsentsRepo } from './storage/consents.repo';
 import { createConsoleSessionsRepo } from './storage/console-sessions.repo';
+import { createPasskeyChallengesRepo } from './storage/passkey-challenges.repo';
+import { createPasskeysRepo } from './storage/passkeys.repo';
 import { createIntrospectionCache } from './storage/introspection-cache.store';
 import { createRevocationBus } from './storage/revocation-bus.store';
 import { createSessionsRepo } from './storage/sessions.repo';
@@ -128,6 +130,7 @@ export function createApp(
       challenges: createMfaChallengesRepo(pool),
     },
     clientLogos: ctx.repos.clientLogos,
+    passkeys: { passkeys: createPasskeysRepo(pool), challenges: createPasskeyChallengesRepo(pool) },
     clock: deps.clock,
     throttleKeyPrefix: deps.throttleKeyPrefix,
     console: { auth: ctx, sessions: createConsoleSessionsRepo(pool), ready: core.ready },

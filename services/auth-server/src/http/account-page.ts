@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { describeScopes } from '../domain/consent/describe-scopes';
 import type { PageContext } from './page-context';
+import { accountPasskeysView } from './passkeys.route';
 import type { PageSession } from './session-manager';
 import { renderAccount, type AccountView } from './views/account.view';
 
@@ -29,6 +30,9 @@ export async function sendAccountPage(
         username: session.username,
         apps: apps.map((app) => ({ ...app, scopes: describeScopes(app.scopes) })),
         sessions: { list: sessions, currentSid: session.sid },
+        ...(ctx.passkeys
+          ? { passkeys: await accountPasskeysView(ctx.passkeys, ctx.chrome(req), req, session.userId) }
+          : {}),
         ...(options.notice ? { notice: options.notice } : {}),
         ...(options.passwordError ? { passwordError: options.passwordError } : {}),
       }),

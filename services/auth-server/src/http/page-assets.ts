@@ -23,6 +23,12 @@ function stylesheet(name: string, css: Buffer): Stylesheet {
 /** The built-in design (assets/auth.css), read once. */
 export const BUILT_IN_STYLESHEET = stylesheet('auth', readFileSync(join(ASSETS_DIR, 'auth.css')));
 
+/** The passkey ceremonies' browser side (assets/passkeys.js), read once: the pages' only script. */
+export const PASSKEYS_SCRIPT = ((js: Buffer) => {
+  const hash = createHash('sha256').update(js).digest('hex').slice(0, 12);
+  return { href: `/assets/passkeys.${hash}.js`, js };
+})(readFileSync(join(ASSETS_DIR, 'passkeys.js')));
+
 export interface PageAssets {
   /** The stylesheets every page links, in order: the built-in one, then the operator's. */
   stylesheets: string[];
@@ -43,20 +49,23 @@ export function loadPageAssets(themeFile?: string): PageAssets {
     }
     sheets.push(stylesheet('theme', readFileSync(themeFile)));
   }
-  const byHref = new Map(sheets.map((sheet) => [sheet.href, sheet.css]));
+  const byHref = new Map(
+    sheets.map((sheet) => [sheet.href, { body: sheet.css, type: 'text/css; charset=utf-8' }]),
+  );
+  byHref.set(PASSKEYS_SCRIPT.href, { body: PASSKEYS_SCRIPT.js, type: 'text/javascript; charset=utf-8' });
   const router = Router();
   router.get('/assets/:file', (req, res, next) => {
-    const css = byHref.get(`/assets/${req.params.file}`);
-    if (!css) return next();
+    const asset = byHref.get(`/assets/${req.params.file}`);
+    if (!asset) return next();
     res
       .status(200)
       .set({
-        'Content-Type': 'text/css; charset=utf-8',
+        'Content-Type': asset.type,
         'Cache-Control': 'public, max-age=31536000, immutable',
         'X-Content-Type-Options': 'nosniff',
         'Cross-Origin-Resource-Policy': 'same-origin',
       })
-      .send(css);
+      .send(asset.body);
   });
   return { stylesheets: sheets.map((sheet) => sheet.href), router };
 }

@@ -25,7 +25,15 @@ export type PageAuditEvent =
   | 'password.changed'
   | 'password.change_failure'
   | 'password.change_throttled'
-  | 'session.ended';
+  | 'session.ended'
+  | 'passkey.registered'
+  | 'passkey.registration_refused'
+  | 'passkey.renamed'
+  | 'passkey.deleted'
+  | 'passkey.login.success'
+  | 'passkey.login.failure'
+  | 'passkey.login.throttled'
+  | 'passkey.sign_count_regression';
 
 /**
  * One audit line per security event. Fields are ids, names and the client IP (req.ip: the socket

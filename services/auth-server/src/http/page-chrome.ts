@@ -31,6 +31,7 @@ export function createPageChrome(
   brand: string,
   assets: PageAssets,
   catalogue: MessageCatalogue,
+  features: { passkeys?: boolean } = {},
 ): (req: Request, uiLocales?: string) => PageChrome {
   return (req, uiLocales) => {
     const accept = req.headers['accept-language'];
@@ -39,6 +40,12 @@ export function createPageChrome(
       uiLocales ?? uiLocalesOf(req),
       typeof accept === 'string' ? accept : undefined,
     );
-    return { lang, brand, stylesheets: assets.stylesheets, i18n: catalogue.translator(lang) };
+    return {
+      lang,
+      brand,
+      stylesheets: assets.stylesheets,
+      i18n: catalogue.translator(lang),
+      ...(features.passkeys ? { passkeys: true } : {}),
+    };
   };
 }

@@ -14,6 +14,7 @@ import type { Csrf } from './csrf';
 import type { DeviceCodeThrottle } from './device-code-throttle';
 import type { LoginThrottle } from './login-throttle';
 import type { MfaPages } from './mfa-pages';
+import type { PasskeyPageContext } from './passkey-page-context';
 import type { SessionManager } from './session-manager';
 import type { PageChrome } from './views/layout.view';
 
@@ -37,6 +38,9 @@ export interface PageContext {
   clock: () => Date;
   /** TOTP, the second-factor step and its throttle (docs/FLOWS.md#multi-factor-sign-in). */
   mfa: MfaPages;
+  /** Passkeys: the ceremonies, their keys, the failed-assertion throttle (passkey-page-context.ts);
+   *  undefined on an issuer whose host is an IP address. */
+  passkeys?: PasskeyPageContext;
   /** The page's language, brand and stylesheets for this request (`uiLocales`: the parsed request's). */
   chrome: (req: Request, uiLocales?: string) => PageChrome;
   /** The logo the sign-in and consent pages show for a client (uploaded, else an allowed logo_uri). */

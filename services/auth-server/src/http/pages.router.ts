@@ -25,6 +25,9 @@ import { loginRoute } from './login.route';
 import { accountTotpRoute } from './account-totp.route';
 import { createMfaPages, type MfaRepos } from './mfa-pages';
 import { secondFactorRoute } from './second-factor.route';
+import { createPasskeyPageContext, type PasskeyStores } from './passkey-page-context';
+import { passkeyLoginRoute } from './passkey-login.route';
+import { passkeysRoute } from './passkeys.route';
 import type { PageContext } from './page-context';
 import { pageErrorHandler } from './page-error';
 import { pageHeaders } from './page-headers';
@@ -54,6 +57,8 @@ export interface PagesDeps {
   mfa: MfaRepos;
   /** Client logos for the sign-in and consent pages (uploaded ones are served from here too). */
   clientLogos: ClientLogosRepo;
+  /** The passkey tables (migration 0017). */
+  passkeys: PasskeyStores;
   clock?: () => Date;
   /** Redis key prefix for the login throttle (tests keep apart with a unique one). */
   throttleKeyPrefix?: string;
@@ -78,7 +83,17 @@ export function createPagesRouter(deps: PagesDeps): Router {
   const clock = deps.clock ?? (() => new Date());
   const assets = loadPageAssets(config.UI_THEME_CSS_FILE);
   const brand = config.UI_BRAND_NAME ?? new URL(config.ISSUER).host;
-  const chrome = createPageChrome(brand, assets, loadMessageCatalogue());
+  const passkeys = createPasskeyPageContext({
+    config,
+    stores: deps.passkeys,
+    brand,
+    clock,
+    ...(deps.redis ? { redis: deps.redis } : {}),
+    ...(deps.throttleKeyPrefix ? { throttleKeyPrefix: deps.throttleKeyPrefix } : {}),
+  });
+  const chrome = createPageChrome(brand, assets, loadMessageCatalogue(), {
+    passkeys: passkeys !== undefined,
+  });
   const ctx: PageContext = {
     config,
     logger: deps.logger,
@@ -123,6 +138,7 @@ export function createPagesRouter(deps: PagesDeps): Router {
     }),
     clientLogo: async (clientId) =>
       pageLogoFor(clientId, await deps.clientLogos.findSource(clientId), config.UI_LOGO_ORIGINS),
+    ...(passkeys ? { passkeys } : {}),
   };
 
   const router = Router();
@@ -135,6 +151,7 @@ export function createPagesRouter(deps: PagesDeps): Router {
   router.use(loginRoute(ctx));
   router.use(accountTotpRoute(ctx));
   router.use(accountRoute(ctx));
+  if (passkeys) router.use(passkeyLoginRoute(ctx, passkeys), passkeysRoute(ctx, passkeys));
   router.use(deviceRoute(ctx));
   router.use(endSessionRoute(ctx));
   if (deps.console) router.use(consoleRouter(ctx, deps.console));

@@ -1,4 +1,9 @@
 import { html } from './html';
+import {
+  ACCOUNT_PASSKEYS_SCRIPT,
+  renderAccountPasskeys,
+  type AccountPasskeysView,
+} from './account-passkeys.view';
 import { csrfField, DEFAULT_CHROME, renderLayout, type PageChrome } from './layout.view';
 import { scopeWords } from './scope-words';
 import type { SessionSummary } from '../../domain/sessions/session';
@@ -16,6 +21,8 @@ export interface AccountView {
   csrfToken: string;
   username: string;
   apps: AuthorizedAppView[];
+  /** The passkeys section (account-passkeys.view.ts). */
+  passkeys?: AccountPasskeysView;
   /** Already in the page's language (the route words it). */
   notice?: string;
   /** The user's live sessions and which one is this browser's (account-sessions.view.ts). */
@@ -71,6 +78,7 @@ export function renderAccount(view: AccountView): string {
     ${/* Each further section is its own view file, one line here. */ ''}
     ${view.sessions ? renderAccountSessions(chrome, view.csrfToken, view.sessions.list, view.sessions.currentSid) : ''}
     ${renderAccountPassword(chrome, view.csrfToken, view.username, view.passwordError)}
+    ${view.passkeys ? renderAccountPasskeys(view.passkeys, chrome, view.csrfToken) : ''}
     <div class="actions">
       <form method="post" action="/logout">
         ${csrfField(view.csrfToken)}
@@ -81,5 +89,10 @@ export function renderAccount(view: AccountView): string {
         <button type="submit" class="secondary">${t('Sign out everywhere')}</button>
       </form>
     </div>`;
-  return renderLayout({ title: t('Your account'), body, chrome });
+  return renderLayout({
+    title: t('Your account'),
+    body,
+    chrome,
+    ...(view.passkeys ? { scripts: [ACCOUNT_PASSKEYS_SCRIPT] } : {}),
+  });
 }

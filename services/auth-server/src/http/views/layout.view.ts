@@ -12,6 +12,8 @@ export interface PageChrome {
   stylesheets: readonly string[];
   /** The page's messages, in its language (i18n/). */
   i18n: Translator;
+  /** The sign-in page offers passkeys (not on an issuer whose host is an IP address). */
+  passkeys?: boolean;
 }
 
 /** English, no brand, the built-in design: pages rendered outside a request (tests, early errors). */
@@ -28,6 +30,8 @@ export interface LayoutOptions {
   chrome?: PageChrome;
   /** A wide card for tables (the admin console). */
   wide?: boolean;
+  /** Same-origin scripts (page-assets.ts, content-hashed), deferred; only pages that need one (WebAuthn). */
+  scripts?: readonly string[];
 }
 
 /**
@@ -35,7 +39,13 @@ export interface LayoutOptions {
  * <main> landmark. No scripts, inline styles or images from elsewhere (RFC 9700 §4.2.4: no
  * third-party resources on authorization pages; the CSP allows only 'self').
  */
-export function renderLayout({ title, body, chrome = DEFAULT_CHROME, wide }: LayoutOptions): string {
+export function renderLayout({
+  title,
+  body,
+  chrome = DEFAULT_CHROME,
+  wide,
+  scripts = [],
+}: LayoutOptions): string {
   return html`<!doctype html>
     <html lang="${chrome.lang}">
       <head>
@@ -45,6 +55,7 @@ export function renderLayout({ title, body, chrome = DEFAULT_CHROME, wide }: Lay
         <meta name="color-scheme" content="light" />
         <title>${chrome.brand ? `${title} · ${chrome.brand}` : title}</title>
         ${chrome.stylesheets.map((href) => html`<link rel="stylesheet" href="${href}" />`)}
+        ${scripts.map((src) => html`<script src="${src}" defer></script>`)}
       </head>
       <body>
         ${chrome.brand ? html`<header class="site-header"><span class="brand">${chrome.brand}</span></header>` : ''}

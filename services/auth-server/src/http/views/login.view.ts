@@ -2,6 +2,7 @@ import { html } from './html';
 import { csrfField, DEFAULT_CHROME, renderLayout, type PageChrome } from './layout.view';
 import type { PageLogo } from '../../domain/clients/client-logo';
 import { renderClientLogo } from './client-logo.view';
+import { PASSKEY_SIGN_IN_SCRIPT, renderPasskeySignIn } from './passkey-sign-in.view';
 
 export interface LoginView {
   csrfToken: string;
@@ -60,6 +61,12 @@ export function renderLogin(view: LoginView): string {
         />
       </div>
       <div class="actions"><button type="submit">${t('Sign in')}</button></div>
-    </form>`;
-  return renderLayout({ title: t('Sign in'), body, chrome });
+    </form>
+    ${chrome.passkeys ? renderPasskeySignIn(chrome, view.csrfToken, view.returnTo) : ''}`;
+  return renderLayout({
+    title: t('Sign in'),
+    body,
+    chrome,
+    ...(chrome.passkeys ? { scripts: [PASSKEY_SIGN_IN_SCRIPT] } : {}),
+  });
 }
