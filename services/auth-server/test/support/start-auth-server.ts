@@ -27,13 +27,19 @@ export { MIGRATIONS_DIR } from './auth-schema';
 /** auth-server on port 0 against a fresh, migrated database on the run's real Postgres. */
 export async function startAuthServer(
   overrides: Partial<Record<string, string>> = {},
-  options: { databaseUrl?: string; logger?: Logger; issuerIsUrl?: boolean } = {},
+  options: {
+    databaseUrl?: string;
+    logger?: Logger;
+    issuerIsUrl?: boolean;
+    /** The issuer's host (with issuerIsUrl's fixed port): `localhost` for WebAuthn, which refuses IPs. */
+    issuerHost?: string;
+  } = {},
 ): Promise<RunningAuthServer> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase('auth', AUTH_SCHEMA));
   // The issuer must be the real base URL when a relying party follows the metadata (openid-client).
-  const fixedPort = options.issuerIsUrl ? await findFreePort() : 0;
+  const fixedPort = options.issuerIsUrl || options.issuerHost ? await findFreePort() : 0;
   const config = authConfigSchema.parse({
-    ISSUER: fixedPort ? `http://127.0.0.1:${fixedPort}` : 'http://127.0.0.1',
+    ISSUER: fixedPort ? `http://${options.issuerHost ?? '127.0.0.1'}:${fixedPort}` : 'http://127.0.0.1',
     DATABASE_URL: databaseUrl,
     TOKEN_SIGNING_SECRET: 'test-signing-secret-0123456789abcdef0123',
     ADMIN_TOKEN: 'test-admin-token-0123456789abcdef01234567',

@@ -1,0 +1,234 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startAuthServer, type RunningAuthServer } from '../support/start-auth-server';
+import { uniqueId } from '@acme/testkit';
+import { admin, createClient, pkce, postForm } from '../support/oauth-helpers';
+import { startCallbackServer, type CallbackServer } from './support/callback-server';
+import { launchChromium } from './support/launch-chromium';
+
+const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'passkeys');
+const WIDTHS = [
+  { width: 360, height: 740 },
+  { width: 1280, height: 800 },
+];
+
+/**
+ * Passkeys in chromium with the DevTools WebAuthn domain's virtual authenticator (CTAP2, internal,
+ * resident keys, user verification): register from the account page, sign out, sign in with the passkey
+ * alone through a whole code flow, delete it and see it refused; the pages without JavaScript; axe and
+ * screenshots of the account section and the login page. The issuer is http://localhost:<port>, since
+ * WebAuthn refuses IP addresses as RP IDs.
+ */
+describe('passkeys in chromium (virtual authenticator)', () => {
+  let browser: Browser;
+  let server: RunningAuthServer;
+  let callback: CallbackServer;
+  let clientId: string;
+  let issuer: string;
+  const password = 'compiler a-0 1952';
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    callback = await startCallbackServer();
+    server = await startAuthServer({}, { issuerHost: 'localhost' });
+    issuer = server.config.ISSUER;
+    ({ clientId } = await createClient(server, {
+      name: 'Flow-Matic',
+      client_type: 'public',
+      application_type: 'native',
+      redirect_uris: ['http://127.0.0.1/cb'],
+      grant_types: ['authorization_code'],
+    }));
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await callback?.stop();
+  });
+
+  /** A context with chromium's virtual platform authenticator that verifies the user (WebAuthn domain). */
+  async function withAuthenticator(options: { viewport?: { width: number; height: number } } = {}) {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    const credentials = async () =>
+      (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+    return { context, page, credentials };
+  }
+
+  /** Each test its own user: passkeys of one test do not show in another's account. */
+  async function newUser(): Promise<string> {
+    const username = uniqueId('grace-');
+    const created = await admin(server, 'POST', '/users', {
+      username,
+      password,
+      claims: { name: 'Grace H.' },
+    });
+    expect(created.status).toBe(201);
+    return username;
+  }
+
+  async function passwordSignIn(page: Page, username: string): Promise<void> {
+    await page.goto(`${issuer}/login?return_to=%2Faccount`);
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  }
+
+  async function addPasskey(page: Page, name: string): Promise<void> {
+    await page.goto(`${issuer}/account`);
+    await page.getByLabel('Name for the new passkey (optional)').fill(name);
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.waitForURL(`${issuer}/account?passkey=added#passkeys`);
+  }
+
+  function authorizeUrl(state: string, challenge: string): string {
+    return `${issuer}/authorize?${new URLSearchParams({
+      client_id: clientId,
+      redirect_uri: `${callback.origin}/cb`,
+      response_type: 'code',
+      scope: 'openid profile',
+      state,
+      nonce: `n-${state}`,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    })}`;
+  }
+
+  async function seriousAxe(page: Page): Promise<string[]> {
+    const axe = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze();
+    return axe.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  let context: BrowserContext | undefined;
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+
+  it('registers a passkey, signs out, signs in with the passkey alone through a code flow', async () => {
+    const session = await withAuthenticator();
+    context = session.context;
+    const { page } = session;
+    await passwordSignIn(page, await newUser());
+    await page.waitForURL(`${issuer}/account`);
+    await addPasskey(page, 'Virtual laptop');
+    await expect(page.locator('#passkeys h3').allTextContents()).resolves.toEqual(['Virtual laptop']);
+    await expect(page.locator('#passkeys .notice').textContent()).resolves.toBe('Passkey added.');
+    // A discoverable credential for our RP ID, held by the authenticator.
+    const held = await session.credentials();
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({ isResidentCredential: true, rpId: 'localhost' });
+
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.waitForURL(`${issuer}/login`);
+
+    const { verifier, challenge } = pkce();
+    await page.goto(authorizeUrl('s-passkey', challenge));
+    // No username typed: the authenticator offers the passkey (usernameless).
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(`${callback.origin}/cb?**`);
+    const query = callback.received.at(-1)!;
+    expect(query.get('state')).toBe('s-passkey');
+    const token = await postForm(`${server.url}/token`, {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code: query.get('code')!,
+      redirect_uri: `${callback.origin}/cb`,
+      code_verifier: verifier,
+    });
+    expect(token.status).toBe(200);
+    const claims = JSON.parse(
+      Buffer.from(String(token.body.id_token).split('.')[1]!, 'base64url').toString(),
+    ) as Record<string, unknown>;
+    // RFC 8176: a device-bound key (hwk), user presence, and user verification making it multi-factor;
+    // the OpenID EAP phishing-resistant hardware-protected class.
+    expect(claims).toMatchObject({
+      iss: issuer,
+      aud: clientId,
+      nonce: 'n-s-passkey',
+      amr: ['hwk', 'user', 'mfa'],
+      acr: 'phrh',
+    });
+
+    // The account page shows when it was last used.
+    await page.goto(`${issuer}/account`);
+    await expect(page.locator('#passkeys').textContent()).resolves.toContain('Last used on');
+  });
+
+  it('deleting a passkey stops it working', async () => {
+    const session = await withAuthenticator();
+    context = session.context;
+    const { page } = session;
+    await passwordSignIn(page, await newUser());
+    await page.waitForURL(`${issuer}/account`);
+    await addPasskey(page, 'To delete');
+    await page.getByRole('button', { name: 'Delete passkey To delete' }).click();
+    await page.waitForURL(`${issuer}/account?passkey=deleted#passkeys`);
+    await expect(page.locator('#passkeys h3').count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.waitForURL(`${issuer}/login`);
+
+    // The authenticator still holds it; the server no longer knows it.
+    expect(await session.credentials()).toHaveLength(1);
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await expect(page.locator('[role="alert"]').textContent()).resolves.toContain(
+      'Your passkey could not be used.',
+    );
+    expect(page.url()).toBe(`${issuer}/login/passkey`);
+  });
+
+  it('without JavaScript the login page is the password form alone and works', async () => {
+    context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${issuer}/login?return_to=%2Faccount`);
+    await expect(page.getByRole('button', { name: 'Sign in with a passkey' }).isVisible()).resolves.toBe(
+      false,
+    );
+    await passwordSignIn(page, await newUser());
+    await page.waitForURL(`${issuer}/account`);
+    await expect(page.getByRole('button', { name: 'Add a passkey' }).isVisible()).resolves.toBe(false);
+    await expect(page.locator('[data-passkey-unsupported]').isVisible()).resolves.toBe(true);
+  });
+
+  it('login page and account section: no serious axe violation, screenshots at 360 and 1280 px', async () => {
+    for (const viewport of WIDTHS) {
+      const session = await withAuthenticator({ viewport });
+      context = session.context;
+      const { page } = session;
+      await page.goto(`${issuer}/login`);
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBe(0);
+      await page.screenshot({ path: join(ARTIFACTS, `login-${viewport.width}.png`), fullPage: true });
+      expect(await seriousAxe(page)).toEqual([]);
+
+      await passwordSignIn(page, await newUser());
+      await page.waitForURL(`${issuer}/account`);
+      await addPasskey(page, `Phone ${viewport.width}`);
+      await page.locator('#passkeys').screenshot({ path: join(ARTIFACTS, `account-${viewport.width}.png`) });
+      expect(await seriousAxe(page)).toEqual([]);
+      await context.close();
+      context = undefined;
+    }
+  });
+});
