@@ -17,7 +17,7 @@ export const USAGE = `usage: npm run admin -- <command> [options] [--json]
   initial-access-tokens create [--max-uses N] [--expires-in SECONDS]   (RFC 7591, for POST /register)
   users create --username U [--password-stdin | --password-file PATH] [--claims JSON] | users get ID
                  (the password is prompted for without echo on a terminal, else read from stdin's first line)
-  users reset-mfa ID   (removes the user's authenticator app and recovery codes)
+  users reset-mfa ID   (removes the user's authenticator app, recovery codes and passkeys)
   users list [--search PREFIX] [--limit N] [--offset N] | users disable ID | users enable ID
   users grant-admin ID | users revoke-admin ID        (the admin role opens the console at /admin)
   revoke --user ID | --client ID | --grant ID

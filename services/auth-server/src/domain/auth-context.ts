@@ -1,4 +1,5 @@
 import type { Logger } from '@acme/common';
+import type { PasskeysRepo } from './passkeys/passkey';
 import type { AuthConfig } from '../config';
 import type { SecretHasher } from './crypto/secret-hasher';
 import type { JwtCodec } from './tokens/jwt-codec';
@@ -40,6 +41,8 @@ export interface Repos {
   admin: AdminRepo;
   auditEvents: AuditEventsRepo;
   clientLogos: ClientLogosRepo;
+  /** Passkeys (migration 0017). */
+  passkeys: PasskeysRepo;
 }
 
 /** Everything the protocol core needs, built once in createApp and passed down (no globals). */

@@ -199,6 +199,7 @@ export function adminRouter(ctx: AuthContext, logout: Pick<LogoutService, 'sessi
       user_id: result.userId,
       totp_removed: result.totpRemoved,
       recovery_codes_removed: result.recoveryCodesRemoved,
+      passkeys_removed: result.passkeysRemoved,
     });
   });
 

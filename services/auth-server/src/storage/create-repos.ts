@@ -9,6 +9,7 @@ import { createDeviceAuthorizationsRepo } from './device-authorizations.repo';
 import type { Queryable } from './db';
 import { createGrantsRepo } from './grants.repo';
 import { createRefreshReplaysRepo } from './refresh-replays.repo';
+import { createPasskeysRepo } from './passkeys.repo';
 import { createPushedRequestsRepo } from './pushed-authorization-requests.repo';
 import { createResourceServersRepo } from './resource-servers.repo';
 import { createTokensRepo } from './tokens.repo';
@@ -29,6 +30,7 @@ export function createRepos(db: Queryable): Repos {
     deviceAuthorizations: createDeviceAuthorizationsRepo(db),
     pushedRequests: createPushedRequestsRepo(db),
     registrations: createClientRegistrationsRepo(db),
+    passkeys: createPasskeysRepo(db),
     totp: createTotpRepo(db),
     recoveryCodes: createRecoveryCodesRepo(db),
     admin: createAdminRepo(db),

@@ -355,6 +355,7 @@ describe('admin console', () => {
       user_id: plainId,
       totp_removed: false,
       recovery_codes_removed: 0,
+      passkeys_removed: 0,
     });
     const events = (await auditActions()).filter(
       (e) => e.target_id === plainId && e.action === 'user.mfa_reset',

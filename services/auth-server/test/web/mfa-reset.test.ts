@@ -23,7 +23,7 @@ describe('resetMfa', () => {
     const reset = await admin(server, 'POST', `/users/${user.userId}/mfa/reset`);
     expect(reset).toEqual({
       status: 200,
-      body: { user_id: user.userId, totp_removed: true, recovery_codes_removed: 10 },
+      body: { user_id: user.userId, totp_removed: true, recovery_codes_removed: 10, passkeys_removed: 0 },
     });
     const next = await signInAtLogin(new WebClient(server.url), user.username, PASSWORD);
     expect(next.status).toBe(303);

@@ -300,6 +300,21 @@ describe('passkeys over HTTP', () => {
     expect(auditOf('passkey.login.failure').at(-1)).toMatchObject({ reason: 'unknown_credential' });
   });
 
+  it("resetMfa (admin API) removes the user's passkeys, and they stop working", async () => {
+    const { username, userId } = await newUser();
+    const { credential } = await register(await signIn(username));
+    const reset = await fetch(`${server.url}/admin/users/${userId}/mfa/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.config.ADMIN_TOKEN}` },
+    });
+    expect(reset.status).toBe(200);
+    expect(await reset.json()).toMatchObject({ user_id: userId, passkeys_removed: 1 });
+    const { rows } = await server.pool.query('SELECT 1 FROM passkeys WHERE user_id = $1', [userId]);
+    expect(rows).toEqual([]);
+    const { browser, csrf, options } = await startSignIn();
+    expect((await finishSignIn(browser, csrf, assert(credential, options, ORIGIN))).status).toBe(400);
+  });
+
   it('refuses an assertion whose userHandle names someone else', async () => {
     const { username } = await newUser();
     const { credential } = await register(await signIn(username));

@@ -103,7 +103,7 @@ export async function setAdminRole(ctx: AuthContext, actor: AdminActor, userId: 
 }
 
 /**
- * The user's second factors go (resetMfa: TOTP and recovery codes), so the next sign-in is by password
+ * The user's second factors go (resetMfa: TOTP, recovery codes and passkeys), so the next sign-in is by password
  * alone until they enrol again; recorded as an audit event and as the `mfa_reset` log line.
  */
 export async function resetUserMfa(ctx: AuthContext, actor: AdminActor, userId: string) {
@@ -114,13 +114,18 @@ export async function resetUserMfa(ctx: AuthContext, actor: AdminActor, userId: 
     user_id: user.userId,
     totp_removed: result.totpRemoved,
     recovery_codes_removed: result.recoveryCodesRemoved,
+    passkeys_removed: result.passkeysRemoved,
   });
   await recordAdminEvent(
     ctx,
     actor,
     'user.mfa_reset',
     { type: 'user', id: user.userId },
-    { totp_removed: result.totpRemoved, recovery_codes_removed: result.recoveryCodesRemoved },
+    {
+      totp_removed: result.totpRemoved,
+      recovery_codes_removed: result.recoveryCodesRemoved,
+      passkeys_removed: result.passkeysRemoved,
+    },
   );
   return { userId: user.userId, ...result };
 }
