@@ -70,12 +70,12 @@ describe('migration 0028 (token streams as int4[])', () => {
        INSERT INTO term_dictionary (index_id, field_id, term, term_id)
        VALUES ($1, 1, 'alpha', 101), ($1, 1, 'beta', 102), ($1, 1, 'gamma', 103), ($1, 2, 'x', 201), ($1, 2, 'y', 202);
        INSERT INTO posting_blocks (index_id, term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms,
-                                   max_freq, min_norm, term_doc_freq, term_total_freq)
-       VALUES ($1, 101, ${key.d1}, ${key.d2}, '{0,${gap}}', '{2,1}', '{4,2}', 2, 2, 2, 3),
-              ($1, 102, ${key.d1}, ${key.d2}, '{0,${gap}}', '{1,1}', '{4,2}', 1, 2, 2, 2),
-              ($1, 103, ${key.d1}, ${key.d1}, '{0}', '{1}', '{4}', 1, 4, 1, 1),
-              ($1, 201, ${key.d1}, ${key.d1}, '{0}', '{1}', '{1}', 1, 1, 1, 1),
-              ($1, 202, ${key.d2}, ${key.d2}, '{0}', '{1}', '{1}', 1, 1, 1, 1);
+                                   max_freq, min_norm, term_doc_freq, term_total_freq, small_run)
+       VALUES ($1, 101, ${key.d1}, ${key.d2}, '{0,${gap}}', '{2,1}', '{4,2}', 2, 2, 2, 3, 1),
+              ($1, 102, ${key.d1}, ${key.d2}, '{0,${gap}}', '{1,1}', '{4,2}', 1, 2, 2, 2, 1),
+              ($1, 103, ${key.d1}, ${key.d1}, '{0}', '{1}', '{4}', 1, 4, 1, 1, 1),
+              ($1, 201, ${key.d1}, ${key.d1}, '{0}', '{1}', '{1}', 1, 1, 1, 1, 1),
+              ($1, 202, ${key.d2}, ${key.d2}, '{0}', '{1}', '{1}', 1, 1, 1, 1, 1);
        INSERT INTO doc_tokens (index_id, doc_key, field_id, length, term_ids)
        VALUES ($1, ${key.d1}, 1, 4, '{101,102,101,103}'), ($1, ${key.d2}, 1, 2, '{102,101}'),
               ($1, ${key.d1}, 2, 1, '{201}'), ($1, ${key.d2}, 2, 1, '{202}');
