@@ -19,7 +19,7 @@ import type { PushedRequestsRepo } from './authorize/pushed-request';
 import type { ClientRegistrationsRepo } from './clients/client-registration';
 import type { RecoveryCodesRepo, TotpRepo } from './mfa/totp-repo';
 import type { AdminRepo } from './admin/admin-repo';
-import type { AuditEventsRepo } from './admin/audit-events';
+import type { AuditEventsRepo } from './admin/audit-event';
 import type { ClientLogosRepo } from './clients/client-logo';
 
 /** The repositories of the protocol core: domain-owned interfaces, implemented in storage/. */

@@ -1,5 +1,5 @@
 import type { Queryable } from './db';
-import type { AuditEvent, AuditEventsRepo } from '../domain/admin/audit-events';
+import type { AuditEvent, AuditEventsRepo } from '../domain/admin/audit-event';
 
 export function createAuditEventsRepo(db: Queryable): AuditEventsRepo {
   return {
