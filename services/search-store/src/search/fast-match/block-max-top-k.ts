@@ -28,7 +28,7 @@ export interface TopCollector {
   scored: number;
 }
 
-export function collect(c: TopCollector, doc: number, score: number): void {
+function collect(c: TopCollector, doc: number, score: number): void {
   c.scored++;
   if (c.minScore !== undefined && !(score >= c.minScore)) return;
   c.total++;
@@ -45,7 +45,7 @@ export function collect(c: TopCollector, doc: number, score: number): void {
  * whose score equals the heap's worst ranks after it and is not kept either: documents come in
  * (index, doc) order, indices in the SQL path's order (rankPlans), so every kept one is earlier.
  */
-export function canSkip(c: TopCollector, bound: number): boolean {
+function canSkip(c: TopCollector, bound: number): boolean {
   const score = f(bound + bound * 2 ** -40);
   if (c.minScore !== undefined && score < c.minScore) return true;
   return c.total > c.limit && score <= c.heap.threshold;

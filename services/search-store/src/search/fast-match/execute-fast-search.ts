@@ -6,12 +6,10 @@ import type { SearchRequest } from '../../query/parse/search-request';
 import { loadMatchPostings } from './load-match-postings';
 import { isFastMatchRequest, planFastMatch, type FastMatchPlan } from './plan-fast-match';
 import { checkCachedPlan, type CatalogFold } from './check-cached-plan';
-import { PostingsCache } from './postings-cache';
-import { planFromCache, readPlanBlocks, type PlanRead } from './read-plan-blocks';
-import { scoreMatchPlan } from './score-match-plan';
+import type { PostingsCache } from './postings-cache';
+import { scoreMatchPlan, type MatchPostings } from './score-match-plan';
 import { TopDocsHeap } from './top-docs-heap';
 import { collectTopTerms, type TopCollector } from './block-max-top-k';
-import { collectTopTree } from './block-max-tree';
 import { FuzzyExpansions } from './fuzzy-expansions';
 
 const f = Math.fround;
@@ -57,19 +55,17 @@ export async function executeFastSearch(
     docKey: p.doc,
     score: p.score,
   });
-  const options = {
-    k: request.size === 0 ? 0 : request.from + request.size,
-    limit: totalHitsLimit(request),
-    minScore: request.minScore === undefined ? undefined : f(request.minScore),
-  };
-  // Without a configured cache, one that lives as long as this search holds what it reads.
-  const store = cache?.enabled ? cache : new PostingsCache(Infinity);
-  if (cache?.enabled) {
-    const cached = plans.map((plan) => planFromCache(store, plan, options));
+  if (cache) {
+    const cached = plans.map((plan) => cache.lookup(plan));
     if (cached.every((c) => c !== undefined)) {
       // Before the first await: the caller reads this to know it need not load the catalog itself.
       if (fold) fold.taken = true;
-      const ranked = rankPlans(plans, cached, rank, request);
+      const ranked = rankPlans(
+        plans,
+        cached.map((c) => c.postings),
+        rank,
+        request,
+      );
       const page = ranked.page.map(located);
       const checked = await Promise.all(
         plans.map((plan, i) =>
@@ -87,11 +83,12 @@ export async function executeFastSearch(
         const rows = page.map((p) => byKey.get(`${p.indexId}:${p.docKey}`)!);
         return respond(db, readers, request, ranked, rows, started);
       }
-      // Something changed: read again below; each statement there checks what it uses.
+      // Something changed: read the postings again below, which replaces what the cache holds.
     }
   }
-  const read = await Promise.all(plans.map((plan) => readPlanBlocks(db, store, plan, options)));
-  const ranked = rankPlans(plans, read, rank, request);
+  const postings = await Promise.all(plans.map((plan) => loadMatchPostings(db, plan, cache?.enabled)));
+  if (cache) plans.forEach((plan, i) => cache.remember(plan, postings[i]!));
+  const ranked = rankPlans(plans, postings, rank, request);
   const rows = await loadPageRows(db, ranked.page.map(located));
   return respond(db, readers, request, ranked, rows, started);
 }
@@ -110,14 +107,13 @@ interface Ranked {
 }
 
 /**
- * Scores every plan over its postings and keeps the top from+size (min_score applied). Once
- * track_total_hits has been counted, documents that cannot make the page are skipped: a plain match or
- * term by block-max-top-k.ts, multi_match, bool and minimum_should_match by block-max-tree.ts; fuzzy
- * nodes score every match.
+ * Scores every plan over its postings and keeps the top from+size (min_score applied). A plain match
+ * or term (a `terms` root) skips the documents that cannot make the page once track_total_hits has
+ * been counted (block-max-top-k.ts); anything else scores every match.
  */
 function rankPlans(
   plans: FastMatchPlan[],
-  read: PlanRead[],
+  postings: MatchPostings[],
   rank: Int32Array,
   request: SearchRequest,
 ): Ranked {
@@ -134,16 +130,10 @@ function rankPlans(
   const byRank = plans.map((_, i) => i).sort((a, b) => rank[a]! - rank[b]!);
   for (const i of byRank) {
     const plan = plans[i]!;
-    const { postings, partial } = read[i]!;
     c.shard = rank[i]!;
-    // Only competitive blocks were read (choose-blocks.ts): the total is known to exceed the limit,
-    // as Elasticsearch reports it (`gte`), and the blocks left out hold no document of the page.
-    if (partial) c.total = Math.max(c.total, c.limit + 1);
-    if (c.limit !== Infinity && plan.root.kind === 'terms' && collectTopTerms(plan.root, postings, c))
+    if (c.limit !== Infinity && plan.root.kind === 'terms' && collectTopTerms(plan.root, postings[i]!, c))
       continue;
-    if (partial) throw new Error('a plan read in part must be collected by block-max top-k');
-    if (c.limit !== Infinity && collectTopTree(plan.root, postings, c)) continue;
-    const { docs, scores, length } = scoreMatchPlan(plan.root, postings);
+    const { docs, scores, length } = scoreMatchPlan(plan.root, postings[i]!);
     for (let j = 0; j < length; j++) {
       const s = scores[j]!;
       if (c.minScore !== undefined && !(s >= c.minScore)) continue;

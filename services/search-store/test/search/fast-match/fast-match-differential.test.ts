@@ -417,30 +417,6 @@ describe('the fast match path agrees with the SQL plans', () => {
       { match: { body: { query: 'common usual', operator: 'and' } } },
       { match: { body: { query: 'rare common', operator: 'and' } } },
       { term: { body: 'usual' } },
-      // block-max-tree.ts: multi_match, bool and minimum_should_match.
-      { multi_match: { query: 'common rare', fields: ['body', 'body^2'] } },
-      { multi_match: { query: 'rare usual f3', fields: ['body', 'body^1.5'], tie_breaker: 0.3 } },
-      { multi_match: { query: 'rare usual', fields: ['body', 'body^3'], type: 'most_fields' } },
-      {
-        bool: {
-          should: [{ match: { body: 'rare' } }, { match: { body: 'usual' } }],
-          filter: [{ term: { body: 'common' } }],
-        },
-      },
-      {
-        bool: {
-          must: [{ match: { body: 'common' } }],
-          should: [{ match: { body: 'rare' } }],
-          must_not: [{ term: { body: 'f3' } }],
-        },
-      },
-      {
-        bool: {
-          should: [{ match: { body: 'rare' } }, { match: { body: 'usual' } }, { match: { body: 'f7' } }],
-          minimum_should_match: 2,
-        },
-      },
-      { match: { body: { query: 'common usual rare f3', minimum_should_match: 2 } } },
     ];
     for (const query of queries)
       for (const index of [big, `${big},${small}`])

@@ -1,95 +1,101 @@
-import { PostingsCache } from '../../../src/search/fast-match/postings-cache';
-import { contentBytes, directoryBytes, type TermBlocks } from '../../../src/search/fast-match/term-blocks';
+import { openMappingReaders } from '../../../src/search/fast-match/open-mapping-readers';
+import { planFastMatch, type FastMatchPlan } from '../../../src/search/fast-match/plan-fast-match';
+import { PostingsCache, type TermVersion } from '../../../src/search/fast-match/postings-cache';
+import type { MatchPostings, TermPostings } from '../../../src/search/fast-match/score-match-plan';
+import { parseSearchRequest } from '../../../src/query/parse/search-request';
 
-/** A term of `blocks` blocks of `size` documents each, none read yet. */
-function term(termId: string, blocks: number, size = 128, version = '1'): TermBlocks {
-  const base = Float64Array.from({ length: blocks }, (_, b) => 1 + b * size);
-  return {
-    termId,
-    version,
-    docFreq: blocks * size,
-    base,
-    last: base.map((b) => b + size - 1),
-    maxFreq: new Int32Array(blocks).fill(1),
-    minNorm: new Uint8Array(blocks).fill(10),
-    contents: new Array(blocks).fill(undefined),
-    loaded: 0,
-  };
-}
+const reader = (indexId: string) =>
+  openMappingReaders([
+    {
+      index_id: indexId,
+      name: `i${indexId}`,
+      uuid: 'u',
+      settings: {},
+      mappings: { properties: { body: { type: 'text' }, title: { type: 'text' } } },
+    },
+  ])[0]!;
 
-const block = (from: number, size = 128) => ({
-  docs: Float64Array.from({ length: size }, (_, i) => from + i),
-  freqs: new Int32Array(size).fill(1),
-  norms: new Uint8Array(size).fill(10),
+const plan = (query: string, indexId = '1'): FastMatchPlan =>
+  planFastMatch(reader(indexId), parseSearchRequest({ query: { match: { body: query } } }, {}))!;
+
+const list = (docs: number[], docFreq = docs.length): TermPostings => ({
+  docFreq,
+  docs: Float64Array.from(docs),
+  freqs: Int32Array.from(docs, () => 1),
+  norms: Uint8Array.from(docs, () => 10),
 });
 
+const read = (terms: Record<string, TermPostings>): MatchPostings => ({
+  fields: new Map([['body', { docCount: 10, sumTotalTermFreq: 90 }]]),
+  terms: new Map(Object.entries(terms).map(([t, p]) => [`body\u0000${t}`, p])),
+});
+
+const versions = (entries: Record<string, [string, string]>): Map<string, TermVersion> =>
+  new Map(Object.entries(entries).map(([t, [termId, version]]) => [`body\u0000${t}`, { termId, version }]));
+
 describe('PostingsCache', () => {
-  it('keeps directories, absent terms and field statistics per index, and the blocks read', () => {
+  it('answers a plan only when it holds the field statistics and every term, absent terms included', () => {
     const cache = new PostingsCache(1 << 20);
-    expect(cache.term('1', 'body', 'alpha')).toBeUndefined();
-    const alpha = term('7', 3);
-    cache.setTerm('1', 'body', 'alpha', alpha);
-    cache.setTerm('1', 'body', 'gamma', null);
-    cache.setField('1', 'body', { docCount: 10, sumTotalTermFreq: 90 });
-    expect(cache.term('1', 'body', 'alpha')).toBe(alpha);
-    // Read and not found: kept as absent.
-    expect(cache.term('1', 'body', 'gamma')).toBeNull();
-    expect(cache.field('1', 'body')).toEqual({ docCount: 10, sumTotalTermFreq: 90 });
-    // Another index shares nothing.
-    expect(cache.term('2', 'body', 'alpha')).toBeUndefined();
-    expect(cache.field('2', 'body')).toBeUndefined();
-    const before = cache.size.bytes;
-    cache.addBlock('1', 'body', 'alpha', alpha, 1, block(129));
-    expect(alpha.loaded).toBe(1);
-    expect(alpha.contents[1]!.docs[0]).toBe(129);
-    expect(cache.size.bytes).toBe(before + contentBytes(block(129)));
-    // Adding a block twice counts it once.
-    cache.addBlock('1', 'body', 'alpha', alpha, 1, block(129));
-    expect(cache.size.bytes).toBe(before + contentBytes(block(129)));
-    cache.forget('1', 'body', 'alpha');
-    expect(cache.term('1', 'body', 'alpha')).toBeUndefined();
+    const p = plan('alpha beta gamma');
+    expect(cache.lookup(p)).toBeUndefined();
+    cache.remember(p, {
+      ...read({ alpha: list([1, 2]), beta: list([2, 3]) }),
+      versions: versions({ alpha: ['7', '100'], beta: ['8', '101'] }),
+    });
+    const hit = cache.lookup(p)!;
+    expect([...hit.postings.terms.keys()]).toEqual(['body\u0000alpha', 'body\u0000beta']);
+    expect(hit.versions.get('body\u0000beta')).toEqual({ termId: '8', version: '101' });
+    expect(hit.postings.fields.get('body')).toEqual({ docCount: 10, sumTotalTermFreq: 90 });
+    // gamma was read and not found: kept as absent, so the plan is answered.
+    expect(hit.versions.has('body\u0000gamma')).toBe(false);
+    // Another index with the same term ids in its dictionary shares nothing.
+    expect(cache.lookup(plan('alpha beta gamma', '2'))).toBeUndefined();
+    expect(cache.lookup(plan('alpha delta'))).toBeUndefined();
   });
 
-  it('evicts the least recently used terms past its byte budget, and keeps nothing when turned off', () => {
-    const each = directoryBytes(10) + 2 * contentBytes(block(1));
-    const cache = new PostingsCache(each * 4 + 100);
-    const entries = ['one', 'two', 'three', 'four'].map((word, i) => {
-      const entry = term(String(i), 10);
-      cache.setTerm('1', 'body', word, entry);
-      cache.addBlock('1', 'body', word, entry, 0, block(1));
-      cache.addBlock('1', 'body', word, entry, 1, block(129));
-      return entry;
+  it('keeps no term whose postings came back partial (a conjunction sends only some blocks)', () => {
+    const cache = new PostingsCache(1 << 20);
+    const p = plan('alpha beta');
+    cache.remember(p, {
+      ...read({ alpha: list([1, 2]), beta: list([2], 40) }),
+      versions: versions({ alpha: ['7', '1'], beta: ['8', '1'] }),
     });
-    expect(cache.size).toEqual({ terms: 4, bytes: each * 4 });
-    expect(cache.term('1', 'body', 'one')).toBe(entries[0]); // now the most recently used
-    const five = term('5', 10);
-    cache.setTerm('1', 'body', 'five', five);
-    cache.addBlock('1', 'body', 'five', five, 0, block(1));
-    cache.addBlock('1', 'body', 'five', five, 1, block(129));
-    expect(cache.term('1', 'body', 'two')).toBeUndefined();
-    for (const word of ['one', 'three', 'four', 'five']) expect(cache.term('1', 'body', word)).toBeDefined();
-    expect(cache.size.bytes).toBeLessThanOrEqual(each * 4 + 100);
-    // A term grown over a quarter of the budget leaves the cache; the search holding it keeps it.
-    const huge = term('9', 10);
-    cache.setTerm('1', 'body', 'huge', huge);
-    for (let b = 0; b < 10; b++) cache.addBlock('1', 'body', 'huge', huge, b, block(1 + b * 128));
-    expect(cache.term('1', 'body', 'huge')).toBeUndefined();
-    expect(huge.loaded).toBe(10);
-    expect(cache.size.bytes).toBeLessThanOrEqual(each * 4 + 100);
+    expect(cache.lookup(p)).toBeUndefined();
+    expect(cache.lookup(plan('alpha'))).toBeDefined();
+  });
+
+  it('evicts the least recently used terms past its byte budget, and nothing when turned off', () => {
+    const big = (n: number) => list(Array.from({ length: n }, (_, i) => i + 1));
+    // 1,300 postings: 17,060 bytes with the entry's overhead, four fit in 70,000.
+    const cache = new PostingsCache(70_000);
+    for (const [i, word] of ['one', 'two', 'three', 'four'].entries())
+      cache.remember(plan(word), {
+        ...read({ [word]: big(1300) }),
+        versions: versions({ [word]: [String(i), '1'] }),
+      });
+    expect(cache.size).toEqual({ terms: 4, bytes: 68_240 });
+    expect(cache.lookup(plan('one'))).toBeDefined(); // now the most recently used
+    cache.remember(plan('five'), { ...read({ five: big(1300) }), versions: versions({ five: ['5', '1'] }) });
+    expect(cache.lookup(plan('two'))).toBeUndefined();
+    for (const word of ['one', 'three', 'four', 'five']) expect(cache.lookup(plan(word))).toBeDefined();
+    expect(cache.size.bytes).toBeLessThanOrEqual(70_000);
+    // A list over a quarter of the budget is never kept.
+    cache.remember(plan('huge'), { ...read({ huge: big(5000) }), versions: versions({ huge: ['4', '1'] }) });
+    expect(cache.lookup(plan('huge'))).toBeUndefined();
 
     const off = new PostingsCache(0);
-    off.setTerm('1', 'body', 'one', term('1', 1));
-    off.setField('1', 'body', { docCount: 1, sumTotalTermFreq: 1 });
+    off.remember(plan('one'), { ...read({ one: list([1]) }), versions: versions({ one: ['1', '1'] }) });
     expect(off.enabled).toBe(false);
-    expect(off.term('1', 'body', 'one')).toBeUndefined();
-    expect(off.field('1', 'body')).toBeUndefined();
+    expect(off.lookup(plan('one'))).toBeUndefined();
   });
 
-  it('replaces a term read again at a new version', () => {
+  it('replaces a term read again and forgets field statistics found changed', () => {
     const cache = new PostingsCache(1 << 20);
-    cache.setTerm('1', 'body', 'alpha', term('7', 2, 128, '1'));
-    cache.setTerm('1', 'body', 'alpha', term('7', 3, 128, '2'));
-    expect(cache.term('1', 'body', 'alpha')!.version).toBe('2');
-    expect(cache.size).toEqual({ terms: 1, bytes: directoryBytes(3) });
+    const p = plan('alpha');
+    cache.remember(p, { ...read({ alpha: list([1]) }), versions: versions({ alpha: ['7', '1'] }) });
+    cache.remember(p, { ...read({ alpha: list([1, 5]) }), versions: versions({ alpha: ['7', '2'] }) });
+    expect(cache.lookup(p)!.versions.get('body\u0000alpha')).toEqual({ termId: '7', version: '2' });
+    expect([...cache.lookup(p)!.postings.terms.get('body\u0000alpha')!.docs]).toEqual([1, 5]);
+    expect(cache.size.terms).toBe(1);
   });
 });
