@@ -1,3 +1,4 @@
+import { consoleTable } from './console-table.view';
 import { Router } from 'express';
 import { formatAuditCursor, listAuditEvents, parseAuditCursor } from '../../domain/admin/audit-events';
 import { html } from '../views/html';
@@ -16,42 +17,24 @@ export function consoleAuditRoute(cc: ConsoleContext, { guard }: ConsoleHandlers
     const frame = await frameOf(cc, req, res, 'audit');
     const { t } = frame.chrome.i18n;
     const last = events.at(-1);
-    const content = html`${
-        events.length === 0
-          ? html`<p>${t('No events.')}</p>`
-          : html`<div class="table-scroll" tabindex="0">
-              <table class="console-table">
-                <caption>
-                  ${t('Admin actions, newest first')}
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">${t('Time')}</th>
-                    <th scope="col">${t('Actor')}</th>
-                    <th scope="col">${t('Action')}</th>
-                    <th scope="col">${t('Target')}</th>
-                    <th scope="col">${t('Details')}</th>
-                    <th scope="col">${t('Source address')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${events.map(
-                    (e) =>
-                      html`<tr>
-                        <td>${when(e.at)}</td>
-                        <td>${e.actor}</td>
-                        <td><code>${e.action}</code></td>
-                        <td>${e.targetType}${e.targetId ? html` <code>${e.targetId}</code>` : ''}</td>
-                        <td>
-                          <code class="console-details">${JSON.stringify(e.details).slice(0, 500)}</code>
-                        </td>
-                        <td>${e.sourceIp ?? '–'}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
-      }
+    const content = html`${consoleTable({
+        caption: t('Admin actions, newest first'),
+        headers: [t('Time'), t('Actor'), t('Action'), t('Target'), t('Details'), t('Source address')],
+        rows: events.map(
+          (e) =>
+            html`<tr>
+              <td>${when(e.at)}</td>
+              <td>${e.actor}</td>
+              <td><code>${e.action}</code></td>
+              <td>${e.targetType}${e.targetId ? html` <code>${e.targetId}</code>` : ''}</td>
+              <td>
+                <code class="console-details">${JSON.stringify(e.details).slice(0, 500)}</code>
+              </td>
+              <td>${e.sourceIp ?? '–'}</td>
+            </tr>`,
+        ),
+        empty: t('No events.'),
+      })}
       <nav class="console-pager" aria-label="${t('Pages')}">
         ${before ? html`<a href="/admin/console/audit">${t('Newest')}</a>` : ''}
         ${

@@ -1,3 +1,4 @@
+import { consoleTable } from './console-table.view';
 import type { Client } from '../../domain/clients/client';
 import { SUPPORTED_GRANT_TYPES } from '../../domain/clients/grant-types';
 import { html, type SafeHtml } from '../views/html';
@@ -17,29 +18,12 @@ export function renderClientList(frame: ConsoleFrame, clients: Client[]): string
       </tr>`,
   );
   const content = html`<p><a class="button" href="/admin/console/clients/new">${t('New client')}</a></p>
-    ${
-      clients.length === 0
-        ? html`<p>${t('No clients yet.')}</p>`
-        : html`<div class="table-scroll" tabindex="0">
-            <table class="console-table">
-              <caption>
-                ${t('Registered clients')}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t('Name')}</th>
-                  <th scope="col">${t('Client ID')}</th>
-                  <th scope="col">${t('Type')}</th>
-                  <th scope="col">${t('Grant types')}</th>
-                  <th scope="col">${t('Created')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>
-          </div>`
-    }`;
+    ${consoleTable({
+      caption: t('Registered clients'),
+      headers: [t('Name'), t('Client ID'), t('Type'), t('Grant types'), t('Created')],
+      rows: rows,
+      empty: t('No clients yet.'),
+    })}`;
   return renderConsole(frame, t('Clients'), content);
 }
 

@@ -1,3 +1,4 @@
+import { consoleTable } from './console-table.view';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { isOAuthError } from '@acme/common';
@@ -69,54 +70,19 @@ function renderGrants(
       <button type="submit" class="secondary">${t('Filter')}</button>
     </form>
     <h2>${t('Active grants')}</h2>
-    ${
-      grants.length === 0
-        ? html`<p>${t('No active grants.')}</p>`
-        : html`<div class="table-scroll" tabindex="0">
-            <table class="console-table">
-              <caption>
-                ${t('Active grants, newest first')}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t('Grant')}</th>
-                  <th scope="col">${t('Client')}</th>
-                  <th scope="col">${t('User')}</th>
-                  <th scope="col">${t('Scopes')}</th>
-                  <th scope="col">${t('Created')}</th>
-                  <th scope="col">${t('Actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${grantRows}
-              </tbody>
-            </table>
-          </div>`
-    }
+    ${consoleTable({
+      caption: t('Active grants, newest first'),
+      headers: [t('Grant'), t('Client'), t('User'), t('Scopes'), t('Created'), t('Actions')],
+      rows: grantRows,
+      empty: t('No active grants.'),
+    })}
     <h2>${t('Browser sessions')}</h2>
-    ${
-      sessions.length === 0
-        ? html`<p>${t('No live sessions.')}</p>`
-        : html`<div class="table-scroll" tabindex="0">
-            <table class="console-table">
-              <caption>
-                ${t('Live browser sessions, newest first')}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t('User')}</th>
-                  <th scope="col">${t('Session')}</th>
-                  <th scope="col">${t('Signed in')}</th>
-                  <th scope="col">${t('Expires')}</th>
-                  <th scope="col">${t('Actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${sessionRows}
-              </tbody>
-            </table>
-          </div>`
-    }`;
+    ${consoleTable({
+      caption: t('Live browser sessions, newest first'),
+      headers: [t('User'), t('Session'), t('Signed in'), t('Expires'), t('Actions')],
+      rows: sessionRows,
+      empty: t('No live sessions.'),
+    })}`;
   return renderConsole(frame, t('Grants and sessions'), content);
 }
 

@@ -1,3 +1,4 @@
+import { consoleTable } from './console-table.view';
 import { Router } from 'express';
 import { listSigningKeys, rotateSigningKeys } from '../../domain/admin/signing-key-admin';
 import { html } from '../views/html';
@@ -23,36 +24,21 @@ export function consoleKeysRoute(cc: ConsoleContext, { form, guard }: ConsoleHan
         : k.expiresAt && k.expiresAt.getTime() <= now
           ? t('Expired')
           : t('Retired, still published');
-    const content = html`<div class="table-scroll" tabindex="0">
-        <table class="console-table">
-          <caption>
-            ${t('Signing keys, newest first')}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">kid</th>
-              <th scope="col">${t('Algorithm')}</th>
-              <th scope="col">${t('Created')}</th>
-              <th scope="col">${t('Retired')}</th>
-              <th scope="col">${t('Leaves the JWKS')}</th>
-              <th scope="col">${t('Status')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${keys.map(
-              (k) =>
-                html`<tr>
-                  <td><code>${k.kid}</code></td>
-                  <td>${k.alg}</td>
-                  <td>${when(k.createdAt)}</td>
-                  <td>${when(k.retiredAt)}</td>
-                  <td>${when(k.expiresAt)}</td>
-                  <td>${status(k)}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
+    const content = html`${consoleTable({
+        caption: t('Signing keys, newest first'),
+        headers: ['kid', t('Algorithm'), t('Created'), t('Retired'), t('Leaves the JWKS'), t('Status')],
+        rows: keys.map(
+          (k) =>
+            html`<tr>
+              <td><code>${k.kid}</code></td>
+              <td>${k.alg}</td>
+              <td>${when(k.createdAt)}</td>
+              <td>${when(k.retiredAt)}</td>
+              <td>${when(k.expiresAt)}</td>
+              <td>${status(k)}</td>
+            </tr>`,
+        ),
+      })}
       <h2>${t('Rotate')}</h2>
       <p>
         ${t('A new key signs from now on; the old one stays published until every token it signed has expired.')}

@@ -1,3 +1,4 @@
+import { consoleTable } from './console-table.view';
 import { Router, type Request, type Response } from 'express';
 import { isOAuthError } from '@acme/common';
 import {
@@ -51,28 +52,12 @@ function renderResourceServers(
         </td>
       </tr>`,
   );
-  const content = html`${
-      list.length === 0
-        ? html`<p>${t('No resource servers yet.')}</p>`
-        : html`<div class="table-scroll" tabindex="0">
-            <table class="console-table">
-              <caption>
-                ${t('Registered resource servers')}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t('ID')}</th>
-                  <th scope="col">${t('Audience')}</th>
-                  <th scope="col">${t('Scopes')}</th>
-                  <th scope="col">${t('Actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>
-          </div>`
-    }
+  const content = html`${consoleTable({
+      caption: t('Registered resource servers'),
+      headers: [t('ID'), t('Audience'), t('Scopes'), t('Actions')],
+      rows: rows,
+      empty: t('No resource servers yet.'),
+    })}
     <h2>${t('New resource server')}</h2>
     <form
       method="post"

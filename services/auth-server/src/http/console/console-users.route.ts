@@ -1,3 +1,4 @@
+import { consoleTable } from './console-table.view';
 import { Router, type Request, type Response } from 'express';
 import { isOAuthError } from '@acme/common';
 import { ADMIN_ROLE } from '../../domain/admin/admin-actor';
@@ -69,29 +70,12 @@ function renderUsers(frame: ConsoleFrame, view: UsersView): string {
       <input id="search" name="search" type="text" value="${view.search}" />
       <button type="submit" class="secondary">${t('Search')}</button>
     </form>
-    ${
-      view.users.length === 0
-        ? html`<p>${t('No users found.')}</p>`
-        : html`<div class="table-scroll" tabindex="0">
-            <table class="console-table">
-              <caption>
-                ${t('Users')}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t('Username')}</th>
-                  <th scope="col">${t('User ID')}</th>
-                  <th scope="col">${t('Status')}</th>
-                  <th scope="col">${t('Created')}</th>
-                  <th scope="col">${t('Actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>
-          </div>`
-    }
+    ${consoleTable({
+      caption: t('Users'),
+      headers: [t('Username'), t('User ID'), t('Status'), t('Created'), t('Actions')],
+      rows: rows,
+      empty: t('No users found.'),
+    })}
     <nav class="console-pager" aria-label="${t('Pages')}">
       ${view.offset > 0 ? html`<a href="${query(Math.max(view.offset - PAGE, 0))}">${t('Previous page')}</a>` : ''}
       ${more ? html`<a href="${query(view.offset + PAGE)}">${t('Next page')}</a>` : ''}
