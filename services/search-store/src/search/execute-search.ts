@@ -175,10 +175,19 @@ export async function executeSearch(
            SELECT * FROM (SELECT q.index_id, q.doc_key, q.s${plan.expressions.map((e) => `, ${e}`).join('')} FROM ${collapsedSource(readers, request, params, plan)} q) q ${where}
            ORDER BY ${[...orderBy, 'q.index_id ASC', 'q.doc_key ASC'].join(', ')}
            LIMIT ${params.add(request.size)} OFFSET ${params.add(request.from)}) p`;
+  const known = request.size > 0 ? request.knownTotal : undefined;
   const sql =
     request.size === 0
       ? countOnly(matched, request, params)
-      : `WITH q AS MATERIALIZED (${ranked})
+      : known
+        ? // No count and no materialised matches: q is inlined into the page, so a search_after on
+          // doc order becomes a range scan of the documents' primary key that stops at the page.
+          `WITH q AS (${ranked})
+    SELECT page.*, d.id, d.source::text AS source_text, d.version, d.seq_no, d.primary_term
+    FROM (${pageSql}) page
+    LEFT JOIN documents d ON d.index_id = page.index_id AND d.doc_key = page.doc_key
+    ORDER BY page.rn`
+        : `WITH q AS MATERIALIZED (${ranked})
     SELECT t.total, t.max_score, page.*, d.id, d.source::text AS source_text, d.version, d.seq_no, d.primary_term
     FROM (SELECT count(*)::bigint AS total, max(s) AS max_score FROM q) t
     LEFT JOIN LATERAL (${pageSql}) page ON true
@@ -191,8 +200,8 @@ export async function executeSearch(
   const { rows } = ran.value;
   if (profiler) profiler.executeNanos = SearchProfiler.since(executeStart);
   const fetchStart = SearchProfiler.now();
-  const total = Number(rows[0]?.total ?? 0);
-  const maxScore = rows[0]?.max_score as number | null;
+  const total = known ? known.total : Number(rows[0]?.total ?? 0);
+  const maxScore = known ? known.maxScore : (rows[0]?.max_score as number | null);
   const pageRows = rows.filter((r) => r.doc_key !== null && r.doc_key !== undefined) as HitRow[];
   const hits = await buildHits(db, readers, request, pageRows, {
     scored,

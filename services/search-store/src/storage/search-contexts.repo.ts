@@ -14,12 +14,21 @@ export interface SearchContextRow {
   owner_user: string | null;
   /** The index expression and ignore_unavailable as opened. */
   target: { index: string | null; ignoreUnavailable: boolean };
-  /** A scroll's request: the body and the URL parameters. */
-  request: { body: unknown; params: Record<string, string | undefined> } | null;
+  /**
+   * A scroll's request: the body and the URL parameters; after the first page also its hit count
+   * and max score, which every later page reports (the snapshot does not change them).
+   */
+  request: { body: unknown; params: Record<string, string | undefined>; known?: KnownTotal } | null;
   /** A scroll's place: the full sort values of the last hit served, null before the first page. */
   position: unknown[] | null;
   /** The keep-alive each use extends the context by, unless the use names another. */
   keep_alive_ms: string | number;
+}
+
+/** A scroll's `hits.total` and `max_score`, counted once on its first page (ES ScrollContext#totalHits). */
+export interface KnownTotal {
+  total: number;
+  maxScore: number | null;
 }
 
 const COLUMNS = 'id, kind, snapshot, owner, holder, owner_user, target, request, position, keep_alive_ms';
@@ -61,21 +70,29 @@ export async function findLiveSearchContext(
 /**
  * A use: the keep-alive starts again (ES: every use marks the context used; a use naming a
  * `scroll`/`keep_alive` also replaces the keep-alive),
- * and a scroll's position moves on. False when the context expired or was freed meanwhile.
+ * and a scroll's position moves on (with its count, once known). False when the context expired or
+ * was freed meanwhile.
  */
 export async function touchSearchContext(
   db: Queryable,
   id: string,
   keepAliveMs: number | undefined,
   position?: unknown[],
+  known?: KnownTotal,
 ): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE search_contexts
      SET keep_alive_ms = coalesce($2::bigint, keep_alive_ms),
          expires_at = now() + coalesce($2::bigint, keep_alive_ms) * interval '1 millisecond',
-         position = coalesce($3::jsonb, position)
+         position = coalesce($3::jsonb, position),
+         request = CASE WHEN $4::jsonb IS NULL THEN request ELSE request || jsonb_build_object('known', $4::jsonb) END
      WHERE id = $1 AND expires_at > now()`,
-    [id, keepAliveMs ?? null, position === undefined ? null : JSON.stringify(position)],
+    [
+      id,
+      keepAliveMs ?? null,
+      position === undefined ? null : JSON.stringify(position),
+      known === undefined ? null : JSON.stringify(known),
+    ],
   );
   return (rowCount ?? 0) > 0;
 }

@@ -143,6 +143,9 @@ export function planSort(
  * searched indices, then the document key (unique while doc keys stay below 2^32 per index).
  */
 function shardDocOf(readers: IndexReader[], params: SqlParams): string {
+  // One index: rank 0, so the value is the doc key itself, and said so the planner can walk the
+  // documents' primary key in order (a scroll page is then a range scan that stops at the page).
+  if (readers.length <= 1) return 'q.doc_key';
   const ranked = [...readers].sort((a, b) => Number(a.indexId) - Number(b.indexId));
   const cases = ranked.map((r, rank) => `WHEN ${params.add(r.indexId)}::bigint THEN ${rank}`);
   const rank = cases.length === 0 ? '0' : `CASE q.index_id ${cases.join(' ')} ELSE 0 END`;
@@ -192,10 +195,15 @@ export function searchAfterCondition(plan: SortPlan, given: unknown[], params: S
     const key = plan.keys[i]!;
     const op = key.order === 'asc' ? '>' : '<';
     const value = after[i];
+    // Doc keys are never null; leaving out the IS NULL arm lets the doc-order bound reach the index
+    // (Postgres 15 does not drop `IS NULL` on a NOT NULL column).
+    const neverNull = plan.kinds[i] === 'shard' || plan.kinds[i] === 'doc';
     const strict =
       value === null
         ? 'false'
-        : `(${column(i)} ${op} ${params.add(value)}::${cast(i)} OR ${column(i)} IS NULL)`;
+        : neverNull
+          ? `${column(i)} ${op} ${params.add(value)}::${cast(i)}`
+          : `(${column(i)} ${op} ${params.add(value)}::${cast(i)} OR ${column(i)} IS NULL)`;
     ors.push([...eqs, strict].join(' AND '));
   }
   return `(${ors.join(' OR ')})`;

@@ -25,6 +25,12 @@ export interface SearchRequest extends Partial<FetchOptions> {
   trackTotalHits: number | boolean;
   trackScores: boolean;
   searchAfter?: unknown[];
+  /**
+   * Never on the wire: a scroll's later pages carry the count and max score of its first, so they
+   * read only the page (ES ScrollContext keeps totalHits; counting every match per page made a full
+   * scroll quadratic).
+   */
+  knownTotal?: { total: number; maxScore: number | null };
   explain: boolean;
   highlight?: HighlightRequest;
   /** Filters the hits after aggregations were computed (ES `post_filter`). */

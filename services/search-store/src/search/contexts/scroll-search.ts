@@ -11,7 +11,7 @@ import type { SearchTarget } from '../search-target';
 import { validationFailed } from './context-errors';
 import { encodeContextId, parseScrollId } from './context-id';
 import type { SearchContexts } from './search-contexts';
-import type { SearchContextRow } from '../../storage/search-contexts.repo';
+import type { KnownTotal, SearchContextRow } from '../../storage/search-contexts.repo';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -81,9 +81,25 @@ function pageRequest(row: SearchContextRow): { request: SearchRequest; userSort:
     { kind: 'shard_doc', order: 'asc' },
   ];
   return {
-    request: { ...request, sort, from: 0, trackTotalHits: true, searchAfter: row.position ?? undefined },
+    request: {
+      ...request,
+      sort,
+      from: 0,
+      trackTotalHits: true,
+      searchAfter: row.position ?? undefined,
+      knownTotal: row.position === null ? undefined : stored.known,
+    },
     userSort,
   };
+}
+
+function knownTotalOf(response: Json): KnownTotal | undefined {
+  const hits = response.hits as { total?: unknown; max_score?: unknown } | undefined;
+  const total = hits?.total;
+  const value = typeof total === 'number' ? total : (total as { value?: unknown } | undefined)?.value;
+  if (typeof value !== 'number') return undefined;
+  const maxScore = typeof hits?.max_score === 'number' ? hits.max_score : null;
+  return { total: value, maxScore };
 }
 
 /** Runs the next page of a scroll in its snapshot and moves its position on. */
@@ -116,7 +132,12 @@ async function nextPage(
     if (userSort === 0) delete hit.sort;
     else hit.sort = (hit.sort as unknown[]).slice(0, userSort);
   }
-  await contexts.touch(row, keepAliveMs, last);
+  // The first page's count and max score stand for every page (one snapshot, one query).
+  const known =
+    row.position === null && row.request?.known === undefined
+      ? knownTotalOf(response as unknown as Json)
+      : undefined;
+  await contexts.touch(row, keepAliveMs, last, known);
   return { _scroll_id: encodeContextId('scroll', row.id), ...response };
 }
 

@@ -14,6 +14,7 @@ import {
   sweepSearchContexts,
   touchSearchContext,
   type SearchContextKind,
+  type KnownTotal,
   type SearchContextRow,
 } from '../../storage/search-contexts.repo';
 import { inSnapshot } from '../in-snapshot';
@@ -123,10 +124,16 @@ export class SearchContexts {
     return row;
   }
 
-  /** Marks a use: the keep-alive starts again, a scroll's position moves on. */
-  async touch(row: SearchContextRow, keepAliveMs: number | undefined, position?: unknown[]): Promise<void> {
+  /** Marks a use: the keep-alive starts again, a scroll's position moves on (its count kept once known). */
+  async touch(
+    row: SearchContextRow,
+    keepAliveMs: number | undefined,
+    position?: unknown[],
+    known?: KnownTotal,
+  ): Promise<void> {
     if (keepAliveMs !== undefined) checkKeepAlive(keepAliveMs);
-    if (!(await touchSearchContext(this.pool, row.id, keepAliveMs, position))) throw contextMissing(row.id);
+    if (!(await touchSearchContext(this.pool, row.id, keepAliveMs, position, known)))
+      throw contextMissing(row.id);
   }
 
   /**
