@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { AuthorizationRequest } from '../domain/authorize/authorization-flow';
-import { authenticationOf, meetsAcr, requestedAcr } from '../domain/sessions/authentication-methods';
+import { canAnswer } from '../domain/mfa/second-factor-choices';
+import { meetsAcr, requestedAcr } from '../domain/sessions/authentication-methods';
 import { toQueryString, type RawParams } from './authorize-params';
 import { redirectWithError } from './authorize-outcome';
 import { auditPageEvent } from './page-audit';
@@ -9,11 +10,13 @@ import type { PageSession } from './session-manager';
 
 /**
  * acr_values at /authorize (OIDC Core §3.1.2.1; also inside pushed and signed requests, parsed alike). When
- * the session's acr is below the weakest level asked for: a user with a second factor that reaches it is
- * sent to the second-factor page to raise this session (a step-up: no password again), then back here;
- * a user without one gets `unmet_authentication_requirements` at the client (OpenID Connect Core Unmet
- * Authentication Requirements 1.0), prompt=none `interaction_required` (OIDC Core §3.1.2.6). Returns true
- * when it has answered.
+ * the session's acr is below the weakest level asked for: a user with a second factor that reaches it (a
+ * TOTP code, or a passkey this issuer can check: second-factor-choices.ts) is sent to the second-factor
+ * page to raise this session (a step-up: no password again), with the level kept on the challenge so the
+ * page offers only the factors that reach it, then back here; a user without one gets
+ * `unmet_authentication_requirements` at the client (OpenID Connect Core Unmet Authentication
+ * Requirements 1.0), prompt=none `interaction_required` (OIDC Core §3.1.2.6). Returns true when it has
+ * answered.
  */
 export async function answerAcrValues(
   ctx: PageContext,
@@ -26,9 +29,9 @@ export async function answerAcrValues(
 ): Promise<boolean> {
   const wanted = requestedAcr(request.acrValues ?? []);
   const { amr, acr } = session.authentication;
-  if (meetsAcr(acr, wanted)) return false;
-  const factors = await ctx.mfa.secondFactors(session.userId);
-  if (!factors.some((method) => meetsAcr(authenticationOf([...amr, method]).acr, wanted))) {
+  if (wanted === undefined || meetsAcr(acr, wanted)) return false;
+  const choices = await ctx.mfa.choices({ userId: session.userId, amr, wantedAcr: wanted });
+  if (!canAnswer(choices)) {
     redirectWithError(
       ctx.flow,
       res,
@@ -47,6 +50,7 @@ export async function answerAcrValues(
     amr,
     sessionHash: ctx.sessions.sessionHashOf(req),
     returnTo: `/authorize?${toQueryString(params)}`,
+    wantedAcr: wanted,
   });
   auditPageEvent(ctx.logger, req, 'mfa.step_up', { userId: session.userId, clientId: request.clientId });
   res.redirect(303, '/login/second-factor');

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { AuthenticationMethod } from '../domain/sessions/authentication-methods';
+import type { Acr, AuthenticationMethod } from '../domain/sessions/authentication-methods';
 import type { MfaChallenge, MfaChallengesRepo } from '../domain/sessions/mfa-challenge';
 import { pageCookieName, pageCookieOptions, readCookie } from './session-cookie';
 import { keyedHash } from './session-keys';
@@ -20,10 +20,17 @@ export interface MfaChallengeManager {
       amr: AuthenticationMethod[];
       sessionHash: Buffer | null;
       returnTo: string;
+      /** A step-up for acr_values: the level to reach. */
+      wantedAcr?: Acr;
     },
   ): Promise<void>;
   /** This browser's live challenge, or null. */
   current(req: Request): Promise<MfaChallenge | null>;
+  /**
+   * The keyed hash that names this browser's challenge row (from its cookie), or null: what a passkey
+   * challenge for this second step is bound to (second-factor-passkey.route.ts).
+   */
+  rowKey(req: Request): Buffer | null;
   /** Uses the challenge up (row and cookie); false when another request did first. */
   finish(req: Request, res: Response): Promise<boolean>;
 }
@@ -52,7 +59,11 @@ export function createMfaChallengeManager(options: {
       const value = randomBytes(32).toString('base64url');
       const now = clock();
       await repo.save(keyedHash(key, value), {
-        ...challenge,
+        userId: challenge.userId,
+        amr: challenge.amr,
+        sessionHash: challenge.sessionHash,
+        returnTo: challenge.returnTo,
+        wantedAcr: challenge.wantedAcr ?? null,
         expiresAt: new Date(now.getTime() + MFA_CHALLENGE_TTL_SECONDS * 1000),
       });
       // Housekeeping on the sign-in path keeps the table bounded without a separate job.
@@ -63,6 +74,7 @@ export function createMfaChallengeManager(options: {
       const hash = hashOf(req);
       return hash ? repo.find(hash, clock()) : null;
     },
+    rowKey: hashOf,
     async finish(req, res) {
       const hash = hashOf(req);
       res.clearCookie(cookie, pageCookieOptions(req, issuer));

@@ -2,10 +2,13 @@ import type { Redis } from 'ioredis';
 import type { AuthConfig } from '../config';
 import { createKeyEncryption } from '../domain/crypto/key-encryption';
 import { deriveKey } from '../domain/crypto/secret-hasher';
+import { secondFactorChoices, type SecondFactorChoices } from '../domain/mfa/second-factor-choices';
 import { createTotpService, type TotpService } from '../domain/mfa/totp-service';
 import type { RecoveryCodesRepo, TotpRepo } from '../domain/mfa/totp-repo';
+import type { Passkey, PasskeysRepo } from '../domain/passkeys/passkey';
+import { passkeyMethod } from '../domain/passkeys/passkey-authentication';
 import type { AuthenticationMethod } from '../domain/sessions/authentication-methods';
-import type { MfaChallengesRepo } from '../domain/sessions/mfa-challenge';
+import type { MfaChallenge, MfaChallengesRepo } from '../domain/sessions/mfa-challenge';
 import { createMfaChallengeManager, type MfaChallengeManager } from './mfa-challenge-manager';
 import { createSecondFactorThrottle, type SecondFactorThrottle } from './second-factor-throttle';
 import { keyedHash } from './session-keys';
@@ -22,8 +25,16 @@ export interface MfaPages {
   totp: TotpService;
   challenges: MfaChallengeManager;
   throttle: SecondFactorThrottle;
-  /** The second factors the user has (RFC 8176 methods); a passkey adds its own. */
+  /**
+   * The second factors the user has (RFC 8176 methods: `otp`, and `hwk`/`swk` for passkeys), whether or not
+   * this issuer can check them: a user with any owes a second step after the password (a passkey the
+   * issuer cannot check is never a reason to let the password alone through).
+   */
   secondFactors(userId: string): Promise<AuthenticationMethod[]>;
+  /** What can answer this challenge here (second-factor-choices.ts), for the page, its routes and step-up. */
+  choices(
+    challenge: Pick<MfaChallenge, 'userId' | 'amr' | 'wantedAcr'>,
+  ): Promise<SecondFactorChoices<Passkey>>;
 }
 
 export function createMfaPages(options: {
@@ -32,6 +43,10 @@ export function createMfaPages(options: {
   redis?: Redis;
   throttleKeyPrefix?: string;
   clock: () => Date;
+  /** The user's passkeys, a second factor too. */
+  passkeys: Pick<PasskeysRepo, 'listByUser'>;
+  /** false on an issuer whose host is an IP address: no WebAuthn there (passkey-page-context.ts). */
+  passkeysUsable: boolean;
 }): MfaPages {
   const { repos, config, clock } = options;
   const secret = config.TOKEN_SIGNING_SECRET;
@@ -55,6 +70,18 @@ export function createMfaPages(options: {
       maxFailuresPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
       windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
     }),
-    secondFactors: (userId) => totp.secondFactors(userId),
+    async secondFactors(userId) {
+      const passkeys = await options.passkeys.listByUser(userId);
+      return [...new Set([...(await totp.secondFactors(userId)), ...passkeys.map(passkeyMethod)])];
+    },
+    async choices({ userId, amr, wantedAcr }) {
+      return secondFactorChoices({
+        amr,
+        wantedAcr,
+        totp: (await totp.secondFactors(userId)).length > 0,
+        passkeys: await options.passkeys.listByUser(userId),
+        passkeysUsable: options.passkeysUsable,
+      });
+    },
   };
 }

@@ -135,6 +135,8 @@ export function createPagesRouter(deps: PagesDeps): Router {
       ...(deps.redis ? { redis: deps.redis } : {}),
       ...(deps.throttleKeyPrefix ? { throttleKeyPrefix: deps.throttleKeyPrefix } : {}),
       clock,
+      passkeys: deps.passkeys.passkeys,
+      passkeysUsable: passkeys !== undefined,
     }),
     clientLogo: async (clientId) =>
       pageLogoFor(clientId, await deps.clientLogos.findSource(clientId), config.UI_LOGO_ORIGINS),

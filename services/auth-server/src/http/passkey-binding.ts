@@ -9,12 +9,18 @@ export interface PasskeyKeys {
   binding: Buffer;
   /** User handles (domain/passkeys/passkey-deps.ts userHandleOf). */
   userHandle: Buffer;
+  /** Binds a second factor's challenge to its MFA challenge row (secondFactorBinding). */
+  secondFactor: Buffer;
 }
 
 export function derivePasskeyKeys(secret: string): PasskeyKeys {
   const derive = (label: string) =>
     createHmac('sha256', secret).update(`auth-server/pages/${label}`).digest();
-  return { binding: derive('passkey-challenge-binding'), userHandle: derive('passkey-user-handle') };
+  return {
+    binding: derive('passkey-challenge-binding'),
+    userHandle: derive('passkey-user-handle'),
+    secondFactor: derive('passkey-second-factor-binding'),
+  };
 }
 
 /**
@@ -30,4 +36,14 @@ export function passkeyBinding(keys: PasskeyKeys, issuer: string, req: Request):
   return createHmac('sha256', keys.binding)
     .update(JSON.stringify([seed, session]))
     .digest();
+}
+
+/**
+ * The binding of a passkey challenge asked for on the second-factor page: a keyed hash of the MFA
+ * challenge row's own key (the keyed hash of this browser's `auth_mfa` cookie, mfa-challenge-manager.ts),
+ * under a key of its own, so it belongs to that row alone: another browser, another sign-in or the
+ * usernameless sign-in's challenges can never answer it, and a new sign-in (a new row) leaves it unusable.
+ */
+export function secondFactorBinding(keys: PasskeyKeys, mfaRowKey: Buffer): Buffer {
+  return createHmac('sha256', keys.secondFactor).update(mfaRowKey).digest();
 }

@@ -1,5 +1,10 @@
 import type { Queryable } from './db';
-import type { AuthenticationMethod } from '../domain/sessions/authentication-methods';
+import {
+  ACR_PHISHING_RESISTANT_HARDWARE,
+  ACR_VALUES,
+  type Acr,
+  type AuthenticationMethod,
+} from '../domain/sessions/authentication-methods';
 import type { MfaChallengesRepo } from '../domain/sessions/mfa-challenge';
 
 /** Table mfa_challenges (migration 0016): sign-ins waiting for their second factor, minutes long. */
@@ -7,9 +12,9 @@ export function createMfaChallengesRepo(db: Queryable): MfaChallengesRepo {
   return {
     async save(challengeHash, c) {
       await db.query(
-        `INSERT INTO mfa_challenges (challenge_hash, user_id, amr, session_hash, return_to, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [challengeHash, c.userId, c.amr, c.sessionHash, c.returnTo, c.expiresAt],
+        `INSERT INTO mfa_challenges (challenge_hash, user_id, amr, session_hash, return_to, wanted_acr, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [challengeHash, c.userId, c.amr, c.sessionHash, c.returnTo, c.wantedAcr, c.expiresAt],
       );
     },
     async find(challengeHash, now) {
@@ -19,9 +24,10 @@ export function createMfaChallengesRepo(db: Queryable): MfaChallengesRepo {
         amr: AuthenticationMethod[];
         session_hash: Buffer | null;
         return_to: string;
+        wanted_acr: string | null;
         expires_at: Date;
       }>(
-        `SELECT c.user_id, u.username, c.amr, c.session_hash, c.return_to, c.expires_at
+        `SELECT c.user_id, u.username, c.amr, c.session_hash, c.return_to, c.wanted_acr, c.expires_at
            FROM mfa_challenges c JOIN users u ON u.user_id = c.user_id
           WHERE c.challenge_hash = $1 AND c.expires_at > $2 AND u.disabled_at IS NULL`,
         [challengeHash, now],
@@ -34,6 +40,8 @@ export function createMfaChallengesRepo(db: Queryable): MfaChallengesRepo {
             amr: row.amr,
             sessionHash: row.session_hash,
             returnTo: row.return_to,
+            // Only our values are written; anything else reads as the strictest possible level (unreachable).
+            wantedAcr: row.wanted_acr === null ? null : wantedAcrOf(row.wanted_acr),
             expiresAt: row.expires_at,
           }
         : null;
@@ -53,4 +61,8 @@ export function createMfaChallengesRepo(db: Queryable): MfaChallengesRepo {
       return rowCount ?? 0;
     },
   };
+}
+
+function wantedAcrOf(value: string): Acr {
+  return ACR_VALUES.find((acr) => acr === value) ?? ACR_PHISHING_RESISTANT_HARDWARE;
 }

@@ -17,7 +17,12 @@ export function passkeyAuthentication(assertion: {
   userVerified: boolean;
   backupEligible: boolean;
 }): Authentication {
-  const methods: AuthenticationMethod[] = [assertion.backupEligible ? 'swk' : 'hwk', 'user'];
+  const methods: AuthenticationMethod[] = [passkeyMethod(assertion), 'user'];
   if (assertion.userVerified) methods.push('mfa');
   return authenticationOf(methods);
+}
+
+/** The RFC 8176 method a passkey proves: `swk` when synced (BE flag), else `hwk` (bound to its device). */
+export function passkeyMethod(passkey: { backupEligible: boolean }): 'hwk' | 'swk' {
+  return passkey.backupEligible ? 'swk' : 'hwk';
 }

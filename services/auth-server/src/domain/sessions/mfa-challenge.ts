@@ -1,4 +1,4 @@
-import type { AuthenticationMethod } from './authentication-methods';
+import type { Acr, AuthenticationMethod } from './authentication-methods';
 
 /** A sign-in (or a session's step-up) waiting for its second factor (table mfa_challenges, 0016). */
 export interface MfaChallenge {
@@ -10,6 +10,8 @@ export interface MfaChallenge {
   sessionHash: Buffer | null;
   /** Where to go after (a checked local path, see authorize-params.ts parseReturnTo). */
   returnTo: string;
+  /** A step-up for acr_values: the level the second factor must reach (0020); null: any will do. */
+  wantedAcr: Acr | null;
   expiresAt: Date;
 }
 

@@ -1,8 +1,10 @@
 /* global window, document, navigator, fetch, atob, btoa */
 /*
- * Passkeys (WebAuthn Level 3) on the sign-in and account pages: the only script the pages load, from their
- * own origin (CSP script-src 'self'; no inline script). Progressive: the forms it drives are hidden until it
- * runs in a browser with WebAuthn, so without JavaScript the pages work as before (password sign-in).
+ * Passkeys (WebAuthn Level 3) on the sign-in, second-factor and account pages: the only script the pages
+ * load, from their own origin (CSP script-src 'self'; no inline script). Progressive: the forms it drives are
+ * hidden until it runs in a browser with WebAuthn, so without JavaScript the pages work as before (password
+ * sign-in, a TOTP code); where a passkey is the only way on, a [data-passkey-unsupported] note says what is
+ * needed, and this script hides it.
  *
  * A form marked data-passkey="create" or "get": on submit, POST its CSRF token as JSON to data-options,
  * hand the answer to navigator.credentials.create/get, put the credential as JSON (WebAuthn L3 §5.1

@@ -83,7 +83,10 @@ export function renderAccountPasskeys(
   );
   return html`<section id="passkeys" aria-labelledby="passkeys-heading" class="passkeys">
     <h2 id="passkeys-heading">${t('Passkeys')}</h2>
-    <p>${t('Sign in with your fingerprint, face or screen lock instead of your password.')}</p>
+    <p>
+      ${t('Sign in with your fingerprint, face or screen lock instead of your password.')}
+      ${t('Once you have a passkey, signing in with your password asks for it too, as a second step.')}
+    </p>
     ${view.notice ? html`<p role="status" class="notice">${view.notice}</p>` : ''}
     ${view.alert ? html`<p role="alert" class="alert">${view.alert}</p>` : ''}
     ${
