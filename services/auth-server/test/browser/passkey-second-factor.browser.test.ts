@@ -1,0 +1,191 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import jwt from 'jsonwebtoken';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { uniqueId } from '@acme/testkit';
+import { startAuthServer, type RunningAuthServer } from '../support/start-auth-server';
+import { admin, createClient, pkce, postForm } from '../support/oauth-helpers';
+import { startCallbackServer, type CallbackServer } from './support/callback-server';
+import { launchChromium } from './support/launch-chromium';
+
+const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'passkey-second-factor');
+const WIDTHS = [
+  { width: 360, height: 740 },
+  { width: 1280, height: 800 },
+];
+
+/**
+ * A passkey as the second factor in chromium, with the DevTools WebAuthn domain's virtual authenticator:
+ * register it from the account page after a password sign-in, sign out, then a code flow with the
+ * password and "Use a passkey" on the second-factor page; the ID token says pwd + hwk + mfa, acr phrh.
+ * The page: axe, 360 and 1280 px screenshots, no horizontal scrolling; without JavaScript it says the
+ * passkey needs it. The issuer is http://localhost:<port> (WebAuthn refuses IP addresses as RP IDs).
+ */
+describe('passkey as the second factor in chromium (virtual authenticator)', () => {
+  let browser: Browser;
+  let server: RunningAuthServer;
+  let callback: CallbackServer;
+  let clientId: string;
+  let issuer: string;
+  const password = 'second factor in chromium';
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    callback = await startCallbackServer();
+    server = await startAuthServer({}, { issuerHost: 'localhost' });
+    issuer = server.config.ISSUER;
+    ({ clientId } = await createClient(server, {
+      name: 'Flow-Matic',
+      client_type: 'public',
+      application_type: 'native',
+      redirect_uris: ['http://127.0.0.1/cb'],
+      grant_types: ['authorization_code'],
+    }));
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await callback?.stop();
+  });
+
+  let context: BrowserContext | undefined;
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+
+  /** A context with chromium's virtual platform authenticator that verifies the user (WebAuthn domain). */
+  async function withAuthenticator(): Promise<Page> {
+    context = await browser.newContext({ viewport: WIDTHS[1] });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    return page;
+  }
+
+  async function newUser(): Promise<string> {
+    const username = uniqueId('hopper-');
+    expect((await admin(server, 'POST', '/users', { username, password })).status).toBe(201);
+    return username;
+  }
+
+  async function typePassword(page: Page, username: string): Promise<void> {
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  }
+
+  /** Signs in with the password (no second factor yet), adds a passkey, signs out. */
+  async function userWithPasskey(page: Page): Promise<string> {
+    const username = await newUser();
+    await page.goto(`${issuer}/login?return_to=%2Faccount`);
+    await typePassword(page, username);
+    await page.waitForURL(`${issuer}/account`);
+    await page.getByLabel('Name for the new passkey (optional)').fill('Virtual laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.waitForURL(`${issuer}/account?passkey=added#passkeys`);
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.waitForURL(`${issuer}/login`);
+    return username;
+  }
+
+  async function checkPage(page: Page, name: string): Promise<void> {
+    // Nothing inline (the CSP would block it): the one script is passkeys.js from our origin.
+    const inline = await page.evaluate(() => ({
+      styled: document.querySelectorAll('[style], style').length,
+      scripts: Array.from(document.querySelectorAll('script')).map((s) =>
+        s.src ? new URL(s.src).pathname : 'inline',
+      ),
+    }));
+    expect(inline.styled).toBe(0);
+    expect(inline.scripts).toEqual([expect.stringMatching(/^\/assets\/passkeys\.[0-9a-f]{12}\.js$/)]);
+    for (const viewport of WIDTHS) {
+      await page.setViewportSize(viewport);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect({ name, width: viewport.width, overflow }).toEqual({ name, width: viewport.width, overflow: 0 });
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-${viewport.width}.png`), fullPage: true });
+      const axe = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+        .analyze();
+      const serious = axe.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      expect({ name, width: viewport.width, serious }).toEqual({ name, width: viewport.width, serious: [] });
+    }
+  }
+
+  it('signs in with the password, then the passkey, through a code flow; the ID token says pwd+hwk', async () => {
+    const page = await withAuthenticator();
+    const username = await userWithPasskey(page);
+
+    const { verifier, challenge } = pkce();
+    await page.goto(
+      `${issuer}/authorize?${new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: `${callback.origin}/cb`,
+        response_type: 'code',
+        scope: 'openid',
+        state: 's-2fa',
+        nonce: 'n-2fa',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      })}`,
+    );
+    await typePassword(page, username);
+    await page.waitForURL(`${issuer}/login/second-factor`);
+    const use = page.getByRole('button', { name: 'Use a passkey' });
+    await use.waitFor(); // shown by passkeys.js once it finds WebAuthn
+    await expect(page.getByLabel('Code from your authenticator app').count()).resolves.toBe(0);
+    await expect(page.locator('[data-passkey-unsupported]').isVisible()).resolves.toBe(false);
+    await checkPage(page, 'second-factor-passkey');
+
+    await use.click();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(`${callback.origin}/cb?**`);
+    const query = callback.received.at(-1)!;
+    expect(query.get('state')).toBe('s-2fa');
+    const token = await postForm(`${server.url}/token`, {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      redirect_uri: `${callback.origin}/cb`,
+      code: query.get('code')!,
+      code_verifier: verifier,
+    });
+    expect(token.status).toBe(200);
+    // RFC 8176: the password, a device-bound key, two factor kinds; OpenID EAP phishing-resistant hardware.
+    expect(jwt.decode(token.body.id_token as string)).toMatchObject({
+      iss: issuer,
+      aud: clientId,
+      nonce: 'n-2fa',
+      amr: ['pwd', 'hwk', 'mfa'],
+      acr: 'phrh',
+    });
+  }, 120_000);
+
+  it('without JavaScript the passkey-only second step says what it needs', async () => {
+    const username = await userWithPasskey(await withAuthenticator());
+    await context!.close();
+    context = await browser.newContext({ javaScriptEnabled: false, viewport: WIDTHS[0] });
+    const page = await context.newPage();
+    await page.goto(`${issuer}/login`);
+    await typePassword(page, username);
+    await page.waitForURL(`${issuer}/login/second-factor`);
+    const note = page.locator('[data-passkey-unsupported]');
+    await expect(note.isVisible()).resolves.toBe(true);
+    await expect(note.textContent()).resolves.toContain('Using it needs JavaScript');
+    await expect(page.getByRole('button', { name: 'Use a passkey' }).isVisible()).resolves.toBe(false);
+    await page.screenshot({ path: join(ARTIFACTS, 'second-factor-no-javascript-360.png'), fullPage: true });
+  }, 120_000);
+});
