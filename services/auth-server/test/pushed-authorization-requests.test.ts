@@ -1,4 +1,5 @@
 import { Issuer, generators } from 'openid-client';
+import { PUSHED_REQUEST_INTERACTION_SECONDS } from '../src/domain/authorize/pushed-request';
 import { purgeExpired } from '../src/domain/tokens/purge-expired';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import { admin, basic, createClient, createUser, pkce, postForm, type Json } from './support/oauth-helpers';
@@ -7,6 +8,13 @@ import { authorizePath, inputValue, WebClient } from './web/support/web-client';
 const CALLBACK = 'https://app.example/cb';
 const PASSWORD = 'correct horse battery';
 const REQUEST_URI = /^urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}$/;
+/**
+ * PAR_TTL_SECONDS for these tests: the longest allowed, so a slow step between a push and its first use on
+ * a loaded machine cannot outlast it. Lifetimes are asserted exactly and in the database's own clock
+ * (expires_at against created_at / first_used_at of the same row), never against this process's
+ * Date.now(); expiry itself is tested by moving expires_at into the past.
+ */
+const PAR_TTL = 600;
 
 /** RFC 9126 over HTTP on real Postgres: POST /par, /authorize with request_uri, then /token. */
 describe('pushed authorization requests (RFC 9126)', () => {
@@ -14,7 +22,7 @@ describe('pushed authorization requests (RFC 9126)', () => {
   let client: { clientId: string; secret?: string };
   let user: { userId: string; username: string };
   beforeAll(async () => {
-    server = await startAuthServer({}, { issuerIsUrl: true });
+    server = await startAuthServer({ PAR_TTL_SECONDS: String(PAR_TTL) }, { issuerIsUrl: true });
     client = await createClient(server, { grant_types: ['authorization_code', 'refresh_token'] });
     user = await createUser(server);
   });
@@ -44,7 +52,10 @@ describe('pushed authorization requests (RFC 9126)', () => {
   const storedRow = async (requestUri: string) => {
     const random = requestUri.split(':').pop()!;
     const { rows } = await server.pool.query(
-      'SELECT client_id, params, expires_at, first_used_at, consumed_at FROM pushed_authorization_requests WHERE request_hash = $1',
+      `SELECT client_id, params, expires_at, first_used_at, consumed_at,
+              extract(epoch FROM expires_at - created_at)::float8 AS lifetime_seconds,
+              extract(epoch FROM expires_at - first_used_at)::float8 AS after_first_use_seconds
+         FROM pushed_authorization_requests WHERE request_hash = $1`,
       [server.core.ctx.hasher.hash(random)],
     );
     return rows[0] as
@@ -54,6 +65,8 @@ describe('pushed authorization requests (RFC 9126)', () => {
           expires_at: Date;
           first_used_at: Date | null;
           consumed_at: Date | null;
+          lifetime_seconds: number;
+          after_first_use_seconds: number | null;
         }
       | undefined;
   };
@@ -104,10 +117,15 @@ describe('pushed authorization requests (RFC 9126)', () => {
     const ok = await push(codeRequest(challenge));
     expect(ok.status).toBe(201);
     expect(ok.headers.get('cache-control')).toBe('no-store');
-    expect(ok.body).toEqual({ request_uri: expect.stringMatching(REQUEST_URI), expires_in: 60 });
+    expect(ok.body).toEqual({ request_uri: expect.stringMatching(REQUEST_URI), expires_in: PAR_TTL });
     const requestUri = ok.body.request_uri as string;
     const row = await storedRow(requestUri);
-    expect(row).toMatchObject({ client_id: client.clientId, first_used_at: null, consumed_at: null });
+    expect(row).toMatchObject({
+      client_id: client.clientId,
+      first_used_at: null,
+      consumed_at: null,
+      lifetime_seconds: PAR_TTL, // stored as announced
+    });
     expect(row!.params).toMatchObject({
       scope: 'openid email',
       code_challenge: challenge,
@@ -170,8 +188,8 @@ describe('pushed authorization requests (RFC 9126)', () => {
     expect(await first.text()).toContain('name="password"');
     const row = await storedRow(body.request_uri as string);
     expect(row!.first_used_at).toBeInstanceOf(Date);
-    // The first use extends the 60 s lifetime to the sign-in window.
-    expect(row!.expires_at.getTime() - Date.now()).toBeGreaterThan(1700 * 1000);
+    // The first use extends the push's lifetime to the sign-in window, counted from that use.
+    expect(row!.after_first_use_seconds).toBe(PUSHED_REQUEST_INTERACTION_SECONDS);
     expect((await new WebClient(server.url).get(path)).status).toBe(200);
   });
 
