@@ -98,6 +98,32 @@ describe('admin API (Bearer ADMIN_TOKEN)', () => {
     expect(response.body.error).toBe('invalid_client_metadata');
   });
 
+  it('changes only the fields a PATCH sends, and audits only those', async () => {
+    const { clientId, body: created } = await createClient(server, {
+      name: 'Partial',
+      redirect_uris: ['https://app.example/cb', 'https://app.example/other'],
+      post_logout_redirect_uris: ['https://app.example/bye'],
+      response_types: ['code'],
+      token_format: 'jwt',
+      jwt_alg: 'RS256',
+      access_token_ttl_seconds: 600,
+    });
+    const { created_at: _createdAt, client_secret: _secret, ...before } = created;
+    // zod's partial() fills in absent fields' defaults (redirect_uris: [], scopes: []…): none may reach the client.
+    const renamed = await admin(server, 'PATCH', `/clients/${clientId}`, { name: 'Partial 2' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ ...before, name: 'Partial 2' });
+    expect((await admin(server, 'GET', `/clients/${clientId}`)).body).toMatchObject({
+      ...before,
+      name: 'Partial 2',
+    });
+    const { body } = await admin(server, 'GET', '/audit-events?limit=20');
+    const updates = (body.events as { action: string; target_id: string; details: unknown }[]).filter(
+      (event) => event.action === 'client.update' && event.target_id === clientId,
+    );
+    expect(updates.map((event) => event.details)).toEqual([{ fields: ['name'] }]);
+  });
+
   it('deletes a client so its credentials stop working', async () => {
     const client = await createClient(server);
     expect((await admin(server, 'DELETE', `/clients/${client.clientId}`)).status).toBe(204);

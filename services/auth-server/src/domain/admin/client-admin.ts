@@ -91,11 +91,16 @@ export async function updateClient(ctx: AuthContext, actor: AdminActor, clientId
       'invalid_client_metadata',
       patch.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
     );
+  // Only the fields sent: zod's partial() still fills in the defaults of absent fields (redirect_uris: [],
+  // scopes: [] …), which would reset every field a PATCH (or the console's form) leaves out.
+  const given = Object.fromEntries(
+    Object.entries(patch.data).filter(([name]) => Object.hasOwn(input as object, name)),
+  );
   const current = await ctx.repos.clients.findById(clientId);
   if (!current) throw new OAuthError('not_found', 'no such client');
   const { client } = await registerClient(
     ctx,
-    { ...currentMetadata(current), ...patch.data },
+    { ...currentMetadata(current), ...given },
     {
       clientId,
       persist: (record) =>
@@ -111,7 +116,7 @@ export async function updateClient(ctx: AuthContext, actor: AdminActor, clientId
     actor,
     'client.update',
     { type: 'client', id: clientId },
-    { fields: Object.keys(patch.data).sort() },
+    { fields: Object.keys(given).sort() },
   );
   return client;
 }
