@@ -1,7 +1,7 @@
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
 import type { Client } from '../clients/client';
-import { clientRegistrationSchema, registerClient } from '../clients/register-client';
+import { clientRegistrationSchema, presentClient, registerClient } from '../clients/register-client';
 import { createClientSecretEncryption } from '../crypto/key-encryption';
 import { generateSecret } from '../crypto/secret-hasher';
 import { revokeGrants } from '../revocation/revoke';
@@ -49,34 +49,21 @@ export const clientUpdateSchema = clientRegistrationSchema
   .partial()
   .strict();
 
-/** The registration input that re-creates `client` as it is (registerClient's schema, no defaults needed). */
+/**
+ * The registration input that re-creates `client` as it is: its wire form (presentClient) without what is
+ * not registration metadata (client_id, created_at), so the two can never list different fields.
+ * registerClient's schema is strict: a field added to the wire form that is not metadata fails every
+ * update (client-admin tests), instead of going unnoticed.
+ */
 function currentMetadata(client: Client): Record<string, unknown> {
-  return {
-    name: client.name,
-    client_type: client.clientType,
-    application_type: client.applicationType,
-    redirect_uris: client.redirectUris,
-    grant_types: client.grantTypes,
-    response_types: client.responseTypes,
-    scopes: client.scopes,
-    token_format: client.tokenFormat,
-    jwt_alg: client.jwtAlg,
-    access_token_ttl_seconds: client.accessTokenTtlSeconds,
-    // null here means "no refresh grant", not "never expires": let the default apply if one is added.
-    ...(client.refreshTokenTtlSeconds === null
-      ? {}
-      : { refresh_token_ttl_seconds: client.refreshTokenTtlSeconds }),
-    refresh_idle_ttl_seconds: client.refreshIdleTtlSeconds,
-    post_logout_redirect_uris: client.postLogoutRedirectUris,
-    backchannel_logout_uri: client.backchannelLogoutUri,
-    backchannel_logout_session_required: client.backchannelLogoutSessionRequired,
-    require_pushed_authorization_requests: client.requirePushedAuthorizationRequests,
-    dpop_bound_access_tokens: client.dpopBoundAccessTokens,
-    require_signed_request_object: client.requireSignedRequestObject,
-    token_endpoint_auth_method: client.tokenEndpointAuthMethod,
-    ...(client.jwks ? { jwks: client.jwks } : {}),
-    ...(client.jwksUri ? { jwks_uri: client.jwksUri } : {}),
-  };
+  const {
+    client_id: _clientId,
+    created_at: _createdAt,
+    refresh_token_ttl_seconds: refreshTtl,
+    ...metadata
+  } = presentClient(client);
+  // null here means "no refresh grant", not "never expires": let the default apply if one is added.
+  return refreshTtl === null ? metadata : { ...metadata, refresh_token_ttl_seconds: refreshTtl };
 }
 
 /**
