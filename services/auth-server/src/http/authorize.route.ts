@@ -5,7 +5,7 @@ import { LOGIN_MARK_PARAM, pickRawParams, toQueryString, type RawParams } from '
 import { approveAndRedirect, isAuthTooOld, parseOrAnswer, redirectWithError } from './authorize-outcome';
 import { answerAcrValues } from './authorize-step-up';
 import type { PageContext } from './page-context';
-import { allowImageOrigin } from './page-headers';
+import { pageLogo } from './page-logo';
 import { renderConsent } from './views/consent.view';
 import { renderLogin } from './views/login.view';
 
@@ -40,12 +40,6 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
   // on the forms so the next page speaks it; the query's copy is ignored by the parser for those requests.
   const chrome = ctx.chrome(req, request.uiLocales);
   const carried = request.uiLocales === undefined ? params : { ...params, ui_locales: request.uiLocales };
-  // Looked up only for a page that shows it (an approval without a page costs no query).
-  const pageLogo = async () => {
-    const logo = await ctx.clientLogo(request.clientId);
-    if (logo?.origin) allowImageOrigin(res, logo.origin);
-    return logo ? { logo } : {};
-  };
   if (mustSignIn) {
     if (request.prompt.includes('none'))
       return redirectWithError(ctx.flow, res, request, 'login_required', 'the user is not signed in');
@@ -58,7 +52,7 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
           csrfToken: ctx.csrf.token(req, res),
           returnTo: `/authorize?${toQueryString(carried)}`,
           clientName: request.clientName,
-          ...(await pageLogo()),
+          ...(await pageLogo(ctx, res, request.clientId)),
           ...(request.loginHint ? { username: request.loginHint } : {}),
         }),
       );
@@ -89,7 +83,7 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
         clientId: request.clientId,
         scopes: describeScopes(request.scopes),
         authorizeQuery: toQueryString(carried),
-        ...(await pageLogo()),
+        ...(await pageLogo(ctx, res, request.clientId)),
         username: session.username,
       }),
     );

@@ -4,6 +4,7 @@ import { formatUserCode, normalizeUserCode } from '../domain/device/user-code';
 import { auditPageEvent, clientIp } from './page-audit';
 import type { PageContext } from './page-context';
 import { formField } from './page-form';
+import { pageLogo } from './page-logo';
 import { PageError } from './page-error';
 import type { PageSession } from './session-manager';
 import { renderConsent } from './views/consent.view';
@@ -103,6 +104,7 @@ export function deviceRoute(ctx: PageContext): Router {
             scopes: describeScopes(request.scopes),
             username: session.username,
             userCode: request.userCode,
+            ...(await pageLogo(ctx, res, request.clientId)),
           }),
         );
     }
@@ -140,7 +142,14 @@ async function decide(
   return res
     .status(200)
     .type('html')
-    .send(renderDeviceDone({ chrome: ctx.chrome(req), approved: allow, clientName: request.clientName }));
+    .send(
+      renderDeviceDone({
+        chrome: ctx.chrome(req),
+        approved: allow,
+        clientName: request.clientName,
+        ...(allow ? await pageLogo(ctx, res, request.clientId) : {}),
+      }),
+    );
 }
 
 /** The login page, coming back to this page (and its code) once signed in. */

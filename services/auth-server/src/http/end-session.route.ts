@@ -6,6 +6,7 @@ import type { PageContext } from './page-context';
 import { PageError } from './page-error';
 import { parseParams } from './parse-params';
 import { renderLogoutConfirm, renderSignedOut } from './views/logout.view';
+import { pageLogo } from './page-logo';
 
 /** OIDC RP-Initiated Logout 1.0 §2: the end_session_endpoint (node-oidc-provider's path). */
 export const END_SESSION_PATH = '/session/end';
@@ -53,7 +54,13 @@ export function endSessionRoute(ctx: PageContext): Router {
           chrome: ctx.chrome(req),
           csrfToken: ctx.csrf.token(req, res),
           username: session.username,
-          ...(request.client ? { clientName: request.client.name, clientId: request.client.clientId } : {}),
+          ...(request.client
+            ? {
+                clientName: request.client.name,
+                clientId: request.client.clientId,
+                ...(await pageLogo(ctx, res, request.client.clientId)),
+              }
+            : {}),
           ...(request.redirectUri ? { postLogoutRedirectUri: request.redirectUri } : {}),
           ...(request.redirectUri && request.state !== undefined ? { state: request.state } : {}),
         }),

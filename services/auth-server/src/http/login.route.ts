@@ -5,6 +5,7 @@ import { fromQueryString, LOGIN_MARK_PARAM, parseReturnTo, toQueryString } from 
 import { auditPageEvent, clientIp } from './page-audit';
 import type { PageContext } from './page-context';
 import { formField } from './page-form';
+import { loginClientOf } from './login-client';
 import { renderLogin } from './views/login.view';
 
 /**
@@ -28,7 +29,8 @@ export function loginRoute(ctx: PageContext): Router {
     const username = (formField(req, 'username') ?? '').trim();
     const password = formField(req, 'password') ?? '';
     const returnTo = parseReturnTo(formField(req, 'return_to'));
-    const again = (status: number, error: string) =>
+    // Rendered again after an error with the application (name, logo) the first render showed.
+    const again = async (status: number, error: string) =>
       res
         .status(status)
         .type('html')
@@ -37,6 +39,7 @@ export function loginRoute(ctx: PageContext): Router {
             chrome: ctx.chrome(req),
             csrfToken: ctx.csrf.token(req, res),
             returnTo,
+            ...(await loginClientOf(ctx, res, returnTo)),
             username,
             error,
           }),

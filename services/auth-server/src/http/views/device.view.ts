@@ -1,5 +1,7 @@
 import { html } from './html';
 import { csrfField, DEFAULT_CHROME, renderLayout, type PageChrome } from './layout.view';
+import type { PageLogo } from '../../domain/clients/client-logo';
+import { renderClientLogo } from './client-logo.view';
 
 export interface DeviceEntryView {
   csrfToken: string;
@@ -44,6 +46,8 @@ export function renderDeviceEntry(view: DeviceEntryView): string {
 export interface DeviceDoneView {
   approved: boolean;
   clientName?: string;
+  /** The client's logo, shown with its name (client-logo.view.ts). */
+  logo?: PageLogo;
   chrome?: PageChrome;
 }
 
@@ -53,7 +57,8 @@ export function renderDeviceDone(view: DeviceDoneView): string {
   const { t } = chrome.i18n;
   const title = view.approved ? t('Device connected') : t('Access denied');
   const body = view.approved
-    ? html`<h1>${title}</h1>
+    ? html`${renderClientLogo(view.logo, view.clientName)}
+        <h1>${title}</h1>
         <p role="status" class="notice">
           ${
             view.clientName

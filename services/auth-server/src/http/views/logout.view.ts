@@ -1,5 +1,7 @@
 import { html } from './html';
 import { csrfField, DEFAULT_CHROME, renderLayout, type PageChrome } from './layout.view';
+import type { PageLogo } from '../../domain/clients/client-logo';
+import { renderClientLogo } from './client-logo.view';
 
 export interface LogoutConfirmView {
   csrfToken: string;
@@ -8,6 +10,8 @@ export interface LogoutConfirmView {
   clientName?: string;
   /** Carried to the confirmation POST, which checks them again. */
   clientId?: string;
+  /** The client's logo, shown with its name (client-logo.view.ts). */
+  logo?: PageLogo;
   postLogoutRedirectUri?: string;
   state?: string;
   chrome?: PageChrome;
@@ -19,7 +23,8 @@ export function renderLogoutConfirm(view: LogoutConfirmView): string {
   const { t, tHtml } = chrome.i18n;
   const hidden = (name: string, value: string | undefined) =>
     value === undefined ? '' : html`<input type="hidden" name="${name}" value="${value}" />`;
-  const body = html`<h1>${t('Sign out?')}</h1>
+  const body = html`${renderClientLogo(view.logo, view.clientName)}
+    <h1>${t('Sign out?')}</h1>
     <p>
       ${
         view.clientName
