@@ -79,7 +79,13 @@ describe('client logos', () => {
 
   it('shows no logo_uri from an origin not in UI_LOGO_ORIGINS, and keeps the strict CSP', async () => {
     for (const uri of ['https://evil.example/logo.png', 'https://logos.example.com.evil.example/x.png']) {
-      const { clientId } = await createClient(server, { logo_uri: uri });
+      // The admin API refuses such a logo_uri (client-logo-update.test.ts); one stored before its origin
+      // left UI_LOGO_ORIGINS is still not shown.
+      const { clientId } = await createClient(server);
+      await server.pool.query('INSERT INTO client_logos (client_id, logo_uri) VALUES ($1, $2)', [
+        clientId,
+        uri,
+      ]);
       const { csp, html } = await loginPage(clientId);
       expect(html).not.toContain('<img');
       expect(csp).toBe("default-src 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'");

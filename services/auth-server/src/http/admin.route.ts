@@ -38,7 +38,7 @@ import { endSession, listGrants, listSessions, revokeGrantsAsAdmin } from '../do
 import { listSigningKeys, rotateSigningKeys } from '../domain/admin/signing-key-admin';
 import { isConsolePath } from './console/console-paths';
 import { clientIp } from './page-audit';
-import { checkLogoUri } from '../domain/clients/client-logo';
+import { checkAdminLogoUri } from '../domain/clients/client-logo';
 import { adminClientLogoRoute } from './admin-client-logo.route';
 
 const revokeSchema = z.union([
@@ -96,7 +96,7 @@ export function adminRouter(ctx: AuthContext, logout: Pick<LogoutService, 'sessi
   router.post('/admin/clients', async (req, res) => {
     // logo_uri is display-only (client_logos, shown from UI_LOGO_ORIGINS): checked first, kept apart.
     const { logo_uri: logoUri, ...input } = (req.body ?? {}) as Record<string, unknown>;
-    const logo = logoUri === undefined ? undefined : checkLogoUri(logoUri);
+    const logo = logoUri === undefined ? undefined : checkAdminLogoUri(logoUri, ctx.config.UI_LOGO_ORIGINS);
     const { client, clientSecret } = await createClientAsAdmin(ctx, actorOf(req), input);
     if (logo) await ctx.repos.clientLogos.saveLogoUri(client.clientId, logo);
     res.status(201).json({
@@ -113,9 +113,15 @@ export function adminRouter(ctx: AuthContext, logout: Pick<LogoutService, 'sessi
     if (!client) throw new OAuthError('not_found', 'no such client');
     res.json(presentClient(client));
   });
-  // Redirect URIs, grant types, scopes, token format and lifetimes; the rest of a client stays.
+  // Redirect URIs, grant types, scopes, token format and lifetimes, logo_uri (null clears it); the rest
+  // of a client stays.
   router.patch('/admin/clients/:id', async (req, res) => {
-    res.json(presentClient(await updateClient(ctx, actorOf(req), req.params.id, req.body)));
+    const client = await updateClient(ctx, actorOf(req), req.params.id, req.body);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    res.json({
+      ...presentClient(client),
+      ...(Object.hasOwn(body, 'logo_uri') ? { logo_uri: body.logo_uri } : {}),
+    });
   });
   router.post('/admin/clients/:id/secret', async (req, res) => {
     const { client, clientSecret } = await rotateClientSecret(ctx, actorOf(req), req.params.id);

@@ -1,6 +1,7 @@
 import { OAuthError } from '@acme/common';
 import type { AuthContext } from '../auth-context';
 import type { Client } from '../clients/client';
+import { checkAdminLogoUri } from '../clients/client-logo';
 import { clientRegistrationSchema, presentClient, registerClient } from '../clients/register-client';
 import { createClientSecretEncryption } from '../crypto/key-encryption';
 import { generateSecret } from '../crypto/secret-hasher';
@@ -67,12 +68,28 @@ function currentMetadata(client: Client): Record<string, unknown> {
 }
 
 /**
- * Changes redirect URIs, grant types, scopes, token format and lifetimes. The merged metadata goes through
- * registerClient's checks (redirect URI rules, JWTs must expire, public clients without client_credentials…)
- * and is written whole; the secret and its sealed copy are kept. Tokens already issued keep their lifetimes.
+ * Splits the display-only `logo_uri` (client_logos, not a registration field) off an update: a string is
+ * checked as on create (checkAdminLogoUri), null clears it, absent leaves it.
+ */
+function takeLogoUri(
+  ctx: AuthContext,
+  input: unknown,
+): { logoUri: string | null | undefined; rest: unknown } {
+  if (typeof input !== 'object' || input === null || !Object.hasOwn(input, 'logo_uri'))
+    return { logoUri: undefined, rest: input };
+  const { logo_uri: value, ...rest } = input as Record<string, unknown>;
+  return { logoUri: value === null ? null : checkAdminLogoUri(value, ctx.config.UI_LOGO_ORIGINS), rest };
+}
+
+/**
+ * Changes redirect URIs, grant types, scopes, token format and lifetimes, and the logo_uri. The merged
+ * metadata goes through registerClient's checks (redirect URI rules, JWTs must expire, public clients
+ * without client_credentials…) and is written whole; the secret and its sealed copy are kept. Tokens
+ * already issued keep their lifetimes. Everything is checked before anything is written.
  */
 export async function updateClient(ctx: AuthContext, actor: AdminActor, clientId: string, input: unknown) {
-  const patch = clientUpdateSchema.safeParse(input);
+  const { logoUri, rest } = takeLogoUri(ctx, input);
+  const patch = clientUpdateSchema.safeParse(rest);
   if (!patch.success)
     throw new OAuthError(
       'invalid_client_metadata',
@@ -81,7 +98,7 @@ export async function updateClient(ctx: AuthContext, actor: AdminActor, clientId
   // Only the fields sent: zod's partial() still fills in the defaults of absent fields (redirect_uris: [],
   // scopes: [] …), which would reset every field a PATCH (or the console's form) leaves out.
   const given = Object.fromEntries(
-    Object.entries(patch.data).filter(([name]) => Object.hasOwn(input as object, name)),
+    Object.entries(patch.data).filter(([name]) => Object.hasOwn(rest as object, name)),
   );
   const current = await ctx.repos.clients.findById(clientId);
   if (!current) throw new OAuthError('not_found', 'no such client');
@@ -98,12 +115,13 @@ export async function updateClient(ctx: AuthContext, actor: AdminActor, clientId
         }),
     },
   );
+  if (logoUri !== undefined) await ctx.repos.clientLogos.saveLogoUri(clientId, logoUri);
   await recordAdminEvent(
     ctx,
     actor,
     'client.update',
     { type: 'client', id: clientId },
-    { fields: Object.keys(given).sort() },
+    { fields: [...Object.keys(given), ...(logoUri !== undefined ? ['logo_uri'] : [])].sort() },
   );
   return client;
 }

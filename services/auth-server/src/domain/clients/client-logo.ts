@@ -84,6 +84,22 @@ export function checkLogoUri(value: unknown): string {
   return value;
 }
 
+/**
+ * A logo_uri the operator gives through the admin API or the console (on create and on update): of
+ * checkLogoUri's form, and from an origin in UI_LOGO_ORIGINS, since the pages show no other (pageLogoFor):
+ * one they would never show is refused rather than stored and silently ignored. A dynamically registered
+ * client's logo_uri is not refused (RFC 7591 §2 lets the server ignore it; RPs send one unasked).
+ */
+export function checkAdminLogoUri(value: unknown, allowedOrigins: readonly string[]): string {
+  const logoUri = checkLogoUri(value);
+  if (!allowedOrigins.includes(new URL(logoUri).origin))
+    throw new OAuthError(
+      'invalid_client_metadata',
+      'logo_uri must be on an origin listed in UI_LOGO_ORIGINS (the pages show no other)',
+    );
+  return logoUri;
+}
+
 /** The path an uploaded logo is served at: same origin, its content hash in the URL (cached for a year). */
 export function uploadedLogoPath(clientId: string, upload: { imageHash: string; mediaType: LogoMediaType }) {
   const extension = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' }[upload.mediaType];

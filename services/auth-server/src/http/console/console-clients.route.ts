@@ -36,6 +36,7 @@ function typedValues(req: Request): ClientFormValues {
     accessTtl: field(req, 'access_token_ttl_seconds') ?? '',
     refreshTtl: field(req, 'refresh_token_ttl_seconds') ?? '',
     refreshIdleTtl: field(req, 'refresh_idle_ttl_seconds') ?? '',
+    logoUri: field(req, 'logo_uri') ?? '',
   };
 }
 
@@ -73,6 +74,9 @@ function metadataOf(req: Request, t: (m: string) => string, creating: boolean) {
     metadata.client_type = field(req, 'client_type');
     metadata.application_type = field(req, 'application_type');
   }
+  // The edit form's logo URL (checked as the admin API checks it); emptied, it clears the logo.
+  const logoUri = field(req, 'logo_uri');
+  if (!creating && logoUri !== undefined) metadata.logo_uri = logoUri === '' ? null : logoUri;
   return { metadata };
 }
 
@@ -135,9 +139,12 @@ export function consoleClientsRoute(cc: ConsoleContext, { form, guard }: Console
 
   router.get(`${base}/:id`, guard, async (req, res) => {
     const client = await findClient(req.params.id as string);
+    const logoUri = (await cc.auth.repos.clientLogos.findSource(client.clientId))?.logoUri;
     res
       .type('html')
-      .send(renderClientForm(await frameOf(cc, req, res, 'clients'), clientFormValues(client), client));
+      .send(
+        renderClientForm(await frameOf(cc, req, res, 'clients'), clientFormValues(client, logoUri), client),
+      );
   });
 
   router.post(`${base}/:id`, form, guard, async (req, res) => {

@@ -40,11 +40,13 @@ export interface ClientFormValues {
   accessTtl: string;
   refreshTtl: string;
   refreshIdleTtl: string;
+  /** The edit form's logo URL (client_logos' logo_uri); empty for none. */
+  logoUri: string;
 }
 
 const seconds = (value: number | null) => (value === null ? '' : String(value));
 
-export function clientFormValues(client: Client): ClientFormValues {
+export function clientFormValues(client: Client, logoUri?: string): ClientFormValues {
   return {
     name: client.name,
     clientType: client.clientType,
@@ -57,6 +59,7 @@ export function clientFormValues(client: Client): ClientFormValues {
     accessTtl: client.accessTokenTtlSeconds === null ? 'none' : String(client.accessTokenTtlSeconds),
     refreshTtl: seconds(client.refreshTokenTtlSeconds),
     refreshIdleTtl: seconds(client.refreshIdleTtlSeconds),
+    logoUri: logoUri ?? '',
   };
 }
 
@@ -72,6 +75,7 @@ export const EMPTY_CLIENT_FORM: ClientFormValues = {
   accessTtl: '',
   refreshTtl: '',
   refreshIdleTtl: '',
+  logoUri: '',
 };
 
 function select(id: string, label: string, value: string, options: [string, string][]): SafeHtml {
@@ -166,6 +170,16 @@ ${values.redirectUris}</textarea>
     ${textField('access_token_ttl_seconds', t('Access token lifetime'), values.accessTtl, lifetimeHint)}
     ${textField('refresh_token_ttl_seconds', t('Refresh token lifetime'), values.refreshTtl, lifetimeHint)}
     ${textField('refresh_idle_ttl_seconds', t('Refresh token idle lifetime'), values.refreshIdleTtl, lifetimeHint)}
+    ${
+      client
+        ? textField(
+            'logo_uri',
+            t('Logo URL'),
+            values.logoUri,
+            t('An https URL on an origin the operator allows (UI_LOGO_ORIGINS). Empty: no logo.'),
+          )
+        : ''
+    }
     <div class="actions"><button type="submit">${client ? t('Save') : t('Create client')}</button></div>
   </form>`;
   const manage = client
