@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
 import type { AuthorizationRequest } from '../domain/authorize/authorization-flow';
+import { requiredAcr } from '../domain/authorize/required-acr';
 import { canAnswer } from '../domain/mfa/second-factor-choices';
-import { meetsAcr, requestedAcr } from '../domain/sessions/authentication-methods';
+import { meetsAcr } from '../domain/sessions/authentication-methods';
 import { toQueryString, type RawParams } from './authorize-params';
 import { redirectWithError } from './authorize-outcome';
 import { auditPageEvent } from './page-audit';
@@ -27,7 +28,8 @@ export async function answerAcrValues(
   /** The request's parameters, to come back to afterwards. */
   params: RawParams,
 ): Promise<boolean> {
-  const wanted = requestedAcr(request.acrValues ?? []);
+  // acr_values, and an essential acr in the claims parameter (OIDC Core §5.5.1.1) alike.
+  const wanted = requiredAcr(request);
   const { amr, acr } = session.authentication;
   if (wanted === undefined || meetsAcr(acr, wanted)) return false;
   const choices = await ctx.mfa.choices({ userId: session.userId, amr, wantedAcr: wanted });

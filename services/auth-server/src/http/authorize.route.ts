@@ -1,4 +1,6 @@
 import express, { Router, type Request, type Response } from 'express';
+import { requestedSubject } from '../domain/authorize/claims-request';
+import { areClaimsConsented, claimsToConsent } from '../domain/consent/claims-to-consent';
 import { describeScopes } from '../domain/consent/describe-scopes';
 import { isConsentRemembered } from '../domain/consent/is-consent-remembered';
 import { LOGIN_MARK_PARAM, pickRawParams, toQueryString, type RawParams } from './authorize-params';
@@ -33,9 +35,13 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
   // Right after the login of this interaction, prompt=login and max_age are satisfied already.
   const justSignedIn =
     session !== null && ctx.sessions.isLoginMark(session, typeof mark === 'string' ? mark : undefined);
+  // OIDC Core §5.5.1: an ID token `sub` asked for by value is answered only for that user's session.
+  const subject = requestedSubject(request.claims);
+  const otherUser = session !== null && subject !== undefined && subject !== session.userId;
   const mustSignIn =
     session === null ||
-    (!justSignedIn && (request.prompt.includes('login') || isAuthTooOld(request, session, ctx.clock())));
+    (!justSignedIn &&
+      (request.prompt.includes('login') || isAuthTooOld(request, session, ctx.clock()) || otherUser));
   // The request's own ui_locales (a pushed or signed request's too) chooses the language, and is carried
   // on the forms so the next page speaks it; the query's copy is ignored by the parser for those requests.
   const chrome = ctx.chrome(req, request.uiLocales);
@@ -58,10 +64,28 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
       );
     return;
   }
-  // acr_values (OIDC Core §3.1.2.1): a session below the level asked for is stepped up, or refused.
+  if (otherUser)
+    return redirectWithError(
+      ctx.flow,
+      res,
+      request,
+      'login_required',
+      'the requested subject is not signed in',
+    );
+  // acr_values (OIDC Core §3.1.2.1) and an essential acr claim (§5.5.1.1): a session below the level
+  // asked for is stepped up, or refused.
   if (await answerAcrValues(ctx, req, res, request, session, justSignedIn ? raw : params)) return;
   const remembered = await ctx.consents.findConsent(session.userId, request.clientId);
-  if (!request.prompt.includes('consent') && isConsentRemembered(request.scopes, remembered)) {
+  // Claims asked for by name beyond the scopes' (OIDC Core §5.5) are consented like scopes.
+  const claims = claimsToConsent(request.claims, request.scopes);
+  const claimsRemembered =
+    claims.length === 0 ||
+    areClaimsConsented(claims, await ctx.consents.findConsentedClaims(session.userId, request.clientId));
+  if (
+    !request.prompt.includes('consent') &&
+    isConsentRemembered(request.scopes, remembered) &&
+    claimsRemembered
+  ) {
     return approveAndRedirect(ctx, res, request, session);
   }
   if (request.prompt.includes('none'))
@@ -82,6 +106,7 @@ async function handleAuthorize(ctx: PageContext, req: Request, res: Response, ra
         clientName: request.clientName,
         clientId: request.clientId,
         scopes: describeScopes(request.scopes),
+        claims,
         authorizeQuery: toQueryString(carried),
         ...(await pageLogo(ctx, res, request.clientId)),
         username: session.username,

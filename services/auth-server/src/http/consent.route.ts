@@ -1,4 +1,6 @@
 import express, { Router } from 'express';
+import { requestedSubject } from '../domain/authorize/claims-request';
+import { claimsToConsent } from '../domain/consent/claims-to-consent';
 import { fromQueryString } from './authorize-params';
 import { approveAndRedirect, parseOrAnswer, redirectWithError } from './authorize-outcome';
 import { formField } from './page-form';
@@ -20,6 +22,16 @@ export function consentRoute(ctx: PageContext): Router {
     if (!request) return;
     const session = await ctx.sessions.current(req);
     if (!session) return res.redirect(303, `/authorize?${query}`);
+    // OIDC Core §5.5.1: as at /authorize, a `sub` asked for by value is answered for that user only.
+    const subject = requestedSubject(request.claims);
+    if (subject !== undefined && subject !== session.userId)
+      return redirectWithError(
+        ctx.flow,
+        res,
+        request,
+        'login_required',
+        'the requested subject is not signed in',
+      );
     const decision = formField(req, 'decision');
     const audit = { userId: session.userId, clientId: request.clientId, scopes: request.scopes };
     if (decision === 'deny') {
@@ -28,7 +40,9 @@ export function consentRoute(ctx: PageContext): Router {
     }
     if (decision !== 'allow')
       throw new PageError(400, 'Bad request', 'Choose Allow or Deny.', 'invalid_request');
-    await ctx.consents.saveConsent(session.userId, request.clientId, request.scopes);
+    // The claims asked for by name (OIDC Core §5.5) were listed beside the scopes: remembered with them.
+    const claims = claimsToConsent(request.claims, request.scopes);
+    await ctx.consents.saveConsent(session.userId, request.clientId, request.scopes, claims);
     auditPageEvent(ctx.logger, req, 'consent.granted', audit);
     await approveAndRedirect(ctx, res, request, session);
   });

@@ -95,7 +95,8 @@ export function discoveryRouter(ctx: AuthContext): Router {
     request_parameter_supported: true,
     request_object_signing_alg_values_supported: [...REQUEST_OBJECT_ALGS],
     request_uri_parameter_supported: false,
-    claims_parameter_supported: false,
+    // OIDC Core §5.5: individual claims for the ID token and UserInfo, essential acr (claims-request.ts).
+    claims_parameter_supported: true,
     // OIDC Back-Channel Logout 1.0 §2.1 (sid in ID and logout tokens); no front-channel logout.
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,

@@ -76,9 +76,13 @@ export function userinfoRouter(ctx: AuthContext, dpop: TokenDpop): Router {
     }
     if (!record.scopes.includes('openid'))
       throw bearerError('insufficient_scope', 'the openid scope is required');
-    const user = await ctx.repos.users.findById(record.userId);
+    const [user, grant] = await Promise.all([
+      ctx.repos.users.findById(record.userId),
+      ctx.repos.grants.findById(record.grantId),
+    ]);
     if (!user) throw bearerError('invalid_token', 'the access token is invalid');
-    res.json({ sub: user.userId, ...claimsForScopes(user.claims, record.scopes) });
+    // OIDC Core §5.4 by scope, and §5.5 the userinfo claims its request asked for by name (on the grant).
+    res.json({ sub: user.userId, ...claimsForScopes(user.claims, record.scopes, grant?.claims?.userinfo) });
   };
   router.options('/userinfo', cors);
   router.get('/userinfo', cors, handle);

@@ -10,13 +10,21 @@ export function createConsentsRepo(pool: Pool): ConsentsRepo {
       );
       return rows[0]?.scopes ?? null;
     },
-    async saveConsent(userId, clientId, scopes) {
+    async findConsentedClaims(userId, clientId) {
+      const { rows } = await pool.query<{ claims: string[] }>(
+        'SELECT claims FROM consents WHERE user_id = $1 AND client_id = $2',
+        [userId, clientId],
+      );
+      return rows[0]?.claims ?? [];
+    },
+    async saveConsent(userId, clientId, scopes, claims = []) {
       await pool.query(
-        `INSERT INTO consents (user_id, client_id, scopes) VALUES ($1, $2, $3)
+        `INSERT INTO consents (user_id, client_id, scopes, claims) VALUES ($1, $2, $3, $4)
          ON CONFLICT (user_id, client_id) DO UPDATE
            SET scopes = ARRAY(SELECT DISTINCT s FROM unnest(consents.scopes || EXCLUDED.scopes) AS s ORDER BY s),
+               claims = ARRAY(SELECT DISTINCT c FROM unnest(consents.claims || EXCLUDED.claims) AS c ORDER BY c),
                updated_at = now()`,
-        [userId, clientId, [...new Set(scopes)].sort()],
+        [userId, clientId, [...new Set(scopes)].sort(), [...new Set(claims)].sort()],
       );
     },
     async deleteConsent(userId, clientId) {

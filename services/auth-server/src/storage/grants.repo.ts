@@ -1,5 +1,5 @@
 import type { Queryable } from './db';
-import type { Grant, GrantFilter, GrantsRepo } from '../domain/grants/grant';
+import type { Grant, GrantClaims, GrantFilter, GrantsRepo } from '../domain/grants/grant';
 import type { Authentication } from '../domain/sessions/authentication-methods';
 import type { RevokedToken } from '../domain/tokens/token-record';
 
@@ -14,8 +14,31 @@ const toGrant = (row: Record<string, unknown>): Grant => ({
   authentication: row.amr
     ? { amr: row.amr as Authentication['amr'], acr: row.acr as Authentication['acr'] }
     : null,
+  claims: row.claims ? fromClaimsColumn(row.claims as ClaimsColumn) : null,
   revokedAt: row.revoked_at as Date | null,
 });
+
+/** grants.claims (migration 0022) as stored: the wire's member names. */
+interface ClaimsColumn {
+  id_token: string[];
+  userinfo: string[];
+  acr?: string;
+}
+
+const fromClaimsColumn = (column: ClaimsColumn): GrantClaims => ({
+  idToken: column.id_token,
+  userinfo: column.userinfo,
+  ...(column.acr ? { acr: column.acr as GrantClaims['acr'] } : {}),
+});
+
+const toClaimsColumn = (claims: GrantClaims | null | undefined): string | null =>
+  claims
+    ? JSON.stringify({
+        id_token: claims.idToken,
+        userinfo: claims.userinfo,
+        ...(claims.acr ? { acr: claims.acr } : {}),
+      } satisfies ClaimsColumn)
+    : null;
 
 /**
  * Grants and their revocation. Revoking returns the token hashes it touched so the introspection cache
@@ -25,9 +48,10 @@ export function createGrantsRepo(db: Queryable): GrantsRepo {
   return {
     async save(grant) {
       const { rows } = await db.query(
-        `INSERT INTO grants (client_id, user_id, scopes, resources, auth_time, sid, amr, acr)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8)
-         RETURNING grant_id, client_id, user_id, scopes, resources, auth_time, sid, amr, acr, revoked_at`,
+        `INSERT INTO grants (client_id, user_id, scopes, resources, auth_time, sid, amr, acr, claims)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9::jsonb)
+         RETURNING grant_id, client_id, user_id, scopes, resources, auth_time, sid, amr, acr, claims,
+                   revoked_at`,
         [
           grant.clientId,
           grant.userId,
@@ -37,13 +61,14 @@ export function createGrantsRepo(db: Queryable): GrantsRepo {
           grant.sid ?? null,
           grant.authentication?.amr ?? null,
           grant.authentication?.acr ?? null,
+          toClaimsColumn(grant.claims),
         ],
       );
       return toGrant(rows[0]);
     },
     async findById(grantId: string): Promise<Grant | undefined> {
       const { rows } = await db.query(
-        `SELECT grant_id, client_id, user_id, scopes, resources, auth_time, sid, amr, acr, revoked_at
+        `SELECT grant_id, client_id, user_id, scopes, resources, auth_time, sid, amr, acr, claims, revoked_at
            FROM grants WHERE grant_id = $1::uuid`,
         [grantId],
       );

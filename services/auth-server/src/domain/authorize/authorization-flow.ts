@@ -1,5 +1,6 @@
 import type { OAuthError } from '@acme/common';
 import type { Authentication } from '../sessions/authentication-methods';
+import type { ClaimsRequest } from './claims-request';
 
 /**
  * The seam between the protocol (parsing and completing an authorization request, RFC 6749 §4.1/§4.2,
@@ -25,6 +26,8 @@ export interface AuthorizationRequest {
   /** OIDC Core §3.1.2.1 acr_values, in order of preference (authentication-methods.ts reads them). */
   acrValues?: string[];
   loginHint?: string;
+  /** OIDC Core §5.5 `claims`: individual claims for the ID token and UserInfo, an essential acr. */
+  claims?: ClaimsRequest;
   /** OIDC Core §3.1.2.1 `ui_locales` as the request carried it (a pushed or signed one's too): the pages' language. */
   uiLocales?: string;
   /** RFC 9449 §10: the code is bound to this DPoP key (RFC 7638 thumbprint). */

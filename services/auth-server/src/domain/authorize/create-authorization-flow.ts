@@ -13,6 +13,7 @@ import { loadPushedRequest } from './load-pushed-request';
 import { parseAuthorizationRequest } from './parse-authorization-request';
 import type { ClientAssertionDeps } from '../clients/verify-client-assertion';
 import { claimRequestObjectJti, resolveRequestObject } from './resolve-request-object';
+import { grantClaimsFor } from './grant-claims';
 
 type Back = Pick<AuthorizationRequest, 'redirectUri' | 'responseMode' | 'state'>;
 
@@ -70,6 +71,7 @@ export function createAuthorizationFlow(ctx: AuthContext, keys: ClientAssertionD
         authTime: user.authTime,
         sid: user.sid ?? null,
         authentication: user.authentication ?? null,
+        claims: grantClaimsFor(request.claims, user.authentication),
       });
       if (request.responseType === 'code') {
         const code = generateSecret();

@@ -4,6 +4,7 @@ import { matchRedirectUri } from '../clients/check-redirect-uri';
 import { parseScope } from '../grants/parse-scope';
 import { resolveAudience } from '../tokens/resolve-audience';
 import { AuthorizeError, type AuthorizationRequest } from './authorization-flow';
+import { essentialAcr, parseClaimsParameter, type ClaimsRequest } from './claims-request';
 
 const IMPLICIT = ['token', 'id_token token'];
 const CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -115,6 +116,19 @@ export async function parseAuthorizationRequest(
   // RFC 9449 §10: a SHA-256 JWK thumbprint, base64url (43 characters).
   if (p.dpop_jkt !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(p.dpop_jkt))
     throw fail('invalid_request', 'malformed dpop_jkt');
+  // OIDC Core §5.5: JSON, bounded, parsed into Maps (claims-request.ts); malformed is invalid_request.
+  let claims: ClaimsRequest | undefined;
+  if (p.claims !== undefined) {
+    try {
+      claims = parseClaimsParameter(p.claims);
+    } catch (error) {
+      if (error instanceof OAuthError) throw new AuthorizeError(error, true, back);
+      throw error;
+    }
+    // §5.5.1.1: an essential acr whose values are none of ours can never be met: a failed authentication.
+    if (essentialAcr(claims) === 'unmeetable')
+      throw fail('unmet_authentication_requirements', 'none of the essential acr values is supported');
+  }
   const prompt = (p.prompt ?? '').split(' ').filter(Boolean);
   if (prompt.includes('none') && prompt.length > 1)
     throw fail('invalid_request', 'prompt=none cannot be combined');
@@ -136,6 +150,7 @@ export async function parseAuthorizationRequest(
     ...(maxAge !== undefined ? { maxAge } : {}),
     ...(acrValues.length > 0 ? { acrValues } : {}),
     ...(p.login_hint !== undefined ? { loginHint: p.login_hint } : {}),
+    ...(claims ? { claims } : {}),
     ...(p.dpop_jkt !== undefined ? { dpopJkt: p.dpop_jkt } : {}),
     // OIDC Core §3.1.2.1: the page language, from wherever the parameters came (query, PAR, request object).
     ...(p.ui_locales !== undefined ? { uiLocales: p.ui_locales } : {}),

@@ -103,6 +103,12 @@ export async function resolveRequestObject(
     if (JWT_CLAIMS.has(name)) continue;
     if (++count > 100) throw refuse('too many parameters in the request object');
     if (name === 'request' || name === 'request_uri') throw refuse(`${name} inside a request object`);
+    // OIDC Core §6.1: `claims` is a JSON object inside a request object; as its JSON text it is parsed
+    // (and size-bounded) by the same code as the query's (claims-request.ts).
+    if (name === 'claims' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      params[name] = JSON.stringify(value);
+      continue;
+    }
     const ok =
       typeof value === 'string' ||
       (name === 'resource' && Array.isArray(value) && value.every((v) => typeof v === 'string'));

@@ -2,7 +2,14 @@
 export interface ConsentsRepo {
   /** The scopes this user approved for this client, or null when never asked (or revoked). */
   findConsent(userId: string, clientId: string): Promise<string[] | null>;
-  /** Adds the scopes to what was approved before (a narrower request never shrinks the consent). */
-  saveConsent(userId: string, clientId: string, scopes: readonly string[]): Promise<void>;
+  /** The user claims approved by name (an OIDC Core §5.5 `claims` request); [] when none or never asked. */
+  findConsentedClaims(userId: string, clientId: string): Promise<string[]>;
+  /** Adds the scopes (and claims) to what was approved before (a narrower request never shrinks it). */
+  saveConsent(
+    userId: string,
+    clientId: string,
+    scopes: readonly string[],
+    claims?: readonly string[],
+  ): Promise<void>;
   deleteConsent(userId: string, clientId: string): Promise<boolean>;
 }

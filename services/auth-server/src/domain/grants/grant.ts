@@ -1,4 +1,4 @@
-import type { Authentication } from '../sessions/authentication-methods';
+import type { Acr, Authentication } from '../sessions/authentication-methods';
 import type { RevokedToken } from '../tokens/token-record';
 
 export interface Grant {
@@ -14,7 +14,20 @@ export interface Grant {
   /** How the user signed in for it (its session's amr/acr), kept for ID tokens on refresh; null without
    *  a sign-in (client_credentials) or for a grant older than migration 0015. */
   authentication: Authentication | null;
+  /** What its authorization request's `claims` parameter asked for (OIDC Core §5.5); null without one. */
+  claims: GrantClaims | null;
   revokedAt: Date | null;
+}
+
+/**
+ * An OIDC Core §5.5 `claims` request as the grant keeps it, so the ID tokens of the code, of every refresh
+ * and the UserInfo answers agree: the user claims asked for by name (consented with the scopes) and the
+ * `acr` its ID tokens carry (§5.5.1.1: one of the values asked for, see claims-request.ts).
+ */
+export interface GrantClaims {
+  idToken: string[];
+  userinfo: string[];
+  acr?: Acr;
 }
 
 /** Which grants to revoke: every given column must match (the columns are never user input). */
@@ -26,9 +39,10 @@ export type GrantFilter = Partial<Record<'grant_id' | 'user_id' | 'client_id', s
  */
 export interface GrantsRepo {
   save(
-    grant: Omit<Grant, 'grantId' | 'revokedAt' | 'sid' | 'authentication'> & {
+    grant: Omit<Grant, 'grantId' | 'revokedAt' | 'sid' | 'authentication' | 'claims'> & {
       sid?: string | null;
       authentication?: Authentication | null;
+      claims?: GrantClaims | null;
     },
   ): Promise<Grant>;
   findById(grantId: string): Promise<Grant | undefined>;

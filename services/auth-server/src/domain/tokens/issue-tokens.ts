@@ -109,7 +109,8 @@ async function issueIdToken(
     ctx.repos.grants.findById(grantId),
   ]);
   return ctx.jwt.signIdToken({
-    ...claimsForScopes(user?.claims ?? {}, scopes),
+    // OIDC Core §5.4 by scope, and §5.5 the claims the request asked for by name (kept on the grant).
+    ...claimsForScopes(user?.claims ?? {}, scopes, grant?.claims?.idToken),
     iss: ctx.config.ISSUER,
     sub: userId,
     aud: client.clientId,
@@ -121,6 +122,9 @@ async function issueIdToken(
     at_hash: atHash(accessToken),
     ...(grant?.sid ? { sid: grant.sid } : {}),
     // OIDC Core §2: how the user signed in, as recorded on the grant (kept on refresh like auth_time).
-    ...(grant?.authentication ? { amr: grant.authentication.amr, acr: grant.authentication.acr } : {}),
+    // §5.5.1.1: an acr asked for with values is one of them (the grant's claims.acr, grant-claims.ts).
+    ...(grant?.authentication
+      ? { amr: grant.authentication.amr, acr: grant.claims?.acr ?? grant.authentication.acr }
+      : {}),
   });
 }

@@ -26,13 +26,32 @@ const SCOPE_CLAIMS: Record<string, string[]> = copyDictionary({
   phone: ['phone_number', 'phone_number_verified'],
 });
 
-export function claimsForScopes(claims: Record<string, unknown>, scopes: string[]): Record<string, unknown> {
+/** Every claim some scope releases: the user claims a `claims` request may also ask for by name. */
+const RELEASABLE = new Set(Object.values(SCOPE_CLAIMS).flat());
+
+export function isReleasableClaim(name: string): boolean {
+  return RELEASABLE.has(name);
+}
+
+/** The names of the claims these scopes release. */
+export function claimNamesForScopes(scopes: readonly string[]): string[] {
+  return scopes.flatMap((scope) => SCOPE_CLAIMS[scope] ?? []);
+}
+
+/**
+ * The user's claims the scopes release, plus those asked for by name (`named`: the OIDC Core §5.5
+ * `claims` request, as consented and recorded on the grant), when the user has them.
+ */
+export function claimsForScopes(
+  claims: Record<string, unknown>,
+  scopes: string[],
+  named: readonly string[] = [],
+): Record<string, unknown> {
   const released = newDictionary<unknown>();
-  for (const scope of scopes) {
-    for (const name of SCOPE_CLAIMS[scope] ?? []) {
-      const value = ownValue(claims, name);
-      if (value !== undefined) released[name] = value;
-    }
+  const names = [...claimNamesForScopes(scopes), ...named.filter(isReleasableClaim)];
+  for (const name of names) {
+    const value = ownValue(claims, name);
+    if (value !== undefined) released[name] = value;
   }
   return released;
 }

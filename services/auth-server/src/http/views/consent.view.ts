@@ -1,6 +1,7 @@
 import { html } from './html';
 import { csrfField, DEFAULT_CHROME, renderLayout, type PageChrome } from './layout.view';
 import { scopeWords } from './scope-words';
+import { claimLines } from './claim-words';
 import type { PageLogo } from '../../domain/clients/client-logo';
 import { renderClientLogo } from './client-logo.view';
 
@@ -10,6 +11,8 @@ interface ConsentBase {
   clientId: string;
   /** The requested scopes in words, in request order. */
   scopes: { scope: string; description: string }[];
+  /** Claims asked for by name beyond the scopes' (OIDC Core §5.5 `claims`), listed after them. */
+  claims?: readonly string[];
   username: string;
   /** The client's logo (client-logo.view.ts). */
   logo?: PageLogo;
@@ -38,6 +41,9 @@ export function renderConsent(view: ConsentView): string {
     </p>
     <ul class="scopes">
       ${view.scopes.map((item) => html`<li data-scope="${item.scope}">${scopeWords(chrome.i18n, item)}</li> `)}
+      ${claimLines(chrome.i18n, view.claims ?? []).map(
+        (line) => html`<li data-claim="${line.claim}">${line.words}</li> `,
+      )}
     </ul>
     ${
       device
