@@ -131,13 +131,14 @@ async function fillKeys(
   if (ext?.max !== undefined) hi = hi === undefined ? round(ext.max) : Math.max(hi, round(ext.max));
   if (lo === undefined || hi === undefined) return keys;
   if (spec.calendar) {
+    // Postgres's interval input knows no "quarter" (date_trunc does): a quarter steps three months.
     const rows = await run.query<{ k: number }>((b) => {
       const zone = zoneSql(b, tz);
       const unit = spec.calendar as string;
       return `SELECT extract(epoch FROM gs AT TIME ZONE ${zone}) * 1000 AS k
                 FROM generate_series(date_trunc('${unit}', to_timestamp(${b.param(lo, 'float8')} / 1000.0) AT TIME ZONE ${zone}),
                                      to_timestamp(${b.param(hi, 'float8')} / 1000.0) AT TIME ZONE ${zone},
-                                     ${b.param(`1 ${unit}`, 'interval')}) AS gs
+                                     ${b.param(unit === 'quarter' ? '3 months' : `1 ${unit}`, 'interval')}) AS gs
                LIMIT ${b.param(run.maxBuckets + 1, 'int')}`;
     });
     const filled = rows.map((r) => Number(r.k) + spec.offset);
