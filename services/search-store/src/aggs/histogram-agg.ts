@@ -99,7 +99,8 @@ export async function computeHistogram(
   return out;
 }
 
-function orderBuckets(buckets: Bucket[], node: HistogramNode): Bucket[] {
+/** The buckets in the request's order (they come in key order). */
+export function orderBuckets(buckets: Bucket[], node: HistogramNode): Bucket[] {
   const [first] = node.spec.order;
   if (!first || (first.key === '_key' && first.asc)) return buckets;
   return [...buckets].sort((a, b) => {
@@ -109,7 +110,7 @@ function orderBuckets(buckets: Bucket[], node: HistogramNode): Bucket[] {
 }
 
 /** Every key from the first to the last (extended_bounds widen the range); calendar steps come from SQL. */
-async function fillKeys(
+export async function fillKeys(
   run: AggRun,
   node: HistogramNode,
   keys: number[],

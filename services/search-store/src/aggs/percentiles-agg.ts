@@ -1,5 +1,5 @@
 import type { AggRun } from './agg-run';
-import type { AggNode } from './agg-types';
+import type { AggNode, PercentilesSpec } from './agg-types';
 import { formatDate } from './format-date';
 import { groupValuesSql } from './metric-agg';
 import { javaDouble } from './parse-percentiles';
@@ -38,28 +38,34 @@ export async function computePercentiles(
   return new Map<string, unknown>(
     groups.map((g): [string, unknown] => {
       const found = byGroup.get(g);
-      const entries = spec.percents.map((p, i) => {
-        const v = found ? Number(found[i]) : null;
-        return { key: p, value: v, asString: isDate && v !== null ? formatDate(v) : undefined };
-      });
-      if (!spec.keyed)
-        return [
-          g,
-          {
-            values: entries.map((e) => ({
-              key: e.key,
-              value: e.value,
-              ...(e.asString === undefined ? {} : { value_as_string: e.asString }),
-            })),
-          },
-        ];
-      // Keys are our own rendering of numbers, but keep a null prototype like every keyed result.
-      const keyed = Object.create(null) as Record<string, unknown>;
-      for (const e of entries) {
-        keyed[javaDouble(e.key)] = e.value;
-        if (e.asString !== undefined) keyed[`${javaDouble(e.key)}_as_string`] = e.asString;
-      }
-      return [g, { values: keyed }];
+      return [g, renderPercentiles(spec, isDate, found ? found.map(Number) : undefined)];
     }),
   );
+}
+
+/** A group's percentiles as Elasticsearch lists them (`found`: the quantiles; undefined: no values). */
+export function renderPercentiles(
+  spec: PercentilesSpec,
+  isDate: boolean,
+  found: number[] | undefined,
+): unknown {
+  const entries = spec.percents.map((p, i) => {
+    const v = found ? Number(found[i]) : null;
+    return { key: p, value: v, asString: isDate && v !== null ? formatDate(v) : undefined };
+  });
+  if (!spec.keyed)
+    return {
+      values: entries.map((e) => ({
+        key: e.key,
+        value: e.value,
+        ...(e.asString === undefined ? {} : { value_as_string: e.asString }),
+      })),
+    };
+  // Keys are our own rendering of numbers, but keep a null prototype like every keyed result.
+  const keyed = Object.create(null) as Record<string, unknown>;
+  for (const e of entries) {
+    keyed[javaDouble(e.key)] = e.value;
+    if (e.asString !== undefined) keyed[`${javaDouble(e.key)}_as_string`] = e.asString;
+  }
+  return { values: keyed };
 }
