@@ -1,5 +1,5 @@
 import { chunkEntries, decodeChunk, encodeChunk, type ChunkEntry } from '../../src/index/doc-value-chunk';
-import { compareCodePoints } from '../../src/aggs/columnar-aggs';
+import { compareCodePoints } from '../../src/aggs/columnar-terms';
 
 function roundTrip(entries: ChunkEntry[]): { back: ChunkEntry[]; encoded: ReturnType<typeof encodeChunk> } {
   const encoded = encodeChunk(entries);
