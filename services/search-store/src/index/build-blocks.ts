@@ -19,8 +19,48 @@ export function smallRunAfter(previous: number, size: number): number {
   return size < BLOCK_SIZE ? previous + 1 : 0;
 }
 
-/** doc_offsets are int4: a block never spans more doc keys than an int4 holds. */
+/**
+ * A block's offsets are read as int4 in SQL (migration 0030's posting_int): a block never spans more
+ * doc keys than an int4 holds.
+ */
 const MAX_OFFSET = 2_147_483_647;
+
+/**
+ * The bytes per value of a packed column (migration 0030): the fewest, 1 to 4, that hold `max`, the
+ * column's largest value in the block (the offsets' is the last, last_doc_key - base_doc_key; the
+ * freqs' is max_freq; norms are SmallFloat bytes, always 1). SQL's posting_bytes has the same rule.
+ */
+export function packedWidth(max: number): 1 | 2 | 3 | 4 {
+  return max < 0x100 ? 1 : max < 0x10000 ? 2 : max < 0x1000000 ? 3 : 4;
+}
+
+/** Value i of a packed column of `width` bytes a value (big-endian, unsigned). */
+export function packedAt(bytes: Uint8Array, width: number, i: number): number {
+  let value = 0;
+  for (let b = i * width, end = b + width; b < end; b++) value = value * 256 + bytes[b]!;
+  return value;
+}
+
+/** A block's postings from its packed columns as node-pg returns them (bytea as Buffers). */
+export function unpackBlock(
+  offsets: Uint8Array,
+  freqs: Uint8Array,
+  norms: Uint8Array,
+): { offsets: number[]; freqs: number[]; norms: number[] } {
+  const n = norms.length;
+  const offsetWidth = offsets.length / n;
+  const freqWidth = freqs.length / n;
+  if (n === 0 || !Number.isInteger(offsetWidth) || !Number.isInteger(freqWidth))
+    throw new Error(
+      `a posting block's packed columns disagree: ${offsets.length}, ${freqs.length}, ${n} bytes`,
+    );
+  const out = { offsets: new Array<number>(n), freqs: new Array<number>(n), norms: Array.from(norms) };
+  for (let i = 0; i < n; i++) {
+    out.offsets[i] = packedAt(offsets, offsetWidth, i);
+    out.freqs[i] = packedAt(freqs, freqWidth, i);
+  }
+  return out;
+}
 
 /** One term's postings in ascending doc key order: [start, end) of three parallel arrays. */
 export interface PostingRun {
@@ -149,7 +189,10 @@ export function writeBlock(
   );
 }
 
-/** The twelve posting_blocks columns in table order (the COPY statement in posting-blocks.repo.ts lists them). */
+/**
+ * The twelve posting_blocks columns in table order (the COPY statement in posting-blocks.repo.ts lists
+ * them); offsets, freqs and norms packed at the block's widths (migration 0030).
+ */
 function writeColumns(
   copy: BinaryCopy,
   indexId: number,
@@ -169,9 +212,9 @@ function writeColumns(
     .int8(termId)
     .int8(base)
     .int8(last)
-    .int4Array(count, at.offset)
-    .int4Array(count, at.freq)
-    .int2Array(count, at.norm)
+    .packed(count, packedWidth(last - base), at.offset)
+    .packed(count, packedWidth(maxFreq), at.freq)
+    .packed(count, 1, at.norm)
     .int4(maxFreq)
     .int2(minNorm)
     .int4(totals.docFreq)

@@ -89,7 +89,7 @@ export async function findOrAddTerms(
      saved AS (
        SELECT old.i, old.term_id, tail.base, tail.last, tail.size, tail.df, tail.ttf, tail.run FROM old
        LEFT JOIN LATERAL (
-         SELECT b.base_doc_key AS base, b.last_doc_key AS last, cardinality(b.doc_offsets) AS size,
+         SELECT b.base_doc_key AS base, b.last_doc_key AS last, octet_length(b.norms) AS size,
                 b.term_doc_freq AS df, b.term_total_freq AS ttf, b.small_run AS run
          FROM posting_blocks b WHERE b.index_id = $1 AND b.term_id = old.term_id
          ORDER BY b.base_doc_key DESC LIMIT 1) tail ON true

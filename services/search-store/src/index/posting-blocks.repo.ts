@@ -5,6 +5,7 @@ import {
   blockEnd,
   buildBlocks,
   smallRunAfter,
+  unpackBlock,
   type Block,
   type PostingRun,
   type TermTotals,
@@ -174,7 +175,7 @@ export async function findTails(
             t.term_total_freq AS ttf, t.small_run
      FROM unnest($2::bigint[]) AS u(term_id)
      CROSS JOIN LATERAL (
-       SELECT base_doc_key, last_doc_key, cardinality(doc_offsets) AS size, term_doc_freq, term_total_freq, small_run
+       SELECT base_doc_key, last_doc_key, octet_length(norms) AS size, term_doc_freq, term_total_freq, small_run
        FROM posting_blocks b
        WHERE b.index_id = $1 AND b.term_id = u.term_id ORDER BY b.base_doc_key DESC LIMIT 1) t`,
     [indexId, int8ArrayParam(termIds)],
@@ -206,9 +207,9 @@ async function mergeBlocks(
   const { rows } = await client.query<{
     term_id: string;
     base_doc_key: string;
-    doc_offsets: number[];
-    freqs: number[];
-    norms: number[];
+    doc_offsets: Buffer;
+    freqs: Buffer;
+    norms: Buffer;
   }>(
     `DELETE FROM posting_blocks b USING unnest($2::bigint[], $3::bigint[]) AS u(term_id, first_key)
      WHERE b.index_id = $1 AND b.term_id = u.term_id AND b.last_doc_key >= u.first_key
@@ -226,7 +227,8 @@ async function mergeBlocks(
   for (const row of rows) {
     const { list } = merged.get(Number(row.term_id))!;
     const base = Number(row.base_doc_key);
-    row.doc_offsets.forEach((offset, i) => list.push([base + offset, row.freqs[i]!, row.norms[i]!]));
+    const block = unpackBlock(row.doc_offsets, row.freqs, row.norms);
+    block.offsets.forEach((offset, i) => list.push([base + offset, block.freqs[i]!, block.norms[i]!]));
   }
   const out: { t: number; block: Block; smallRun: number }[] = [];
   for (const { t, list } of merged.values()) {
@@ -251,7 +253,8 @@ async function mergeBlocks(
  * Removes documents from the blocks, set-based: their token streams (doc_tokens, the forward index)
  * give each removed (term, doc, freq); each such posting lives in the first block of its term with
  * base_doc_key <= doc_key (one primary-key probe); every hit block is rewritten without the removed
- * documents, or dropped when nothing is left. The same statement reads each term's totals off its last
+ * documents (packed again at its new widths by migration 0030's posting_bytes), or dropped when
+ * nothing is left. The same statement reads each term's totals off its last
  * block as it was; a second sets the lowered totals on the last block that remains (migration 0010).
  * Returns the term ids no document uses any more.
  */
@@ -281,19 +284,23 @@ export async function removePostings(
        FROM hit h
        JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = h.term_id AND b.base_doc_key = h.base_doc_key
        CROSS JOIN LATERAL (
-         SELECT min(b.base_doc_key + u.o) AS base, max(b.base_doc_key + u.o) AS last,
-                array_agg(b.base_doc_key + u.o ORDER BY u.o) AS keys, array_agg(u.f ORDER BY u.o) AS freqs,
-                array_agg(u.n ORDER BY u.o) AS norms, max(u.f) AS max_freq, min(u.n) AS min_norm
-         FROM unnest(b.doc_offsets, b.freqs, b.norms) AS u(o, f, n)
-         WHERE b.base_doc_key + u.o <> ALL (h.keys)) k),
+         SELECT min(u.k) AS base, max(u.k) AS last,
+                array_agg(u.k ORDER BY u.k) AS keys, array_agg(u.f ORDER BY u.k) AS freqs,
+                array_agg(u.n ORDER BY u.k) AS norms, max(u.f) AS max_freq, min(u.n) AS min_norm
+         FROM (
+           SELECT b.base_doc_key + posting_int(b.doc_offsets, octet_length(b.doc_offsets) / octet_length(b.norms), s.i) AS k,
+                  posting_int(b.freqs, octet_length(b.freqs) / octet_length(b.norms), s.i) AS f,
+                  get_byte(b.norms, s.i) AS n
+           FROM unnest(block_subscripts(octet_length(b.norms))) AS s(i)) u -- packed (0030)
+         WHERE u.k <> ALL (h.keys)) k),
      dropped AS (
        DELETE FROM posting_blocks b USING kept k
        WHERE b.index_id = $1 AND b.term_id = k.term_id AND b.base_doc_key = k.old_base AND k.base IS NULL),
      shrunk AS (
        UPDATE posting_blocks b
-       SET base_doc_key = k.base, last_doc_key = k.last, freqs = k.freqs, norms = k.norms,
-           max_freq = k.max_freq, min_norm = k.min_norm,
-           doc_offsets = (SELECT array_agg((x - k.base)::int4 ORDER BY x) FROM unnest(k.keys) AS x)
+       SET base_doc_key = k.base, last_doc_key = k.last, freqs = posting_bytes(k.freqs),
+           norms = posting_bytes(k.norms), max_freq = k.max_freq, min_norm = k.min_norm,
+           doc_offsets = posting_bytes(ARRAY(SELECT (x - k.base)::int4 FROM unnest(k.keys) AS x ORDER BY x))
        FROM kept k
        WHERE b.index_id = $1 AND b.term_id = k.term_id AND b.base_doc_key = k.old_base AND k.base IS NOT NULL),
      counted AS (

@@ -17,13 +17,17 @@ import type { Queryable } from '../storage/queryable';
 /**
  * A `CROSS JOIN LATERAL` yielding `<alias>.freq` and `<alias>.norm` of term `termId` in document
  * `docKey` (SQL expressions), and no row when the document lacks the term, so it joins like a
- * posting row. The offset is computed only for the one block found, and only when k is inside it.
+ * posting row. The offset is computed only for the one block found, and only when k is inside it:
+ * its subscript is found among the block's packed offsets by block_position (migration 0030: the
+ * offset's bytes at its width, a byte search as array_position was an element search).
  */
 export function probePosting(alias: string, indexId: string, termId: string, docKey: string): string {
   return `CROSS JOIN LATERAL (
-    SELECT pb.freqs[pb.i] AS freq, pb.norms[pb.i] AS norm FROM (
+    SELECT posting_int(pb.freqs, octet_length(pb.freqs) / octet_length(pb.norms), pb.i) AS freq,
+           get_byte(pb.norms, pb.i)::int2 AS norm FROM (
       SELECT freqs, norms,
-             CASE WHEN last_doc_key >= ${docKey} THEN array_position(doc_offsets, (${docKey} - base_doc_key)::int4) END AS i
+             CASE WHEN last_doc_key >= ${docKey}
+                  THEN block_position(doc_offsets, octet_length(doc_offsets) / octet_length(norms), (${docKey} - base_doc_key)::int4) END AS i
       FROM posting_blocks
       WHERE index_id = ${indexId} AND term_id = ${termId} AND base_doc_key <= ${docKey}
       ORDER BY base_doc_key DESC LIMIT 1) pb
@@ -76,8 +80,9 @@ export function joinPostings(alias: string, indexId: string, termId: string): st
 
 /**
  * `JOIN` the posting blocks of term `termId` as `<alias>`: `<alias>.base_doc_key`, `.last_doc_key`,
- * `.doc_offsets`, `.freqs`, `.norms` as migration 0004 describes them, which the fast path decodes
- * itself (search/fast-match/parse-pg-int-array.ts).
+ * `.doc_offsets`, `.freqs`, `.norms` as migration 0004 describes them, packed as migration 0030 does
+ * (bytea of fixed-width numbers, the width a column's length / the block's size, octet_length(norms)),
+ * which the fast path decodes itself (search/fast-match/parse-pg-int-array.ts).
  */
 export function joinTermBlocks(alias: string, indexId: string, termId: string): string {
   return `JOIN posting_blocks ${alias} ON ${alias}.index_id = ${indexId} AND ${alias}.term_id = ${termId}`;

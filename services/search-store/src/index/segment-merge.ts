@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { buildBlocks, MERGE_AT, smallRunAfter, writeBlock } from './build-blocks';
+import { buildBlocks, MERGE_AT, smallRunAfter, unpackBlock, writeBlock } from './build-blocks';
 import { int8ArrayParam } from '../storage/binary-params';
 import { queueBinaryCopy } from '../storage/copy-binary';
 import { withNestedLoops } from './with-nested-loops';
@@ -43,7 +43,7 @@ export async function mergeSegments(
   const threshold = minRun >= MERGE_AT ? `small_run >= ${MERGE_AT} AND small_run >= $3` : 'small_run >= $3';
   const { rows: starts } = await client.query<{ term_id: string; start: string }>(
     `SELECT c.term_id, (SELECT min(r.base_doc_key) FROM (
-              SELECT b.base_doc_key, cardinality(b.doc_offsets) AS size FROM posting_blocks b
+              SELECT b.base_doc_key, octet_length(b.norms) AS size FROM posting_blocks b
               WHERE b.index_id = $1 AND b.term_id = c.term_id AND b.base_doc_key <= c.base_doc_key
               ORDER BY b.base_doc_key DESC LIMIT c.small_run) r WHERE r.size < 128) AS start
      FROM (SELECT DISTINCT ON (term_id) term_id, base_doc_key, small_run FROM posting_blocks
@@ -56,9 +56,9 @@ export async function mergeSegments(
     client.query<{
       term_id: string;
       base_doc_key: string;
-      doc_offsets: number[];
-      freqs: number[];
-      norms: number[];
+      doc_offsets: Buffer;
+      freqs: Buffer;
+      norms: Buffer;
       term_doc_freq: number;
       term_total_freq: string;
     }>(
@@ -97,10 +97,11 @@ export async function mergeSegments(
         const norms: number[] = [];
         for (const b of blocks) {
           const base = Number(b.base_doc_key);
-          for (let i = 0; i < b.doc_offsets.length; i++) {
-            docKeys.push(base + b.doc_offsets[i]!);
-            freqs.push(b.freqs[i]!);
-            norms.push(b.norms[i]!);
+          const block = unpackBlock(b.doc_offsets, b.freqs, b.norms);
+          for (let i = 0; i < block.offsets.length; i++) {
+            docKeys.push(base + block.offsets[i]!);
+            freqs.push(block.freqs[i]!);
+            norms.push(block.norms[i]!);
           }
         }
         let smallRun = 0;

@@ -84,6 +84,30 @@ export class BinaryCopy {
     return this.intArray(INT2, count, value);
   }
 
+  /**
+   * A bytea of `count` unsigned big-endian numbers of `width` (1–4) bytes each, each `value(i)`: the
+   * packed columns of posting blocks (migration 0030, index/build-blocks.ts).
+   */
+  packed(count: number, width: number, value: (i: number) => number): this {
+    const bytes = count * width;
+    this.room(4 + bytes);
+    this.int32(bytes);
+    const view = this.view;
+    let at = this.at;
+    // One loop per width, as writeIntArray: no per-element branch.
+    if (width === 1) for (let i = 0; i < count; i++) view.setUint8(at++, value(i));
+    else if (width === 2) for (let i = 0; i < count; i++, at += 2) view.setUint16(at, value(i));
+    else if (width === 3)
+      for (let i = 0; i < count; i++, at += 3) {
+        const v = value(i);
+        view.setUint8(at, v >>> 16);
+        view.setUint16(at + 1, v & 0xffff);
+      }
+    else for (let i = 0; i < count; i++, at += 4) view.setUint32(at, value(i));
+    this.at = at;
+    return this;
+  }
+
   /** The chunks filled so far (taken: the writer keeps only what it builds next). */
   takeChunks(): Buffer[] {
     return this.full.length === 0 ? NONE : this.full.splice(0);

@@ -1,4 +1,5 @@
 import { createIndexFixture, type IndexFixture } from './support/index-fixture';
+import { unpackBlock } from '../../src/index/build-blocks';
 import { createIndexWriter, type IndexContext } from '../../src/index/index-writer';
 
 let fx: IndexFixture;
@@ -18,13 +19,27 @@ interface BlockRow {
 }
 
 async function blocksOf(index: IndexContext, term: string): Promise<BlockRow[]> {
-  const { rows } = await fx.pool.query<BlockRow & { base: string; last: string }>(
+  const { rows } = await fx.pool.query<{
+    base: string;
+    last: string;
+    offsets: Buffer;
+    freqs: Buffer;
+    norms: Buffer;
+    max_freq: number;
+    min_norm: number;
+  }>(
     `SELECT b.base_doc_key AS base, b.last_doc_key AS last, b.doc_offsets AS offsets, b.freqs, b.norms, b.max_freq, b.min_norm
      FROM posting_blocks b JOIN terms t ON t.index_id = b.index_id AND t.term_id = b.term_id
      WHERE b.index_id = $1 AND t.term = $2 ORDER BY b.last_doc_key`,
     [index.indexId, term],
   );
-  return rows.map((r) => ({ ...r, base: Number(r.base), last: Number(r.last) }));
+  // Packed columns (migration 0030), unpacked as the merge reads them.
+  return rows.map((r) => ({
+    ...r,
+    ...unpackBlock(r.offsets, r.freqs, r.norms),
+    base: Number(r.base),
+    last: Number(r.last),
+  }));
 }
 
 /** Every posting of the term, decoded from its blocks: doc key → [freq, norm]. */
@@ -39,9 +54,8 @@ async function recount(index: IndexContext): Promise<{ wrong: number; orphans: n
   const { rows } = await fx.pool.query<{ wrong: string; orphans: string; checked: string }>(
     `SELECT
        (SELECT count(*) FROM terms t
-          LEFT JOIN (SELECT term_id, sum(cardinality(doc_offsets)) AS df,
-                            sum((SELECT sum(f) FROM unnest(b.freqs) AS f)) AS ttf
-                     FROM posting_blocks b WHERE index_id = $1 GROUP BY term_id) p USING (term_id)
+          LEFT JOIN (SELECT term_id, count(*) AS df, sum(freq) AS ttf
+                     FROM postings WHERE index_id = $1 GROUP BY term_id) p USING (term_id)
          WHERE t.index_id = $1 AND (t.doc_freq <> coalesce(p.df, 0) OR t.total_term_freq <> coalesce(p.ttf, 0)))
        + (SELECT count(*) FROM (SELECT field_id, doc_count, sum_total_term_freq FROM field_stats WHERE index_id = $1) s
            FULL JOIN (SELECT field_id, count(*) AS c, sum(length) AS l
@@ -55,7 +69,7 @@ async function recount(index: IndexContext): Promise<{ wrong: number; orphans: n
            AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.index_id = $1 AND d.doc_key = p.doc_key))
        + (SELECT count(*) FROM doc_tokens k WHERE k.index_id = $1
            AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.index_id = $1 AND d.doc_key = k.doc_key))
-       + (SELECT count(*) FROM posting_blocks WHERE index_id = $1 AND cardinality(doc_offsets) = 0) AS orphans,
+       + (SELECT count(*) FROM posting_blocks WHERE index_id = $1 AND octet_length(norms) = 0) AS orphans,
        (SELECT count(*) FROM terms WHERE index_id = $1) AS checked`,
     [index.indexId],
   );

@@ -20,7 +20,7 @@ function wordsFrom(rnd: () => number): (n: number) => string {
 async function smallBlocks(): Promise<number> {
   const { rows } = await store.pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM posting_blocks b JOIN indices i USING (index_id)
-     WHERE i.name = $1 AND cardinality(b.doc_offsets) < 128`,
+     WHERE i.name = $1 AND octet_length(b.norms) < 128`,
     [INDEX],
   );
   return rows[0]!.n;

@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import { createIndexFixture, type IndexFixture } from './support/index-fixture';
 import type { IndexContext } from '../../src/index/index-writer';
-import { BLOCK_SIZE, MERGE_AT } from '../../src/index/build-blocks';
+import { BLOCK_SIZE, MERGE_AT, unpackBlock } from '../../src/index/build-blocks';
 import { mergeSegments } from '../../src/index/segment-merge';
 import { createSegmentMerger, mergeAllSegments } from '../../src/index/segment-merger';
 
@@ -17,9 +17,9 @@ async function blocks(index: IndexContext) {
     term_id: string;
     base: string;
     last: string;
-    offsets: number[];
-    freqs: number[];
-    norms: number[];
+    offsets: Buffer;
+    freqs: Buffer;
+    norms: Buffer;
     max_freq: number;
     min_norm: number;
     small_run: number;
@@ -29,7 +29,7 @@ async function blocks(index: IndexContext) {
      FROM posting_blocks WHERE index_id = $1 ORDER BY term_id, base_doc_key`,
     [index.indexId],
   );
-  return rows;
+  return rows.map((r) => ({ ...r, ...unpackBlock(r.offsets, r.freqs, r.norms) }));
 }
 
 /** What a search reads: every posting by term, and each term's totals as the `terms` view gives them. */
@@ -50,16 +50,17 @@ async function broken(index: IndexContext) {
   const { rows } = await fx.pool.query<{ wrong: number; overlapping: number; bad: number }>(
     `SELECT
        (SELECT count(*)::int FROM terms t
-          JOIN (SELECT term_id, sum(cardinality(doc_offsets)) AS df,
-                       sum((SELECT sum(f) FROM unnest(b.freqs) AS f)) AS ttf
-                FROM posting_blocks b WHERE index_id = $1 GROUP BY term_id) p USING (term_id)
+          JOIN (SELECT term_id, count(*) AS df, sum(freq) AS ttf
+                FROM postings WHERE index_id = $1 GROUP BY term_id) p USING (term_id)
          WHERE t.index_id = $1 AND (t.doc_freq <> p.df OR t.total_term_freq <> p.ttf)) AS wrong,
        (SELECT count(*)::int FROM (
           SELECT base_doc_key, lag(last_doc_key) OVER (PARTITION BY term_id ORDER BY base_doc_key) AS previous_last
           FROM posting_blocks WHERE index_id = $1) b WHERE b.previous_last >= b.base_doc_key) AS overlapping,
        (SELECT count(*)::int FROM posting_blocks WHERE index_id = $1
-          AND (cardinality(doc_offsets) NOT BETWEEN 1 AND 128 OR doc_offsets[1] <> 0
-               OR base_doc_key + doc_offsets[cardinality(doc_offsets)] <> last_doc_key)) AS bad`,
+          AND (octet_length(norms) NOT BETWEEN 1 AND 128
+               OR posting_int(doc_offsets, octet_length(doc_offsets) / octet_length(norms), 0) <> 0
+               OR base_doc_key + posting_int(doc_offsets, octet_length(doc_offsets) / octet_length(norms),
+                                             octet_length(norms) - 1) <> last_doc_key)) AS bad`,
     [index.indexId],
   );
   return rows[0];
@@ -69,7 +70,7 @@ async function broken(index: IndexContext) {
 async function mostSmallBlocks(index: IndexContext): Promise<number> {
   const { rows } = await fx.pool.query<{ n: number }>(
     `SELECT coalesce(max(n), 0)::int AS n FROM (
-       SELECT count(*) AS n FROM posting_blocks WHERE index_id = $1 AND cardinality(doc_offsets) < 128 GROUP BY term_id) s`,
+       SELECT count(*) AS n FROM posting_blocks WHERE index_id = $1 AND octet_length(norms) < 128 GROUP BY term_id) s`,
     [index.indexId],
   );
   return rows[0]!.n;

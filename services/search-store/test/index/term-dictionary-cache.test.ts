@@ -46,7 +46,7 @@ async function contents(index: IndexContext): Promise<unknown> {
   // Blocks cover ascending, disjoint doc key ranges per term, each at most 128 postings.
   const overlaps = await fx.pool.query(
     `SELECT count(*)::int AS n FROM (
-       SELECT base_doc_key, cardinality(doc_offsets) AS size,
+       SELECT base_doc_key, octet_length(norms) AS size,
               lag(last_doc_key) OVER (PARTITION BY term_id ORDER BY base_doc_key) AS previous_last
        FROM posting_blocks WHERE index_id = $1) b
      WHERE b.previous_last >= b.base_doc_key OR b.size > 128`,

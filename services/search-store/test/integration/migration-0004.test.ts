@@ -148,7 +148,7 @@ describe('migration 0004 (block postings)', () => {
       { term: 't1', doc_freq: 65, ttf: 65 },
     ]);
     const common = await pool.query(
-      `SELECT sum(cardinality(doc_offsets))::int AS docs, count(*)::int AS blocks FROM posting_blocks
+      `SELECT sum(octet_length(norms))::int AS docs, count(*)::int AS blocks FROM posting_blocks -- packed (0030)
        WHERE index_id = $1 AND term_id = 1000`,
       [indexId],
     );

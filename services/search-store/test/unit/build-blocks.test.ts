@@ -6,7 +6,10 @@ import {
   blockEnd,
   buildBlocks,
   MERGE_AT,
+  packedAt,
+  packedWidth,
   smallRunAfter,
+  unpackBlock,
   type PostingRun,
 } from '../../src/index/build-blocks';
 
@@ -62,6 +65,10 @@ function recorder(): { copy: BinaryCopy; rows: unknown[][] } {
     int8Array: (n: number, v: (i: number) => number) => (push(array(n, v)), copy),
     int4Array: (n: number, v: (i: number) => number) => (push(array(n, v)), copy),
     int2Array: (n: number, v: (i: number) => number) => (push(array(n, v)), copy),
+    packed: (n: number, width: number, v: (i: number) => number) => (
+      push({ width, values: array(n, v) }),
+      copy
+    ),
   };
   return { copy: copy as unknown as BinaryCopy, rows };
 }
@@ -87,15 +94,18 @@ describe('writeBlockRow', () => {
       );
       from = end;
     }
+    // Packed (migration 0030): the first block spans 381 keys (2 bytes an offset), the second 3 (1 byte);
+    // freqs up to 5 and norms take 1 byte.
+    const offsetWidths = [2, 1];
     expect(rows).toEqual(
-      blocks.map((b) => [
+      blocks.map((b, i) => [
         9,
         77,
         b.baseDocKey,
         b.lastDocKey,
-        b.offsets,
-        b.freqs,
-        b.norms,
+        { width: offsetWidths[i], values: b.offsets },
+        { width: 1, values: b.freqs },
+        { width: 1, values: b.norms },
         b.maxFreq,
         b.minNorm,
         130,
@@ -110,5 +120,33 @@ describe('writeBlockRow', () => {
     for (const b of blocks)
       writeBlock(built.copy, 9, 77, b, { docFreq: 130, totalTermFreq: 390 }, b.offsets.length < 128 ? 4 : 0);
     expect(built.rows).toEqual(rows);
+  });
+});
+
+describe('packed columns (migration 0030)', () => {
+  it('takes the fewest bytes that hold the largest value, as SQL posting_bytes does', () => {
+    const widths = [0, 255, 256, 65535, 65536, 16777215, 16777216, 2147483647].map(packedWidth);
+    expect(widths).toEqual([1, 1, 2, 2, 3, 3, 4, 4]);
+  });
+
+  it('reads values back big-endian at each width', () => {
+    const bytes = Uint8Array.from([0x00, 0x00, 0x01, 0x7f, 0xff, 0xff]);
+    expect([0, 1].map((i) => packedAt(bytes, 3, i))).toEqual([1, 0x7fffff]);
+    expect([0, 1, 2].map((i) => packedAt(bytes, 2, i))).toEqual([0, 0x17f, 0xffff]);
+    expect(packedAt(bytes, 1, 4)).toBe(255);
+    expect(packedAt(Uint8Array.from([0x7f, 0xff, 0xff, 0xff]), 4, 0)).toBe(2147483647);
+  });
+
+  it('unpacks a block, each column at its own width, and refuses columns of another size', () => {
+    const offsets = Uint8Array.from([0x00, 0x00, 0x01, 0x00, 0x01, 0x02]);
+    const freqs = Uint8Array.from([1, 2, 3]);
+    const norms = Uint8Array.from([40, 0, 255]);
+    expect(unpackBlock(offsets, freqs, norms)).toEqual({
+      offsets: [0, 256, 258],
+      freqs: [1, 2, 3],
+      norms: [40, 0, 255],
+    });
+    expect(() => unpackBlock(offsets.subarray(1), freqs, norms)).toThrow(/disagree/);
+    expect(() => unpackBlock(offsets, freqs, norms.subarray(0, 0))).toThrow(/disagree/);
   });
 });

@@ -1,8 +1,8 @@
 import type { CustomTypesConfig, Pool, PoolClient, QueryArrayConfig } from 'pg';
 import { fieldStatsOfPaths } from '../../index/field-stats-reader';
-import { joinTermBlocks } from '../../index/postings-reader';
+import { joinPostings, joinTermBlocks } from '../../index/postings-reader';
 import { joinTerm } from '../../index/term-dictionary-reader';
-import { countIntArray, PgArrayError, readIntArray } from './parse-pg-int-array';
+import { byteaLength, PgArrayError, readPackedHex } from './parse-pg-int-array';
 import type { FastMatchPlan } from './plan-fast-match';
 import { termKey, type TermVersion } from './postings-cache';
 import type { MatchPostings, TermPostings } from './score-match-plan';
@@ -11,7 +11,8 @@ import type { MatchPostings, TermPostings } from './score-match-plan';
  * One statement reads everything a plan scores with: the fields' statistics, the query terms'
  * document frequencies and their postings (fragments from index/). One statement is one snapshot, so the
  * statistics always describe the postings read, without a REPEATABLE READ transaction around them.
- * Every column comes back as its raw text; integer arrays are parsed straight into typed arrays.
+ * Every column comes back as its raw text; a block's packed columns (bytea hex, migration 0030) are
+ * parsed straight into typed arrays.
  * Row kinds: 0 = field (path, doc_count, sum_total_term_freq); 1 = term (path, term, term_id,
  * doc_freq, version: postings-cache.ts); 2 = a block of postings (term_id, base_doc_key, doc_offsets, freqs, norms,
  * and the block's max_freq and min_norm for block-max pruning: migration 0004).
@@ -26,7 +27,7 @@ export const STATS = `f AS (
   )`;
 
 const STATS_ROWS = `SELECT 0 AS kind, f.path, NULL::text AS term, f.doc_count AS a, f.sum_total_term_freq AS b,
-         NULL::int4[] AS offsets, NULL::int4[] AS freqs, NULL::int2[] AS norms, NULL::text AS version,
+         NULL::bytea AS offsets, NULL::bytea AS freqs, NULL::bytea AS norms, NULL::text AS version,
          NULL::int4 AS max_freq, NULL::int2 AS min_norm
   FROM f
   UNION ALL
@@ -50,9 +51,8 @@ const MAX_DRIVING_DOCS = 512;
 const CONJUNCTION_SQL = `WITH ${STATS},
   rare AS MATERIALIZED (SELECT term_id, doc_freq FROM t ORDER BY doc_freq, term_id LIMIT 1),
   rare_docs AS MATERIALIZED (
-    SELECT array_agg(b.base_doc_key + o.off ORDER BY b.base_doc_key + o.off) AS keys
-    FROM rare ${joinTermBlocks('b', '$1', 'rare.term_id')}
-    CROSS JOIN LATERAL unnest(b.doc_offsets) AS o(off)
+    SELECT array_agg(p.doc_key ORDER BY p.doc_key) AS keys
+    FROM rare ${joinPostings('p', '$1', 'rare.term_id')}
     WHERE rare.doc_freq <= ${MAX_DRIVING_DOCS})
   ${STATS_ROWS}
   UNION ALL
@@ -141,7 +141,7 @@ interface Block {
 function readBlocks(docFreq: number, blocks: Block[]): TermPostings {
   blocks.sort((a, b) => a.base - b.base);
   let n = 0;
-  for (const b of blocks) n += countIntArray(b.offsets);
+  for (const b of blocks) n += byteaLength(b.norms); // a norm is one byte
   const docs = new Float64Array(n);
   const freqs = new Int32Array(n);
   const norms = new Uint8Array(n);
@@ -150,9 +150,11 @@ function readBlocks(docFreq: number, blocks: Block[]): TermPostings {
   const minNorm = new Uint8Array(blocks.length);
   let at = 0;
   blocks.forEach((b, i) => {
-    const next = readIntArray(b.offsets, docs, at, b.base);
-    if (readIntArray(b.freqs, freqs, at) !== next || readIntArray(b.norms, norms, at) !== next)
-      throw new PgArrayError('a posting block has arrays of different lengths');
+    const size = byteaLength(b.norms);
+    if (size === 0) throw new PgArrayError('an empty posting block');
+    const next = readPackedHex(b.offsets, size, docs, at, b.base);
+    readPackedHex(b.freqs, size, freqs, at);
+    readPackedHex(b.norms, size, norms, at);
     at = next;
     ends[i] = next;
     maxFreq[i] = b.maxFreq;

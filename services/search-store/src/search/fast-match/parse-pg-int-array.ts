@@ -1,6 +1,7 @@
 /**
- * Postgres's text form of a one-dimensional integer array (`{3,17,-2}`, array_out) parsed straight
- * into typed arrays: no intermediate strings or number arrays. node-pg's generic array parser
+ * Postgres's text form of a one-dimensional integer array (`{3,17,-2}`, array_out), and of the packed
+ * columns of posting blocks (bytea hex, migration 0030), parsed straight into typed arrays: no
+ * intermediate strings or number arrays. node-pg's generic array parser
  * allocates a string per element, which would dominate the fast path's cost on long posting lists.
  * (node-pg's `binary: true` is no way out: its protocol parser decodes every column as UTF-8 text
  * first, which corrupts binary values.)
@@ -74,4 +75,49 @@ export function parseByteArray(text: string): Uint8Array {
   const out = new Uint8Array(countIntArray(text));
   readIntArray(text, out);
   return out;
+}
+
+const BACKSLASH = 0x5c;
+const LOWER_X = 0x78;
+/** Hex digit value by char code, -1 for anything else. */
+const NIBBLE = new Int8Array(128).fill(-1);
+for (let c = 0; c < 10; c++) NIBBLE[ZERO + c] = c;
+for (let c = 0; c < 6; c++) NIBBLE[0x61 + c] = NIBBLE[0x41 + c] = 10 + c;
+
+/** The byte length of Postgres's hex text of a bytea (`\x0a1b…`, byteaout with bytea_output 'hex', the default). */
+export function byteaLength(text: string): number {
+  if (text.charCodeAt(0) !== BACKSLASH || text.charCodeAt(1) !== LOWER_X || text.length % 2 !== 0)
+    throw new PgArrayError(`not a hex bytea: ${text.slice(0, 20)}`);
+  return (text.length - 2) / 2;
+}
+
+/**
+ * A packed posting block column (migration 0030) in its bytea hex text: `count` unsigned big-endian
+ * numbers of one width (its byte length / count, 1 to 4), each plus `add`, written into `out` from
+ * index `at`; returns the index after the last one written. Read straight from the text, as
+ * readIntArray reads an array literal.
+ */
+export function readPackedHex(
+  text: string,
+  count: number,
+  out: Int32Array | Uint8Array | Float64Array,
+  at = 0,
+  add = 0,
+): number {
+  const bytes = byteaLength(text);
+  const width = bytes / count;
+  if (count === 0 ? bytes !== 0 : !(width >= 1 && width <= 4 && Number.isInteger(width)))
+    throw new PgArrayError(`a packed column of ${bytes} bytes does not hold ${count} values`);
+  let c = 2;
+  for (let i = 0; i < count; i++) {
+    let value = 0;
+    for (let b = 0; b < width; b++, c += 2) {
+      const high = NIBBLE[text.charCodeAt(c)] ?? -1;
+      const low = NIBBLE[text.charCodeAt(c + 1)] ?? -1;
+      if (high < 0 || low < 0) throw new PgArrayError(`not a hex digit at ${c}`);
+      value = value * 256 + high * 16 + low;
+    }
+    out[at++] = value + add;
+  }
+  return at;
 }
