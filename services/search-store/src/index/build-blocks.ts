@@ -10,7 +10,8 @@ export const BLOCK_SIZE = 128;
 /**
  * The merge policy's segments per tier: a term's run of blocks written with fewer than BLOCK_SIZE
  * documents (one per batch that met the term) is merged into full blocks once it holds this many
- * (index/segment-merge.ts). Migration 0026's partial index has the same number in its predicate.
+ * (index/segment-merge.ts). Migration 0030's partial index has the same number in its predicate
+ * (runs at a multiple of it).
  */
 export const MERGE_AT = 8;
 

@@ -25,7 +25,9 @@ export interface MergeRound {
  * `minRun` blocks (segments per tier, MERGE_AT) into full blocks and one remainder, which starts the
  * next run. So a search reads, per term, at most MERGE_AT small blocks beyond one per batch's full
  * blocks (at most twice the minimum ⌈df / 128⌉, for a term with just over 128 postings a batch),
- * plus what the merge has not caught up with. `_forcemerge` passes `minRun` 2: every run merged.
+ * plus what the merge has not caught up with, plus one: a writer whose cached tail a merge has
+ * rewritten counts on from its stale run, which reaches the next multiple of MERGE_AT (the
+ * candidates the partial index lists, migration 0030) one block after the true run reached MERGE_AT. `_forcemerge` passes `minRun` 2: every run merged.
  *
  * A run is read from its first small block to the term's last (a delete may have dropped blocks
  * inside it; later batches may have added blocks after it; a run a writer counted from a cached tail
@@ -38,9 +40,13 @@ export async function mergeSegments(
   indexId: string,
   { minRun = MERGE_AT, maxTerms = MERGE_TERMS_PER_ROUND } = {},
 ): Promise<MergeRound> {
-  // At the policy's threshold the partial index of migration 0026 lists the candidates (its predicate
-  // is the literal MERGE_AT); a lower one (force merge) reads the index's blocks.
-  const threshold = minRun >= MERGE_AT ? `small_run >= ${MERGE_AT} AND small_run >= $3` : 'small_run >= $3';
+  // At the policy's threshold the partial index lists the candidates: since migration 0030 only the
+  // blocks whose run is a multiple of MERGE_AT (its predicate has the literal), which every run passes
+  // (a run grows by one a small block); any other threshold (force merge) reads the index's blocks.
+  const threshold =
+    minRun === MERGE_AT
+      ? `small_run % ${MERGE_AT} = 0 AND small_run > 0 AND small_run >= $3`
+      : 'small_run >= $3';
   const { rows: starts } = await client.query<{ term_id: string; start: string }>(
     `SELECT c.term_id, (SELECT min(r.base_doc_key) FROM (
               SELECT b.base_doc_key, octet_length(b.norms) AS size FROM posting_blocks b

@@ -96,6 +96,26 @@ describe('migration 0030 (packed posting blocks)', () => {
       { term_id: 102, offsets: '000a', freqs: '0101', norms: '0402', type: 'bytea' },
       { term_id: 103, offsets: '00', freqs: '01', norms: '04', type: 'bytea' },
     ]);
+    // The merge's candidates: blocks whose run is a multiple of MERGE_AT only.
+    const predicate = await pool.query(
+      "SELECT pg_get_expr(indpred, indrelid) AS p FROM pg_index WHERE indexrelid = 'posting_blocks_merge_candidates'::regclass",
+    );
+    expect(predicate.rows).toEqual([{ p: '((((small_run)::integer % 8) = 0) AND (small_run > 0))' }]);
+    // ... and the merge's candidate query (segment-merge.ts, at MERGE_AT) is answered from it.
+    // (Three rows: a sequential scan unless told otherwise; the question is whether the index applies.)
+    const explaining = await pool.connect();
+    await explaining.query('BEGIN');
+    await explaining.query('SET LOCAL enable_seqscan = off');
+    const plan = await explaining.query(
+      `EXPLAIN SELECT DISTINCT ON (term_id) term_id FROM posting_blocks
+       WHERE index_id = $1 AND small_run % 8 = 0 AND small_run > 0 AND small_run >= 8 ORDER BY term_id, base_doc_key`,
+      [indexId],
+    );
+    await explaining.query('COMMIT');
+    explaining.release();
+    expect(plan.rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n')).toContain(
+      'posting_blocks_merge_candidates',
+    );
     // The SQL path's row-per-posting view reads the same postings (and positions) as before.
     expect((await viewed()).rows).toEqual(before);
 
