@@ -53,6 +53,25 @@ export interface AnalyzedBatch {
   nested: { parent: number; path: string; offset: number }[];
 }
 
+/**
+ * What a batch's documents added since the previous part brought (BatchAnalyzer#part): the fields and
+ * terms first met in them (batch-local numbers from `firstField` and `firstTerm` on) and their token
+ * streams (`streamStart` from 0 into this part's `streamTokens`; a token is a batch term + 1, 0 a gap).
+ * The writer looks the new terms up and writes the streams while the next part is analysed.
+ */
+export interface AnalyzedPart {
+  firstField: number;
+  fields: { path: string; type: string }[];
+  firstTerm: number;
+  termField: Int32Array;
+  termText: string[];
+  streamDoc: Int32Array;
+  streamField: Int32Array;
+  streamStart: Int32Array;
+  streamTokens: Int32Array;
+  streamLength: Int32Array;
+}
+
 /** Lucene's position_increment_gap between the values of a multi-valued text field. */
 const POSITION_INCREMENT_GAP = 100;
 
@@ -101,6 +120,10 @@ export class BatchAnalyzer {
   private readonly nestedPaths: NestedPath[];
   /** Nested objects seen so far, analysed after the last document (finish). */
   private readonly pending: { root: number; objects: NestedObject[] }[] = [];
+  /** Where the previous part ended: fields, terms and streams counted so far. */
+  private partFields = 0;
+  private partTerms = 0;
+  private partStreams = 0;
 
   constructor(
     mappings: IndexMapping,
@@ -167,6 +190,38 @@ export class BatchAnalyzer {
       const c = contribute(field, values, this.settings);
       if (c) this.addContribution(doc, c);
     }
+  }
+
+  /**
+   * The fields, terms and token streams of the documents added since the previous call (the first
+   * call: since the start). Nested objects are analysed in finish() only: a writer of parts takes
+   * mappings without nested paths.
+   */
+  part(): AnalyzedPart {
+    const firstField = this.partFields;
+    const firstTerm = this.partTerms;
+    const firstStream = this.partStreams;
+    this.partFields = this.fields.length;
+    this.partTerms = this.terms.size;
+    this.partStreams = this.streamDoc.length;
+    const tokenFrom =
+      firstStream < this.streamStart.length ? this.streamStart.at(firstStream) : this.streamTokens.length;
+    const streams = this.partStreams - firstStream;
+    const streamStart = new Int32Array(streams + 1);
+    for (let s = 0; s < streams; s++) streamStart[s] = this.streamStart.at(firstStream + s) - tokenFrom;
+    streamStart[streams] = this.streamTokens.length - tokenFrom;
+    return {
+      firstField,
+      fields: this.fields.slice(firstField),
+      firstTerm,
+      termField: this.terms.fields().slice(firstTerm, this.partTerms),
+      termText: this.terms.texts.slice(firstTerm),
+      streamDoc: this.streamDoc.view().slice(firstStream),
+      streamField: this.streamField.view().slice(firstStream),
+      streamStart,
+      streamTokens: this.streamTokens.view().slice(tokenFrom),
+      streamLength: this.streamLength.view().slice(firstStream),
+    };
   }
 
   finish(): AnalyzedBatch {

@@ -18,6 +18,8 @@ import { MERGE_AT } from './build-blocks';
 import { mergeAllSegments } from './segment-merger';
 import { TermDictionaryCaches, type TermDictionaryCache } from './term-dictionary-cache';
 import { EventLoopTurns } from '../storage/event-loop-turns';
+import { StatementQueue } from '../storage/statement-queue';
+import { analyzeAndSaveInParts, type PartedBatchResult } from './save-in-parts';
 import { VectorWriter } from './vector-writer';
 import { CompletionWriter } from './completion-writer';
 import {
@@ -66,6 +68,19 @@ export interface IndexWriter {
     documents: DocumentToIndex[],
     prepared?: PreparedDocuments,
   ): Promise<void>;
+  /**
+   * `add` for documents whose rows the caller has yet to write on the same client: `alongside` queues
+   * them on the writer's statement queue, right behind the writer's first statement, and Postgres
+   * writes them while the writer analyses the first part of the documents; the writer's own
+   * statements follow, each part's as soon as it is analysed (save-in-parts.ts). Doc keys ascend in
+   * the documents' order. Resolves once everything, `alongside` included, is written.
+   */
+  addAlongside?(
+    client: PoolClient,
+    index: IndexContext,
+    documents: DocumentToIndex[],
+    alongside: (queue: StatementQueue) => Promise<void>,
+  ): Promise<void>;
   /** Removes everything indexed for these doc keys and corrects every statistic. */
   remove(client: PoolClient, index: IndexContext, docKeys: string[]): Promise<void>;
   /** Copies one index's inverted index to another index id in SQL (clone keeps doc keys). */
@@ -113,13 +128,30 @@ export interface CompactingIndexWriter extends DroppingIndexWriter {
   compactIndex(client: PoolClient, index: IndexContext, maxNumSegments?: number): Promise<number>;
 }
 
+/** Written: the cache learns a batch's new terms (within its limit) and every term's last block. */
+function learn(cache: TermDictionaryCache, written: PartedBatchResult): void {
+  const { termIds, tailsAfter, slots, fieldIds, termField, termText } = written;
+  for (let t = 0; t < termText.length; t++) {
+    if (slots[t] === -1) cache.add(fieldIds[termField[t]!]!, termText[t]!, termIds[t]!, tailsAfter[t]!);
+    else cache.setTail(slots[t]!, tailsAfter[t]!);
+  }
+}
+
 /** Milliseconds of analysis between two turns of the event loop in `prepare`. */
 const PREPARE_SLICE_MS = 5;
 
 export interface IndexWriterOptions {
   /** Memory for the term dictionary caches of this instance (term-dictionary-cache.ts); 0 turns them off. */
   termCacheBytes?: number;
+  /** Documents per part in `addAlongside` (tests make it small to get several parts). */
+  partDocs?: number;
 }
+
+/**
+ * Documents per part in `addAlongside`: a 5,000-document bulk is analysed in 5 parts. Each part costs a
+ * dictionary statement and a token COPY; fewer parts leave Postgres idle longer before the first.
+ */
+export const PART_DOCS = 1000;
 
 /** SEARCH_TERM_CACHE_MB's default, in bytes. */
 export const DEFAULT_TERM_CACHE_BYTES = 64 * 2 ** 20;
@@ -127,6 +159,7 @@ export const DEFAULT_TERM_CACHE_BYTES = 64 * 2 ** 20;
 /** The Postgres implementation of the seam: see inverted-index.repo.ts for the SQL. */
 export function createIndexWriter(options: IndexWriterOptions = {}): CompactingIndexWriter {
   const caches = new TermDictionaryCaches(options.termCacheBytes ?? DEFAULT_TERM_CACHE_BYTES);
+  const partDocs = Math.max(1, options.partDocs ?? PART_DOCS);
   const vectors = new VectorWriter();
   const completions = new CompletionWriter();
 
@@ -137,9 +170,13 @@ export function createIndexWriter(options: IndexWriterOptions = {}): CompactingI
    * through this cache committed. A transaction that rolled back left the index its old token, so the
    * cache it changed is dropped on the next claim.
    */
-  async function claim(client: PoolClient, indexId: string): Promise<TermDictionaryCache | undefined> {
+  async function claim(
+    client: PoolClient,
+    indexId: string,
+    queue?: StatementQueue,
+  ): Promise<TermDictionaryCache | undefined> {
     const token = randomUUID();
-    const previous = await claimDictionary(client, indexId, token);
+    const previous = await claimDictionary(client, indexId, token, queue);
     const cache = caches.for(indexId);
     if (!cache) return undefined;
     if (cache.token === null || cache.token !== previous) cache.clear();
@@ -169,7 +206,7 @@ export function createIndexWriter(options: IndexWriterOptions = {}): CompactingI
     }
   }
 
-  return {
+  const writer: CompactingIndexWriter = {
     async prepare(index, sources) {
       const { mappings, settings } = index;
       const analyzer = new BatchAnalyzer(mappings, settings);
@@ -230,6 +267,46 @@ export function createIndexWriter(options: IndexWriterOptions = {}): CompactingI
       );
     },
 
+    async addAlongside(client, index, documents, alongside) {
+      const queue = new StatementQueue();
+      const docKeys = documents.map((d) => Number(d.docKey));
+      const ascending = docKeys.every((key, i) => i === 0 || key > docKeys[i - 1]!);
+      if (documents.length === 0 || !ascending || hasNestedPaths(index.mappings)) {
+        // Nested objects are analysed after the batch's documents (batch-analyzer.ts): in one piece.
+        await alongside(queue);
+        await writer.add(client, index, documents);
+        return;
+      }
+      const claimed = claim(client, index.indexId, queue);
+      claimed.catch(() => undefined);
+      const rows = alongside(queue);
+      rows.catch(() => undefined);
+      try {
+        const sources = documents.map((d) => d.source);
+        const analyzer = new BatchAnalyzer(index.mappings, index.settings);
+        const written = await analyzeAndSaveInParts(
+          client,
+          index.indexId,
+          analyzer,
+          sources,
+          docKeys,
+          claimed,
+          queue,
+          partDocs,
+        );
+        await rows;
+        const cache = await claimed;
+        if (cache) learn(cache, written);
+      } catch (error) {
+        await Promise.allSettled([claimed, rows]);
+        caches.drop(index.indexId);
+        throw error;
+      }
+      const located = documents.map((d, i) => ({ docKey: docKeys[i]!, source: d.source }));
+      await vectors.add(client, index.indexId, index.mappings, located);
+      await completions.add(client, index.indexId, index.mappings, index.settings, located);
+    },
+
     async remove(client, index, rootKeys) {
       if (rootKeys.length === 0) return;
       // A mapping never loses a nested path, so one without any never indexed nested objects.
@@ -270,4 +347,5 @@ export function createIndexWriter(options: IndexWriterOptions = {}): CompactingI
       await dropNestedDocs(client, indexId);
     },
   };
+  return writer;
 }

@@ -131,7 +131,7 @@ export async function saveAnalyzedBatch(
   }
 }
 
-function* valueRows(
+export function* valueRows(
   batch: AnalyzedBatch,
   docKeys: ArrayLike<number>,
   fieldIds: number[],
@@ -147,7 +147,7 @@ function* valueRows(
 }
 
 /** Every batch term in ascending term id order: the cached ones come sorted, the others are few once warm. */
-function termIdOrder(hits: number[], missing: number[], termIds: Float64Array): Int32Array {
+export function termIdOrder(hits: number[], missing: number[], termIds: Float64Array): Int32Array {
   const others = [...missing].sort((a, b) => termIds[a]! - termIds[b]!);
   const order = new Int32Array(hits.length + others.length);
   let h = 0;

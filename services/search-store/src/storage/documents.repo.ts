@@ -122,17 +122,33 @@ export async function saveDocuments(
   documents: NewDocument[],
 ): Promise<Map<string, string>> {
   if (documents.length === 0) return new Map();
+  const keys = await drawDocKeys(client, documents.length);
+  await copyDocuments(client, indexId, documents, keys);
+  return new Map(documents.map((d, i) => [d.id, keys[i]!]));
+}
+
+/** `count` fresh doc keys, ascending: drawn from the sequence as the column default would. */
+export async function drawDocKeys(client: PoolClient, count: number): Promise<string[]> {
+  if (count === 0) return [];
   const { rows } = await client.query<{ k: string }>(
     "SELECT nextval('doc_key_seq') AS k FROM generate_series(1, $1) ORDER BY 1",
-    [documents.length],
+    [count],
   );
-  const keys = new Map<string, string>();
+  return rows.map((r) => r.k);
+}
+
+/** The rows of documents under keys drawn by drawDocKeys (`keys[i]` is `documents[i]`'s), by COPY. */
+export async function copyDocuments(
+  client: PoolClient,
+  indexId: string,
+  documents: NewDocument[],
+  keys: readonly string[],
+): Promise<void> {
+  if (documents.length === 0) return;
   function* lines(): Generator<string> {
     for (const [i, d] of documents.entries()) {
-      const key = rows[i]!.k;
-      keys.set(d.id, key);
       const source = copyText(d.sourceText ?? JSON.stringify(d.source));
-      yield `${indexId}\t${key}\t${copyText(d.id)}\t${source}\t${d.version}\t${d.seqNo}\t${d.primaryTerm}\n`;
+      yield `${indexId}\t${keys[i]!}\t${copyText(d.id)}\t${source}\t${d.version}\t${d.seqNo}\t${d.primaryTerm}\n`;
     }
   }
   await copyLines(
@@ -140,7 +156,6 @@ export async function saveDocuments(
     'COPY documents (index_id, doc_key, id, source, version, seq_no, primary_term) FROM STDIN',
     lines(),
   );
-  return keys;
 }
 
 export async function countDocuments(db: Queryable, indexIds: string[]): Promise<Map<string, number>> {

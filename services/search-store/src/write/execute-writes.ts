@@ -2,7 +2,13 @@ import type { PoolClient } from 'pg';
 import { EsError } from '@acme/common';
 import type { IndexContext, IndexWriter, PreparedDocuments } from '../index/index-writer';
 import { findClusterSettings } from '../storage/cluster-settings.repo';
-import { deleteDocumentsByKey, findDocuments, saveDocuments } from '../storage/documents.repo';
+import {
+  copyDocuments,
+  deleteDocumentsByKey,
+  drawDocKeys,
+  findDocuments,
+  saveDocuments,
+} from '../storage/documents.repo';
 import { lockIndices, saveMappings, saveMaxSeqNo, type IndexRecord } from '../storage/indices.repo';
 import { inRetriedTransaction } from '../storage/queryable';
 import { checkIndexName } from '../catalog/check-index-name';
@@ -219,33 +225,42 @@ async function flushIndex(client: PoolClient, indexWriter: IndexWriter, state: I
     await indexWriter.remove(client, context, removed);
     await deleteDocumentsByKey(client, record.indexId, removed);
   }
-  // The rows go to Postgres first; the documents are analysed, a slice at a time, while it copies them.
-  const saving = saveDocuments(
-    client,
-    record.indexId,
-    inserted.map(({ id, doc }) => ({
-      id,
-      source: doc.source,
-      sourceText: doc.sourceText,
-      version: doc.version,
-      seqNo: doc.seqNo,
-      primaryTerm: doc.primaryTerm,
-    })),
-  );
-  const preparing = prepareQuietly(
-    indexWriter,
-    context,
-    inserted.map(({ doc }) => doc.source),
-  );
-  const keys = await saving;
-  const prepared = await preparing;
-  if (inserted.length > 0) {
-    await indexWriter.add(
+  const rows = inserted.map(({ id, doc }) => ({
+    id,
+    source: doc.source,
+    sourceText: doc.sourceText,
+    version: doc.version,
+    seqNo: doc.seqNo,
+    primaryTerm: doc.primaryTerm,
+  }));
+  if (inserted.length > 0 && indexWriter.addAlongside) {
+    // The rows' COPY goes first on the writer's queue; the writer analyses the documents in parts
+    // meanwhile, and writes each part while it analyses the next (index/save-in-parts.ts).
+    const keys = await drawDocKeys(client, rows.length);
+    await indexWriter.addAlongside(
       client,
       context,
-      inserted.map(({ id, doc }) => ({ docKey: keys.get(id) as string, source: doc.source })),
-      prepared,
+      inserted.map(({ doc }, i) => ({ docKey: keys[i]!, source: doc.source })),
+      (queue) => queue.add(() => copyDocuments(client, record.indexId, rows, keys)),
     );
+  } else {
+    // The rows go to Postgres first; the documents are analysed, a slice at a time, while it copies them.
+    const saving = saveDocuments(client, record.indexId, rows);
+    const preparing = prepareQuietly(
+      indexWriter,
+      context,
+      inserted.map(({ doc }) => doc.source),
+    );
+    const keys = await saving;
+    const prepared = await preparing;
+    if (inserted.length > 0) {
+      await indexWriter.add(
+        client,
+        context,
+        inserted.map(({ id, doc }) => ({ docKey: keys.get(id) as string, source: doc.source })),
+        prepared,
+      );
+    }
   }
   if (state.nextSeqNo - 1 !== record.maxSeqNo)
     await saveMaxSeqNo(client, record.indexId, state.nextSeqNo - 1);

@@ -6,6 +6,7 @@ import {
   type IndexContext,
   type PreparedDocuments,
 } from '../../src/index/index-writer';
+import type { StatementQueue } from '../../src/storage/statement-queue';
 
 export interface IndexWriterCall {
   method: 'add' | 'remove' | 'copyIndex';
@@ -47,6 +48,20 @@ export function createRecordingIndexWriter(
         inTransaction: await inTransaction(client),
       });
       await inner.add(client, index, documents, prepared);
+    },
+    async addAlongside(
+      client: PoolClient,
+      index: IndexContext,
+      documents: DocumentToIndex[],
+      alongside: (queue: StatementQueue) => Promise<void>,
+    ) {
+      calls.push({
+        method: 'add',
+        indexName: index.name,
+        docKeys: documents.map((d) => d.docKey),
+        inTransaction: await inTransaction(client),
+      });
+      await inner.addAlongside!(client, index, documents, alongside);
     },
     async remove(client: PoolClient, index: IndexContext, docKeys: string[]) {
       calls.push({

@@ -11,6 +11,7 @@ import { createScriptRunner } from '../../src/script/script-runner';
 import { fullAccessPrincipal } from './full-access-principal';
 import { searchConfigSchema, type SearchConfig } from '../../src/config';
 import { createRecordingIndexWriter, type IndexWriterCall } from './recording-index-writer';
+import { createIndexWriter } from '../../src/index/index-writer';
 import { createFastSearchPool } from '../../src/storage/fast-search-pool';
 import { ReplicaSet } from '../../src/storage/replica-set';
 
@@ -43,6 +44,8 @@ export async function startSearchStore(
     databaseUrl?: string;
     /** Read replicas of that database, as main.ts wires DATABASE_REPLICA_URLS (started, stopped with the app). */
     replicaUrls?: string[];
+    /** Documents per part of a bulk batch (index-writer.ts PART_DOCS): small, to get several parts. */
+    partDocs?: number;
   } = {},
 ): Promise<RunningSearchStore> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase('search', SEARCH_SCHEMA));
@@ -85,7 +88,7 @@ export async function startSearchStore(
     each.on('error', () => undefined);
     each.on('connect', (client) => client.on('error', () => undefined));
   }
-  const indexWriter = createRecordingIndexWriter();
+  const indexWriter = createRecordingIndexWriter(createIndexWriter({ partDocs: options.partDocs }));
   const push = options.auth === 'real-with-push' ? createIntrospectionWithPush(config, logger) : undefined;
   const dpop = createDpopReplay(config, logger);
   const authenticate =
