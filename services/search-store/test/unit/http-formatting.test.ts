@@ -41,6 +41,22 @@ describe('JSON errors and locations', () => {
     );
   });
 
+  it('refuses nesting past 1000 levels however the brackets are spread, and only then', () => {
+    const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    expect(parseJsonText(nested(1000))).toBeDefined();
+    expect(() => parseJsonText(nested(1001))).toThrow(
+      expect.objectContaining({ reason: expect.stringContaining('Document nesting depth (1001)') }) as Error,
+    );
+    // Mixed brackets: 600 arrays in 401 objects is 1001 levels.
+    const mixed = '{"a":'.repeat(401) + nested(600) + '}'.repeat(401);
+    expect(() => parseJsonText(mixed)).toThrow(
+      expect.objectContaining({ reason: expect.stringContaining('Document nesting depth (1001)') }) as Error,
+    );
+    // Many brackets, shallow: 3000 sibling arrays and objects, and brackets inside strings.
+    expect(parseJsonText(`[${Array.from({ length: 1500 }, () => '[],{}').join(',')}]`)).toHaveLength(3000);
+    expect(parseJsonText(JSON.stringify({ text: '{['.repeat(2000) }))).toEqual({ text: '{['.repeat(2000) });
+  });
+
   it('reports other syntax errors as x_content_parse_exception with line and column', () => {
     try {
       parseJsonText('{\n  "a": 1,,\n}');
