@@ -1,4 +1,7 @@
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { copyChunks } from './copy-lines';
 import { EventLoopTurns } from './event-loop-turns';
 import { StatementQueue } from './statement-queue';
@@ -25,8 +28,9 @@ const NONE: Buffer[] = [];
  *
  * For the writer's integer-heavy tables (token streams, posting blocks) this replaces rendering numbers
  * as text and Postgres parsing them back: 1,006,079 term ids of a 5,000-document batch took 190 ms to
- * render and 205 ms to COPY as text, ~8 ms (through a DataView) and 110 ms in binary. Only integers are written here: a
- * number must be a safe integer in the column type's range (doc keys and term ids come from sequences).
+ * render and 205 ms to COPY as text, ~8 ms (through a DataView) and 110 ms in binary. Integers and texts are
+ * written here: a number must be a safe integer in the column type's range (doc keys and term ids come
+ * from sequences).
  */
 export class BinaryCopy {
   private buffer = Buffer.allocUnsafe(CHUNK_BYTES * 2);
@@ -68,6 +72,20 @@ export class BinaryCopy {
     this.int32(2);
     this.view.setInt16(this.at, value);
     this.at += 2;
+    return this;
+  }
+
+  /**
+   * A text value in UTF-8 (also a `json` column's binary form: json_recv takes the text as it is, and
+   * validates it as json_in does). No escaping, where COPY's text format needs every backslash doubled.
+   */
+  text(value: string): this {
+    // At most 3 bytes per UTF-16 code unit; the length is written once the bytes are.
+    this.room(4 + 3 * value.length);
+    const at = this.at;
+    const bytes = this.buffer.write(value, at + 4, 'utf8');
+    this.view.setInt32(at, bytes);
+    this.at = at + 4 + bytes;
     return this;
   }
 
@@ -177,4 +195,25 @@ export async function queueBinaryCopy(
   for (let n = 1; rows.next().done !== true; n++) if (n % 64 === 0 && turns.due()) await turns.give();
   const chunks = [...copy.takeChunks(), copy.finish()];
   await queue.add(() => copyChunks(client, `${sql} (FORMAT binary)`, chunks));
+}
+
+/**
+ * A binary COPY whose rows are sent as they are rendered: each filled chunk is written at once, so
+ * Postgres parses one while Node renders the next (for megabytes of rows: the documents' sources).
+ */
+export async function streamBinaryCopy(
+  client: PoolClient,
+  sql: string,
+  fill: (copy: BinaryCopy) => Iterable<unknown>,
+): Promise<void> {
+  const stream = client.query(copyFrom(`${sql} (FORMAT binary)`));
+  const done = finished(stream);
+  // Awaited below; a failure while this waits for a drain must not go unhandled meanwhile.
+  done.catch(() => undefined);
+  const copy = new BinaryCopy();
+  for (const _row of fill(copy)) {
+    for (const chunk of copy.takeChunks()) if (!stream.write(chunk)) await once(stream, 'drain');
+  }
+  stream.end(copy.finish());
+  await done;
 }

@@ -101,4 +101,20 @@ describe('a bulk batch written in parts (index/save-in-parts.ts)', () => {
     expect(a!.hits).toHaveLength(30);
     expect(a).toEqual(b);
   });
+
+  it('stores each source byte for byte and each id exactly (binary COPY, nothing escaped)', async () => {
+    const sources = [
+      '{"body":\t"back\\\\slash \\"quoted\\" line\\nbreak tab\\t"}',
+      '{ "body" : "caf\u00e9 \u{1F600} \\u00e9 \\\\N" ,\r "n": 1 }',
+    ];
+    const ids = ['tab\there', 'back\\slash\\N'];
+    const body = ids.map((id, i) => `${JSON.stringify({ index: { _id: id } })}\n${sources[i]}\n`).join('');
+    await bulk(parted, body);
+    for (const [i, id] of ids.entries()) {
+      const got = await call(parted.url, 'GET', `/parts/_source/${encodeURIComponent(id)}`);
+      expect(got.status).toBe(200);
+      // The line's text exactly: backslashes, escapes, raw tab and CR as whitespace, multi-byte characters.
+      expect(got.text).toBe(sources[i]);
+    }
+  });
 });

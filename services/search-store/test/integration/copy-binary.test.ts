@@ -7,7 +7,7 @@ import {
   int8ArrayParam,
   textArrayParam,
 } from '../../src/storage/binary-params';
-import { queueBinaryCopy } from '../../src/storage/copy-binary';
+import { queueBinaryCopy, streamBinaryCopy } from '../../src/storage/copy-binary';
 
 describe('binary COPY (storage/copy-binary.ts)', () => {
   let pool: Pool;
@@ -107,6 +107,38 @@ describe('binary COPY (storage/copy-binary.ts)', () => {
     }
     const { rows } = await pool.query('SELECT k FROM numbers WHERE k IN (5, 6)');
     expect(rows).toEqual([]);
+  });
+
+  it('streams text and json values exactly, multi-byte characters and chunk boundaries included', async () => {
+    await pool.query('CREATE TABLE texts (k int8 PRIMARY KEY, t text, j json)');
+    // ~2 MB of rows: several 256 kB chunks, each written while the next is rendered; one value is
+    // bigger than a chunk.
+    const texts = [
+      '',
+      'tab\there\nnew line\\ and \\N',
+      'ünïcødé 日本 \u{1F600}',
+      'x'.repeat(600_000),
+      ...Array.from({ length: 1_500 }, (_, i) => `row ${i} ${'é'.repeat(i % 700)}`),
+    ];
+    // Spacing kept, escapes kept as written (json stores the text itself).
+    const json = (i: number) =>
+      `{ "i" : ${i},\t"s": ${JSON.stringify(`back\\slash "q" ${texts[i]!.slice(0, 20)}`)}, "u": "\\u00e9" }`;
+    const client = await pool.connect();
+    try {
+      await streamBinaryCopy(client, 'COPY texts (k, t, j) FROM STDIN', function* (copy) {
+        for (const [i, t] of texts.entries()) {
+          copy.row(3).int8(i).text(t).text(json(i));
+          yield;
+        }
+      });
+    } finally {
+      client.release();
+    }
+    const { rows } = await pool.query<{ k: string; t: string; j: string }>(
+      'SELECT k, t, j::text AS j FROM texts ORDER BY k',
+    );
+    expect(rows).toHaveLength(texts.length);
+    for (const [i, t] of texts.entries()) expect(rows[i]).toEqual({ k: String(i), t, j: json(i) });
   });
 
   it('sends array parameters in binary that Postgres reads as the cast type', async () => {
