@@ -93,7 +93,7 @@ async function stored(index: IndexContext): Promise<Record<string, unknown>> {
     ),
     // One segment per batch: a term met in several parts has one run of blocks, as in one piece.
     blocks: await q(
-      `SELECT f.path, t.term, cardinality(b.doc_offsets) AS size, b.small_run, b.term_doc_freq, b.term_total_freq
+      `SELECT f.path, t.term, octet_length(b.norms) AS size, b.small_run, b.term_doc_freq, b.term_total_freq
        FROM posting_blocks b JOIN term_dictionary t USING (index_id, term_id) JOIN fields f USING (index_id, field_id)
        WHERE b.index_id = $1 ORDER BY f.path, t.term, b.base_doc_key`,
     ),
