@@ -86,7 +86,11 @@ export async function executeFastSearch(
       // Something changed: read the postings again below, which replaces what the cache holds.
     }
   }
-  const postings = await Promise.all(plans.map((plan) => loadMatchPostings(db, plan, cache?.enabled)));
+  // Terms the cache holds are not sent again while their version stands: a search with one new term
+  // reads that term's blocks, not every list of the query (the common terms are the long ones).
+  const postings = await Promise.all(
+    plans.map((plan) => loadMatchPostings(db, plan, cache?.enabled, cache?.known(plan))),
+  );
   if (cache) plans.forEach((plan, i) => cache.remember(plan, postings[i]!));
   const ranked = rankPlans(plans, postings, rank, request);
   const rows = await loadPageRows(db, ranked.page.map(located));

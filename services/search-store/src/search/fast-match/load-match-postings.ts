@@ -4,7 +4,7 @@ import { joinPostings, joinTermBlocks } from '../../index/postings-reader';
 import { joinTerm } from '../../index/term-dictionary-reader';
 import { byteaLength, PgArrayError, readPackedHex } from './parse-pg-int-array';
 import type { FastMatchPlan } from './plan-fast-match';
-import { termKey, type TermVersion } from './postings-cache';
+import { termKey, type KnownPostings, type TermVersion } from './postings-cache';
 import type { MatchPostings, TermPostings } from './score-match-plan';
 
 /**
@@ -13,6 +13,9 @@ import type { MatchPostings, TermPostings } from './score-match-plan';
  * statistics always describe the postings read, without a REPEATABLE READ transaction around them.
  * Every column comes back as its raw text; a block's packed columns (bytea hex, migration 0030) are
  * parsed straight into typed arrays.
+ * Terms whose current id and version are in `$5` (`term_id@version`, the postings cache's) send no
+ * blocks: the caller holds those postings already (postings-cache.ts), and an equal version means
+ * equal postings, so the held lists and the blocks read describe one snapshot.
  * Row kinds: 0 = field (path, doc_count, sum_total_term_freq); 1 = term (path, term, term_id,
  * doc_freq, version: postings-cache.ts); 2 = a block of postings (term_id, base_doc_key, doc_offsets, freqs, norms,
  * and the block's max_freq and min_norm for block-max pruning: migration 0004).
@@ -37,7 +40,8 @@ const SQL = `WITH ${STATS}
   ${STATS_ROWS}
   UNION ALL
   SELECT 2, NULL, NULL, b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms, NULL, b.max_freq, b.min_norm
-  FROM t ${joinTermBlocks('b', '$1', 't.term_id')}`;
+  FROM t ${joinTermBlocks('b', '$1', 't.term_id')}
+  WHERE NOT (t.term_id::text || '@' || t.version = ANY($5::text[]))`;
 
 /** Above this many documents in the rarest term, a conjunction reads every block of every term. */
 const MAX_DRIVING_DOCS = 512;
@@ -74,17 +78,27 @@ export interface LoadedPostings extends MatchPostings {
 /**
  * `whole`: every block of every term even for a conjunction, so that the postings can be cached
  * (postings-cache.ts keeps only complete lists): the first search pays, the following ones do not.
+ * `known`: postings the caller holds (the cache's), by term key, with the version they were read at;
+ * a term still at that version sends no blocks and its held postings are answered.
  */
 export async function loadMatchPostings(
   db: Pool | PoolClient,
   plan: FastMatchPlan,
   whole = false,
+  known: ReadonlyMap<string, KnownPostings> = new Map(),
 ): Promise<LoadedPostings> {
   const conjunction = plan.conjunctive && !whole;
+  const values: unknown[] = [
+    plan.reader.indexId,
+    plan.fields,
+    plan.terms.map((t) => t.path),
+    plan.terms.map((t) => t.term),
+  ];
+  if (!conjunction) values.push([...known.values()].map((k) => `${k.version.termId}@${k.version.version}`));
   const query: QueryArrayConfig = {
     name: conjunction ? 'fast-match-conjunction' : 'fast-match-postings',
     text: conjunction ? CONJUNCTION_SQL : SQL,
-    values: [plan.reader.indexId, plan.fields, plan.terms.map((t) => t.path), plan.terms.map((t) => t.term)],
+    values,
     rowMode: 'array',
     types: RAW,
   };
@@ -120,7 +134,10 @@ export async function loadMatchPostings(
   }
   const terms: MatchPostings['terms'] = new Map();
   for (const [termId, { key, docFreq }] of termKeys) {
-    terms.set(key, readBlocks(docFreq, blocks.get(termId) ?? []));
+    const held = conjunction ? undefined : known.get(key);
+    const now = versions.get(key)!;
+    const same = held && held.version.termId === now.termId && held.version.version === now.version;
+    terms.set(key, same ? held.postings : readBlocks(docFreq, blocks.get(termId) ?? []));
   }
   return { fields, terms, versions };
 }

@@ -23,6 +23,12 @@ export interface TermVersion {
   version: string;
 }
 
+/** A term's postings held by the cache and the version they were read at (load-match-postings.ts). */
+export interface KnownPostings {
+  version: TermVersion;
+  postings: TermPostings;
+}
+
 interface TermEntry {
   /** undefined: the index had no such term when last read (a search for it matches nothing). */
   version?: TermVersion;
@@ -85,6 +91,28 @@ export class PostingsCache {
       this.terms.set(at, entry);
     }
     return { postings: { fields, terms }, versions };
+  }
+
+  /**
+   * The postings of the plan's terms the cache holds, whatever else is missing (field statistics,
+   * other terms), with the versions they were read at: the postings statement leaves those terms'
+   * blocks out while they keep that version (load-match-postings.ts), so a search with one term not
+   * cached reads that term only. Marks them recently used.
+   */
+  known(plan: FastMatchPlan): Map<string, KnownPostings> {
+    const out = new Map<string, KnownPostings>();
+    if (this.maxBytes <= 0) return out;
+    const index = plan.reader.indexId;
+    for (const { path, term } of plan.terms) {
+      const key = termKey(path, term);
+      const at = `${index}\u0000${key}`;
+      const entry = this.terms.get(at);
+      if (!entry?.version || out.has(key)) continue;
+      out.set(key, { version: entry.version, postings: entry.postings! });
+      this.terms.delete(at);
+      this.terms.set(at, entry);
+    }
+    return out;
   }
 
   /**

@@ -574,6 +574,67 @@ describe('the fast path with its postings cache', () => {
     expect(fromCache).toBe(120);
   });
 
+  it('reads only the terms it does not hold, and again a held one whose postings changed', async () => {
+    const index = `fm-part-${suffix}`;
+    await es.indices.create({ index, mappings: { properties: { body: { type: 'text' } } } });
+    await es.bulk({
+      refresh: true,
+      operations: Array.from({ length: 300 }, (_, i) => [
+        { index: { _index: index, _id: String(i) } },
+        { body: `alpha ${i % 3 === 0 ? 'beta ' : ''}${i % 50 === 0 ? 'gamma ' : ''}pad${i % 11}` },
+      ]).flat(),
+    });
+    const blocksSent = new Map<string, number>();
+    const watching = {
+      query: async (...args: unknown[]) => {
+        statements++;
+        const result = (await (store.pool.query as (...a: unknown[]) => Promise<unknown>).apply(
+          store.pool,
+          args,
+        )) as { rows: unknown[] };
+        // The postings statement's block rows (kind 2) name their term; other statements are not counted.
+        const name = (args[0] as { name?: string }).name ?? '';
+        if (['fast-match-postings', 'fast-match-conjunction'].includes(name))
+          for (const row of result.rows as string[][])
+            if (row[0] === '2') blocksSent.set(row[3]!, (blocksSent.get(row[3]!) ?? 0) + 1);
+        return result;
+      },
+    } as unknown as typeof store.pool;
+    const cache = new PostingsCache(8 * 2 ** 20);
+    const search = async (body: Record<string, unknown>) => {
+      const readers = openMappingReaders(await resolveSearchIndices(store.pool, index));
+      blocksSent.clear();
+      statements = 0;
+      const fast = await executeFastSearch(watching, readers, parseSearchRequest(body, {}), 0, cache);
+      expect(comparable(fast!)).toEqual(comparable(await viaSql(index, body)));
+    };
+    const termIds = async (...terms: string[]): Promise<string[]> => {
+      const { rows } = await store.pool.query<{ term_id: string }>(
+        `SELECT t.term_id FROM terms t JOIN fields f USING (index_id, field_id) JOIN indices i USING (index_id)
+         WHERE i.name = $1 AND f.path = 'body' AND t.term = ANY($2::text[]) ORDER BY t.term`,
+        [index, terms],
+      );
+      return rows.map((r) => r.term_id);
+    };
+    const [alpha, beta, gamma] = await termIds('alpha', 'beta', 'gamma');
+    await search({ query: { match: { body: 'alpha beta' } } });
+    expect(new Set(blocksSent.keys())).toEqual(new Set([alpha, beta]));
+    // alpha and beta held: only gamma's blocks come back, and the page comes in a second statement.
+    await search({ query: { match: { body: 'gamma alpha beta' } }, size: 20 });
+    expect([...blocksSent.keys()]).toEqual([gamma]);
+    expect(statements).toBe(2);
+    await search({ query: { match: { body: { query: 'beta gamma', operator: 'and' } } } });
+    expect(statements).toBe(1);
+    // A write with alpha: its version moves, so alpha is read again beside the new delta, beta is
+    // not, and all are scored with the new statistics (compared with the SQL path above).
+    await es.index({ index, id: 'new', document: { body: 'alpha alpha delta' }, refresh: true });
+    await search({ query: { match: { body: 'alpha beta delta' } }, size: 50 });
+    expect(statements).toBe(2);
+    expect(new Set(blocksSent.keys())).toEqual(new Set([alpha, ...(await termIds('delta'))]));
+    await search({ query: { match: { body: 'alpha beta delta' } }, size: 50 });
+    expect(statements).toBe(1);
+  });
+
   it('sees every write committed since it read the postings, and scores with the new statistics', async () => {
     const index = `fm-cache-${suffix}`;
     await es.indices.create({ index, mappings: { properties: { body: { type: 'text' } } } });

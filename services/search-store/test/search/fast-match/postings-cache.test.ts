@@ -89,6 +89,21 @@ describe('PostingsCache', () => {
     expect(off.lookup(plan('one'))).toBeUndefined();
   });
 
+  it('hands out the terms it holds of a plan it cannot answer whole, with their versions', () => {
+    const cache = new PostingsCache(1 << 20);
+    const alpha = list([1, 4, 9]);
+    cache.remember(plan('alpha beta'), { ...read({ alpha }), versions: versions({ alpha: ['7', '100'] }) });
+    // beta was absent then (held as absent, no postings to hand out); gamma was never read.
+    expect(cache.lookup(plan('gamma beta alpha'))).toBeUndefined();
+    const known = cache.known(plan('gamma beta alpha alpha'));
+    expect([...known.keys()]).toEqual(['body\u0000alpha']);
+    expect(known.get('body\u0000alpha')!.version).toEqual({ termId: '7', version: '100' });
+    expect(known.get('body\u0000alpha')!.postings).toBe(alpha);
+    // Another index holds nothing of it; a cache turned off holds nothing at all.
+    expect(cache.known(plan('alpha', '2')).size).toBe(0);
+    expect(new PostingsCache(0).known(plan('alpha')).size).toBe(0);
+  });
+
   it('replaces a term read again and forgets field statistics found changed', () => {
     const cache = new PostingsCache(1 << 20);
     const p = plan('alpha');
