@@ -23,6 +23,12 @@ export interface TopCollector {
    */
   limit: number;
   minScore: number | undefined;
+  /**
+   * The matches of the terms being collected were counted before they were scored (one term: its
+   * postings; any of several past `limit`: the longest list), so documents are not counted as they
+   * come and one that cannot enter the heap may be skipped from the first.
+   */
+  counted?: boolean;
   maxScore: number;
   /** Documents whose score was computed: what pruning saves shows here (tests). */
   scored: number;
@@ -31,7 +37,7 @@ export interface TopCollector {
 function collect(c: TopCollector, doc: number, score: number): void {
   c.scored++;
   if (c.minScore !== undefined && !(score >= c.minScore)) return;
-  c.total++;
+  if (!c.counted) c.total++;
   if (score > c.maxScore) c.maxScore = score;
   c.heap.offer(score, c.shard, doc);
 }
@@ -48,7 +54,7 @@ function collect(c: TopCollector, doc: number, score: number): void {
 function canSkip(c: TopCollector, bound: number): boolean {
   const score = f(bound + bound * 2 ** -40);
   if (c.minScore !== undefined && score < c.minScore) return true;
-  return c.total > c.limit && score <= c.heap.threshold;
+  return (c.counted === true || c.total > c.limit) && score <= c.heap.threshold;
 }
 
 /**

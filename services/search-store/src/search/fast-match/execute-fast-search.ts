@@ -4,9 +4,9 @@ import { checkResultWindow, searchResponse, type SearchResponse } from '../execu
 import type { IndexReader } from '../../query/index-reader';
 import type { SearchRequest } from '../../query/parse/search-request';
 import { loadMatchPostings } from './load-match-postings';
-import { isFastMatchRequest, planFastMatch, type FastMatchPlan } from './plan-fast-match';
+import { isFastMatchRequest, planFastMatch, type FastMatchPlan, type MatchNode } from './plan-fast-match';
 import { checkCachedPlan, type CatalogFold } from './check-cached-plan';
-import type { PostingsCache } from './postings-cache';
+import { termKey, type PostingsCache } from './postings-cache';
 import { scoreMatchPlan, type MatchPostings } from './score-match-plan';
 import { TopDocsHeap } from './top-docs-heap';
 import { collectTopTerms, type TopCollector } from './block-max-top-k';
@@ -135,8 +135,17 @@ function rankPlans(
   for (const i of byRank) {
     const plan = plans[i]!;
     c.shard = rank[i]!;
-    if (c.limit !== Infinity && plan.root.kind === 'terms' && collectTopTerms(plan.root, postings[i]!, c))
-      continue;
+    if (plan.root.kind === 'terms') {
+      const upFront = countedUpFront(plan.root, postings[i]!, c);
+      if (upFront !== undefined || c.limit !== Infinity) {
+        c.counted = upFront !== undefined;
+        c.total += upFront ?? 0;
+        const done = collectTopTerms(plan.root, postings[i]!, c);
+        c.counted = false;
+        if (done) continue;
+        c.total -= upFront ?? 0;
+      }
+    }
     const { docs, scores, length } = scoreMatchPlan(plan.root, postings[i]!);
     for (let j = 0; j < length; j++) {
       const s = scores[j]!;
@@ -147,6 +156,28 @@ function rankPlans(
     }
   }
   return { total: c.total, maxScore: c.maxScore, page: c.heap.sorted().slice(request.from) };
+}
+
+/**
+ * The matches of a match of any of its terms (no min_score), counted from its posting lists before
+ * scoring: one term, its list's length, exact; several, only when the longest list alone is past
+ * track_total_hits (the total is then reported as the limit, relation gte, whatever it is beyond).
+ * Pruning can then start at the first document instead of after `limit` of them (block-max-top-k.ts).
+ */
+function countedUpFront(
+  node: Extract<MatchNode, { kind: 'terms' }>,
+  data: MatchPostings,
+  c: TopCollector,
+): number | undefined {
+  if (c.minScore !== undefined || node.required !== 1) return undefined;
+  const lengths = new Map<string, number>();
+  for (const term of node.terms) {
+    const list = data.terms.get(termKey(node.path, term));
+    if (list) lengths.set(term, list.docs.length);
+  }
+  const longest = Math.max(0, ...lengths.values());
+  if (lengths.size === 1) return longest;
+  return lengths.size > 1 && longest > c.limit ? longest : undefined;
 }
 
 /** How far matches must be counted: track_total_hits (ES default 10,000), none when the total is not shown. */

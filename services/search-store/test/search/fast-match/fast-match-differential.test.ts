@@ -454,6 +454,20 @@ describe('the fast match path agrees with the SQL plans', () => {
       true,
     );
     expect(collector.scored).toBeLessThan(2400 / 2);
+    // Under track_total_hits' default, a one-term match (counted from its list: executeFastSearch)
+    // skips from its first document; counted as it is scored, it scores them all (2,400 < 10,000).
+    const one = planFastMatch(readers[0]!, parseSearchRequest({ query: queries[1] }, {}))!;
+    const onePostings = await loadMatchPostings(store.pool, one);
+    const collect = (counted: boolean): TopCollector => {
+      const c: TopCollector = { ...collector, heap: new TopDocsHeap(10), total: 0, limit: 10_000, scored: 0 };
+      c.counted = counted;
+      c.maxScore = -Infinity;
+      collectTopTerms(one.root as Extract<MatchNode, { kind: 'terms' }>, onePostings, c);
+      return c;
+    };
+    expect(collect(false).scored).toBe(2400);
+    expect(collect(true).scored).toBeLessThan(2400 * 0.75);
+    expect(collect(true).heap.sorted()).toEqual(collect(false).heap.sorted());
   });
 
   it('leaves requests it does not cover to the SQL path', async () => {
