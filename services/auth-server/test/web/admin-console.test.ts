@@ -210,7 +210,7 @@ describe('admin console', () => {
     });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toMatch(
-      /role="alert"[^>]*>The client was not saved: redirect URI must use https/,
+      /role="alert"[^>]*>The client was not saved: Redirect URI http:\/\/not-https\.example\/cb must use https/,
     );
     const badNumber = await browser.post(`/admin/console/clients/${clientId}`, {
       csrf_token: csrf,
@@ -268,6 +268,52 @@ describe('admin console', () => {
       expect(row.d).not.toContain(secret);
       expect(row.d).not.toContain(newSecret);
     }
+  });
+
+  it('words the domain’s validation details in German for a German admin', async () => {
+    const { browser } = await signIn(adminUser);
+    const de = { 'accept-language': 'de-DE,de;q=0.9' };
+    const form = await (await browser.get('/admin/console/clients/new', de)).text();
+    const created = await browser.post(
+      '/admin/console/clients',
+      {
+        csrf_token: inputValue(form, 'csrf_token'),
+        name: 'Deutsche App',
+        client_type: 'confidential',
+        application_type: 'web',
+        redirect_uris: 'http://not-https.example/cb',
+        grant_types: 'authorization_code',
+        scopes: 'openid',
+        token_format: 'opaque',
+        jwt_alg: 'HS256',
+      },
+      de,
+    );
+    expect(created.status).toBe(400);
+    expect(await created.text()).toMatch(
+      /role="alert"[^>]*>Der Client wurde nicht gespeichert: Die Weiterleitungs-URI http:\/\/not-https\.example\/cb muss https verwenden/,
+    );
+    const users = await (await browser.get('/admin/console/users', de)).text();
+    const shortPassword = await browser.post(
+      '/admin/console/users',
+      { csrf_token: inputValue(users, 'csrf_token'), username: 'kurz-pw', password: 'kurz' },
+      de,
+    );
+    expect(shortPassword.status).toBe(400);
+    expect(await shortPassword.text()).toContain(
+      'Der Benutzer wurde nicht gespeichert: password: mindestens 8 Zeichen.',
+    );
+    // English stays English (and worded by the console, not the API's text).
+    const english = await browser.post('/admin/console/clients', {
+      csrf_token: inputValue(form, 'csrf_token'),
+      name: 'English app',
+      client_type: 'confidential',
+      application_type: 'web',
+      redirect_uris: 'http://not-https.example/cb',
+    });
+    expect(await english.text()).toContain(
+      'The client was not saved: Redirect URI http://not-https.example/cb must use https',
+    );
   });
 
   it('rotates a secret through the JSON API too, and records API actions with their actor', async () => {

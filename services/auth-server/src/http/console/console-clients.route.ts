@@ -8,6 +8,7 @@ import {
 } from '../../domain/admin/client-admin';
 import { PageError } from '../page-error';
 import type { ConsoleContext } from './console-context';
+import { consoleProblem } from './console-problem';
 import { field, fieldList, fieldSeconds, fieldWords, MAX_FORM_ITEMS } from './console-form';
 import { actorOf, frameOf, type ConsoleHandlers } from './console-frame';
 import {
@@ -132,7 +133,7 @@ export function consoleClientsRoute(cc: ConsoleContext, { form, guard }: Console
         );
     } catch (error) {
       if (isOAuthError(error) && error.status < 500)
-        return again(t('The client was not saved: {detail}', { detail: error.description ?? error.code }));
+        return again(t('The client was not saved: {detail}', { detail: consoleProblem(error, t) }));
       throw error;
     }
   });
@@ -161,7 +162,7 @@ export function consoleClientsRoute(cc: ConsoleContext, { form, guard }: Console
       await updateClient(cc.auth, await actorOf(cc, req), client.clientId, parsed.metadata);
     } catch (error) {
       if (isOAuthError(error) && error.status < 500)
-        return again(t('The client was not saved: {detail}', { detail: error.description ?? error.code }));
+        return again(t('The client was not saved: {detail}', { detail: consoleProblem(error, t) }));
       throw error;
     }
     res.redirect(303, `${base}/${encodeURIComponent(client.clientId)}?done=saved`);

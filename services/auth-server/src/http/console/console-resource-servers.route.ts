@@ -12,6 +12,7 @@ import { html } from '../views/html';
 import { csrfField } from '../views/layout.view';
 import { renderSecretOnce } from './console-clients.view';
 import type { ConsoleContext } from './console-context';
+import { consoleProblem } from './console-problem';
 import { field, fieldWords, MAX_FORM_ITEMS } from './console-form';
 import { actorOf, frameOf, type ConsoleHandlers } from './console-frame';
 import { actionButton, renderConsole, type ConsoleFrame } from './console.view';
@@ -144,9 +145,7 @@ export function consoleResourceServersRoute(cc: ConsoleContext, { form, guard }:
         );
     } catch (error) {
       if (isOAuthError(error) && error.status < 500)
-        return again(
-          t('The resource server was not saved: {detail}', { detail: error.description ?? error.code }),
-        );
+        return again(t('The resource server was not saved: {detail}', { detail: consoleProblem(error, t) }));
       throw error;
     }
   });

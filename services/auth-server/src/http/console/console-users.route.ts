@@ -14,6 +14,7 @@ import { PageError } from '../page-error';
 import { html } from '../views/html';
 import { csrfField } from '../views/layout.view';
 import type { ConsoleContext } from './console-context';
+import { consoleProblem } from './console-problem';
 import { field } from './console-form';
 import { actorOf, frameOf, type ConsoleHandlers } from './console-frame';
 import { actionButton, renderConsole, when, type ConsoleFrame } from './console.view';
@@ -165,7 +166,7 @@ export function consoleUsersRoute(cc: ConsoleContext, { form, guard }: ConsoleHa
         const message =
           error.code === 'conflict'
             ? t('That username is taken.')
-            : t('The user was not saved: {detail}', { detail: error.description ?? error.code });
+            : t('The user was not saved: {detail}', { detail: consoleProblem(error, t) });
         return res
           .status(400)
           .type('html')
