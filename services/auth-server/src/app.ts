@@ -133,7 +133,12 @@ export function createApp(
     passkeys: { passkeys: createPasskeysRepo(pool), challenges: createPasskeyChallengesRepo(pool) },
     clock: deps.clock,
     throttleKeyPrefix: deps.throttleKeyPrefix,
-    console: { auth: ctx, sessions: createConsoleSessionsRepo(pool), ready: core.ready },
+    console: {
+      auth: ctx,
+      sessions: createConsoleSessionsRepo(pool),
+      mfaChallenges: createMfaChallengesRepo(pool),
+      ready: core.ready,
+    },
   });
 
   // Request id, access line and metrics: the same steps on both paths (front routes and express).

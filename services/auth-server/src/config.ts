@@ -62,6 +62,8 @@ export const authConfigSchema = z.object({
   ADMIN_CONSOLE_IDLE_SECONDS: envInt(60, 4 * 3600).default(900),
   /** … and this long after sign-in whatever happens (absolute); both shorter than a page session's. */
   ADMIN_CONSOLE_TTL_SECONDS: envInt(300, 24 * 3600).default(2 * 3600),
+  /** true: an admin without a second factor (TOTP or passkey) is refused at the console's sign-in. */
+  ADMIN_CONSOLE_REQUIRE_MFA: envBool.default(false),
   /** Failed logins allowed per account and per client IP within the window before 429. */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: envInt(1, 1000).default(5),
   LOGIN_MAX_FAILURES_PER_IP: envInt(1, 100000).default(50),

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { CookieOptions, Request, Response } from 'express';
 import type { Acr, AuthenticationMethod } from '../domain/sessions/authentication-methods';
-import type { MfaChallenge, MfaChallengesRepo } from '../domain/sessions/mfa-challenge';
+import type { MfaChallenge, MfaChallengePurpose, MfaChallengesRepo } from '../domain/sessions/mfa-challenge';
 import { pageCookieName, pageCookieOptions, readCookie } from './session-cookie';
 import { keyedHash } from './session-keys';
 
@@ -46,10 +46,21 @@ export function createMfaChallengeManager(options: {
   secret: string;
   issuer: string;
   clock: () => Date;
+  /**
+   * The admin console's own challenges (console-second-factor.route.ts): a purpose the repo matches, a MAC
+   * key and a cookie of their own, so one side's challenge never finishes the other side's sign-in.
+   */
+  console?: { cookieName: string; cookieOptions: (req: Request, maxAgeSeconds?: number) => CookieOptions };
 }): MfaChallengeManager {
   const { repo, issuer, clock } = options;
-  const key = createHmac('sha256', options.secret).update('auth-server/pages/mfa-challenge').digest();
-  const cookie = pageCookieName(MFA_COOKIE, issuer);
+  const purpose: MfaChallengePurpose = options.console ? 'console' : 'pages';
+  const label = options.console
+    ? 'auth-server/admin-console/mfa-challenge'
+    : 'auth-server/pages/mfa-challenge';
+  const key = createHmac('sha256', options.secret).update(label).digest();
+  const cookie = options.console?.cookieName ?? pageCookieName(MFA_COOKIE, issuer);
+  const cookieOptions = (req: Request, maxAgeSeconds?: number) =>
+    options.console?.cookieOptions(req, maxAgeSeconds) ?? pageCookieOptions(req, issuer, maxAgeSeconds);
   const hashOf = (req: Request) => {
     const value = readCookie(req, cookie);
     return value ? keyedHash(key, value) : null;
@@ -58,26 +69,30 @@ export function createMfaChallengeManager(options: {
     async start(req, res, challenge) {
       const value = randomBytes(32).toString('base64url');
       const now = clock();
-      await repo.save(keyedHash(key, value), {
-        userId: challenge.userId,
-        amr: challenge.amr,
-        sessionHash: challenge.sessionHash,
-        returnTo: challenge.returnTo,
-        wantedAcr: challenge.wantedAcr ?? null,
-        expiresAt: new Date(now.getTime() + MFA_CHALLENGE_TTL_SECONDS * 1000),
-      });
+      await repo.save(
+        keyedHash(key, value),
+        {
+          userId: challenge.userId,
+          amr: challenge.amr,
+          sessionHash: challenge.sessionHash,
+          returnTo: challenge.returnTo,
+          wantedAcr: challenge.wantedAcr ?? null,
+          expiresAt: new Date(now.getTime() + MFA_CHALLENGE_TTL_SECONDS * 1000),
+        },
+        purpose,
+      );
       // Housekeeping on the sign-in path keeps the table bounded without a separate job.
       await repo.deleteExpired(now, 500);
-      res.cookie(cookie, value, pageCookieOptions(req, issuer, MFA_CHALLENGE_TTL_SECONDS));
+      res.cookie(cookie, value, cookieOptions(req, MFA_CHALLENGE_TTL_SECONDS));
     },
     async current(req) {
       const hash = hashOf(req);
-      return hash ? repo.find(hash, clock()) : null;
+      return hash ? repo.find(hash, clock(), purpose) : null;
     },
     rowKey: hashOf,
     async finish(req, res) {
       const hash = hashOf(req);
-      res.clearCookie(cookie, pageCookieOptions(req, issuer));
+      res.clearCookie(cookie, cookieOptions(req));
       return hash ? repo.delete(hash) : false;
     },
   };

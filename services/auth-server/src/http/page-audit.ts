@@ -6,6 +6,7 @@ export type PageAuditEvent =
   | 'login.failure'
   | 'login.password_ok'
   | 'login.throttled'
+  | 'login.second_factor_missing'
   | 'logout'
   | 'logout.everywhere'
   | 'consent.granted'

@@ -7,17 +7,18 @@ import {
 } from '../domain/sessions/authentication-methods';
 import type { MfaChallengesRepo } from '../domain/sessions/mfa-challenge';
 
-/** Table mfa_challenges (migration 0016): sign-ins waiting for their second factor, minutes long. */
+/** Table mfa_challenges (migrations 0016, 0021): sign-ins waiting for their second factor, minutes long. */
 export function createMfaChallengesRepo(db: Queryable): MfaChallengesRepo {
   return {
-    async save(challengeHash, c) {
+    async save(challengeHash, c, purpose = 'pages') {
       await db.query(
-        `INSERT INTO mfa_challenges (challenge_hash, user_id, amr, session_hash, return_to, wanted_acr, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [challengeHash, c.userId, c.amr, c.sessionHash, c.returnTo, c.wantedAcr, c.expiresAt],
+        `INSERT INTO mfa_challenges
+           (challenge_hash, user_id, amr, session_hash, return_to, wanted_acr, expires_at, purpose)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [challengeHash, c.userId, c.amr, c.sessionHash, c.returnTo, c.wantedAcr, c.expiresAt, purpose],
       );
     },
-    async find(challengeHash, now) {
+    async find(challengeHash, now, purpose = 'pages') {
       const { rows } = await db.query<{
         user_id: string;
         username: string;
@@ -29,8 +30,8 @@ export function createMfaChallengesRepo(db: Queryable): MfaChallengesRepo {
       }>(
         `SELECT c.user_id, u.username, c.amr, c.session_hash, c.return_to, c.wanted_acr, c.expires_at
            FROM mfa_challenges c JOIN users u ON u.user_id = c.user_id
-          WHERE c.challenge_hash = $1 AND c.expires_at > $2 AND u.disabled_at IS NULL`,
-        [challengeHash, now],
+          WHERE c.challenge_hash = $1 AND c.expires_at > $2 AND u.disabled_at IS NULL AND c.purpose = $3`,
+        [challengeHash, now, purpose],
       );
       const row = rows[0];
       return row

@@ -1,7 +1,11 @@
-/** A console session as stored: the admin it belongs to and its two expiries. */
+import type { AuthenticationMethod } from '../sessions/authentication-methods';
+
+/** A console session as stored: the admin it belongs to, how they signed in, and its two expiries. */
 export interface ConsoleSessionRecord {
   userId: string;
   username: string;
+  /** RFC 8176 methods of the sign-in (migration 0021), as authenticationOf words them. */
+  amr: AuthenticationMethod[];
   createdAt: Date;
   lastSeenAt: Date;
   expiresAt: Date;
@@ -13,7 +17,13 @@ export interface ConsoleSessionRecord {
  * of an enabled user who still holds the admin role, so disabling the user or revoking the role ends it.
  */
 export interface ConsoleSessionsRepo {
-  save(session: { sessionHash: Buffer; userId: string; now: Date; expiresAt: Date }): Promise<void>;
+  save(session: {
+    sessionHash: Buffer;
+    userId: string;
+    amr: AuthenticationMethod[];
+    now: Date;
+    expiresAt: Date;
+  }): Promise<void>;
   find(
     sessionHash: Buffer,
     now: Date,

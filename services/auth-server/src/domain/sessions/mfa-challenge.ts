@@ -1,5 +1,8 @@
 import type { Acr, AuthenticationMethod } from './authentication-methods';
 
+/** Which sign-in a challenge finishes: the pages' (/login) or the admin console's (migration 0021). */
+export type MfaChallengePurpose = 'pages' | 'console';
+
 /** A sign-in (or a session's step-up) waiting for its second factor (table mfa_challenges, 0016). */
 export interface MfaChallenge {
   userId: string;
@@ -17,9 +20,13 @@ export interface MfaChallenge {
 
 /** Implemented by storage/mfa-challenges.repo.ts. Only a keyed hash of the cookie's value is stored. */
 export interface MfaChallengesRepo {
-  save(challengeHash: Buffer, challenge: Omit<MfaChallenge, 'username'>): Promise<void>;
-  /** The live challenge of an enabled user, or null. */
-  find(challengeHash: Buffer, now: Date): Promise<MfaChallenge | null>;
+  save(
+    challengeHash: Buffer,
+    challenge: Omit<MfaChallenge, 'username'>,
+    purpose?: MfaChallengePurpose,
+  ): Promise<void>;
+  /** The live challenge of an enabled user for this purpose (default 'pages'), or null. */
+  find(challengeHash: Buffer, now: Date, purpose?: MfaChallengePurpose): Promise<MfaChallenge | null>;
   /** Deletes it; false when it was gone already (a second request with the same cookie loses). */
   delete(challengeHash: Buffer): Promise<boolean>;
   /** Removes up to `limit` expired rows; returns how many. */

@@ -2,6 +2,10 @@
 export const CONSOLE_HOME = '/admin';
 /** Every other console page lives under here; the JSON API has no /admin/console/… path either. */
 export const CONSOLE_PREFIX = '/admin/console';
+/** The console's sign-in; its second step and passkey sign-in are below it. */
+export const CONSOLE_LOGIN = `${CONSOLE_PREFIX}/login`;
+/** The console's own second-factor step (never /login/second-factor: console-second-factor.route.ts). */
+export const CONSOLE_SECOND_FACTOR = `${CONSOLE_LOGIN}/second-factor`;
 
 /**
  * True for the console's own paths: exactly /admin (with or without a trailing slash or a query), or

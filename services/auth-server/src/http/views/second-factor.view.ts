@@ -21,6 +21,8 @@ export interface SecondFactorView {
     /** The user's passkey cannot be used on this issuer (an IP address). */
     passkeyUnusable: boolean;
   };
+  /** Where the code form posts: the admin console's own step answers at its own path. */
+  action?: string;
 }
 
 /**
@@ -58,7 +60,7 @@ function renderCodeForm(chrome: PageChrome, view: SecondFactorView) {
   // The error and the hint both describe the field (one aria-describedby: a repeated attribute is dropped).
   const invalid = view.error ? html`aria-invalid="true"` : '';
   const describedBy = view.error ? 'second-factor-error code-hint' : 'code-hint';
-  return html`<form method="post" action="/login/second-factor">
+  return html`<form method="post" action="${view.action ?? '/login/second-factor'}">
     ${csrfField(view.csrfToken)}
     <div class="field">
       <label for="code">${t('Code from your authenticator app')}</label>
