@@ -11,7 +11,8 @@ import { finishConsoleSignIn } from './console-sign-in';
 
 /**
  * GET/POST /admin/console/login: the admin's password, then whatever the account holds beyond it. With
- * TOTP on, a second step (console-second-factor.route.ts) before any session exists; with nothing,
+ * TOTP on, a second step (console-second-factor.route.ts) before any session exists; with passkeys only,
+ * the passkey sign-in (the password alone would be the weakest way in); with nothing,
  * ADMIN_CONSOLE_REQUIRE_MFA decides between a password session and a refusal that says where to enrol.
  * The pages' login throttle (same counters: a guess here is a guess there). A user without the admin role
  * is "not found" to this store, so it gets the wrong-password answer after the same argon2 cost.
@@ -79,6 +80,12 @@ export function consoleLoginRoute(cc: ConsoleContext, { form }: ConsoleHandlers)
       });
       auditPageEvent(page.logger, req, 'login.password_ok', who);
       return res.redirect(303, CONSOLE_SECOND_FACTOR);
+    }
+    // A passkey is a second factor the console's password step cannot take: its own sign-in does.
+    const passkeys = page.passkeys ? await page.passkeys.deps.passkeys.listByUser(user.userId) : [];
+    if (passkeys.length > 0) {
+      auditPageEvent(page.logger, req, 'login.second_factor_missing', { ...who, expected: 'passkey' });
+      return again(400, t('Your account has a passkey: sign in to the admin console with your passkey.'));
     }
     if (page.config.ADMIN_CONSOLE_REQUIRE_MFA) {
       auditPageEvent(page.logger, req, 'login.second_factor_missing', { ...who, expected: 'any' });

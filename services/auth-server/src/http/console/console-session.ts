@@ -26,7 +26,11 @@ export interface ConsoleSessionManager {
 export function deriveConsoleKeys(secret: string) {
   const derive = (label: string) =>
     createHmac('sha256', secret).update(`auth-server/admin-console/${label}`).digest();
-  return { sessionHash: derive('session-hash'), csrf: derive('csrf') };
+  return {
+    sessionHash: derive('session-hash'),
+    csrf: derive('csrf'),
+    passkeyBinding: derive('passkey-binding'),
+  };
 }
 
 /** The console's cookies' attributes (the session's and the second-factor challenge's): see below. */

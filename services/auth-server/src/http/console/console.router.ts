@@ -14,6 +14,7 @@ import { consoleGrantsRoute } from './console-grants.route';
 import { renderConsoleHome } from './console-home.view';
 import { consoleKeysRoute } from './console-keys.route';
 import { consoleLoginRoute } from './console-login.route';
+import { consolePasskeyLoginRoute } from './console-passkey-login.route';
 import { CONSOLE_HOME, CONSOLE_LOGIN, CONSOLE_PREFIX, isConsolePath } from './console-paths';
 import { consoleResourceServersRoute } from './console-resource-servers.route';
 import { consoleSecondFactorRoute } from './console-second-factor.route';
@@ -28,7 +29,7 @@ import { consoleUsersRoute } from './console-users.route';
 /**
  * The admin console: GET /admin and /admin/console/…, server-rendered with the pages' layout and headers
  * (CSP, frame-ancestors 'none', no-store). Its own session (console-session.ts) and sign-in (password,
- * its own second-factor step), CSRF on every POST bound to the console session. Every action calls the same
+ * its own second-factor step, passkeys), CSRF on every POST bound to the console session. Every action calls the same
  * domain/admin/ function as the JSON admin API, which records the audit event.
  */
 export function consoleRouter(page: PageContext, deps: ConsoleDeps): Router {
@@ -91,6 +92,7 @@ export function consoleRouter(page: PageContext, deps: ConsoleDeps): Router {
 
   router.use(consoleLoginRoute(cc, handlers));
   router.use(consoleSecondFactorRoute(cc, handlers));
+  if (page.passkeys) router.use(consolePasskeyLoginRoute(cc, page.passkeys));
 
   router.post(`${CONSOLE_PREFIX}/logout`, handlers.form, async (req, res) => {
     const session = await sessions.current(req);

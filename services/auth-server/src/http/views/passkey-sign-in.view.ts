@@ -10,14 +10,20 @@ export const PASSKEY_SIGN_IN_SCRIPT = PASSKEYS_SCRIPT.href;
  * and return_to, hidden until passkeys.js finds WebAuthn (without JavaScript the page is the password form
  * alone). The status line is announced (aria-live) while the browser asks for the passkey.
  */
-export function renderPasskeySignIn(chrome: PageChrome, csrfToken: string, returnTo: string): SafeHtml {
+export function renderPasskeySignIn(
+  chrome: PageChrome,
+  csrfToken: string,
+  returnTo: string,
+  /** The admin console posts to its own paths (console-passkey-login.route.ts). */
+  action = '/login/passkey',
+): SafeHtml {
   const { t } = chrome.i18n;
   return html`<form
     method="post"
-    action="/login/passkey"
+    action="${action}"
     class="passkey-sign-in"
     data-passkey="get"
-    data-options="/login/passkey/options"
+    data-options="${action}/options"
     data-msg-waiting="${t('Follow your browser’s instructions to use your passkey.')}"
     data-msg-failed="${t('Your passkey could not be used. Try again or sign in with your password.')}"
     data-passkey-section
