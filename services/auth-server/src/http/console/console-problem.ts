@@ -26,6 +26,26 @@ const PREFIXED: readonly (readonly [string, (t: T, value: string) => string | un
     (t) => t('Token response types need the implicit grant type.'),
   ],
   [
+    'logo_uri must be on an origin listed in UI_LOGO_ORIGINS',
+    (t) => t('The logo must come from an origin the operator allows (UI_LOGO_ORIGINS).'),
+  ],
+  [
+    'logo_uri must be an https URL',
+    (t) => t('The logo URL must be an https URL without credentials or fragment.'),
+  ],
+  [
+    'backchannel_logout_uri is not an absolute URL: ',
+    (t, uri) => t('Back-channel logout URI {uri} is not an absolute URL.', { uri }),
+  ],
+  [
+    'backchannel_logout_uri has a fragment: ',
+    (t, uri) => t('Back-channel logout URI {uri} must not contain a fragment (#).', { uri }),
+  ],
+  [
+    'backchannel_logout_uri must use https (or http on a loopback address): ',
+    (t, uri) => t('Back-channel logout URI {uri} must use https (or http on a loopback address).', { uri }),
+  ],
+  [
     'resource server ',
     (t, rest) =>
       rest.endsWith(' exists')

@@ -2,6 +2,8 @@ import { isOAuthError, OAuthError } from '@acme/common';
 import type { AuthContext } from '../../../src/domain/auth-context';
 import { createUser } from '../../../src/domain/admin/create-user';
 import { registerResourceServer } from '../../../src/domain/admin/register-resource-server';
+import { checkBackchannelLogoutUri } from '../../../src/domain/clients/check-backchannel-logout-uri';
+import { checkAdminLogoUri } from '../../../src/domain/clients/client-logo';
 import { checkRedirectUriForRegistration } from '../../../src/domain/clients/check-redirect-uri';
 import { registerClient } from '../../../src/domain/clients/register-client';
 import { consoleProblem } from '../../../src/http/console/console-problem';
@@ -83,6 +85,27 @@ describe('console problem details', () => {
     [
       () => registerClient(noStorage, client({ client_type: 'other' })),
       'client_type: Dieser Wert ist nicht zulässig.',
+    ],
+    [
+      () => checkAdminLogoUri('https://elsewhere.example/logo.png', ['https://cdn.example']),
+      'Das Logo muss von einem Ursprung kommen, den der Betreiber erlaubt (UI_LOGO_ORIGINS).',
+    ],
+    [
+      () => checkAdminLogoUri('http://cdn.example/logo.png', ['https://cdn.example']),
+      'Die Logo-URL muss eine https-URL ohne Zugangsdaten und ohne Fragment sein.',
+    ],
+    [
+      () => checkAdminLogoUri('https://cdn.example/logo.png#x', ['https://cdn.example']),
+      'Die Logo-URL muss eine https-URL ohne Zugangsdaten und ohne Fragment sein.',
+    ],
+    [() => checkBackchannelLogoutUri('logout'), 'Die Back-Channel-Logout-URI logout ist keine absolute URL.'],
+    [
+      () => checkBackchannelLogoutUri('https://app.example/logout#x'),
+      'Die Back-Channel-Logout-URI https://app.example/logout#x darf kein Fragment (#) enthalten.',
+    ],
+    [
+      () => checkBackchannelLogoutUri('http://app.example/logout'),
+      'Die Back-Channel-Logout-URI http://app.example/logout muss https verwenden (oder http auf einer Loopback-Adresse).',
     ],
   ])('words a domain refusal in German (%#)', async (call, expected) => {
     expect(consoleProblem(await refusal(call), german)).toBe(expected);
