@@ -125,7 +125,9 @@ describe('changing logo_uri after creation', () => {
     const refused = await browser.post(path, form('https://evil.example/logo.png'));
     expect(refused.status).toBe(400);
     const page = await refused.text();
-    expect(page).toMatch(/role="alert"[^>]*>The client was not saved: logo_uri must be on an origin/);
+    expect(page).toMatch(
+      /role="alert"[^>]*>The client was not saved: The logo must come from an origin the operator allows \(UI_LOGO_ORIGINS\)\./,
+    );
     expect(inputValue(page, 'logo_uri')).toBe('https://evil.example/logo.png'); // shown as typed
     expect((await shownLogo(clientId)).src).toBe(`${CDN}/first.png`);
 
