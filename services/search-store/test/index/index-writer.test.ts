@@ -2,6 +2,7 @@ import { createIndexFixture, type IndexFixture } from './support/index-fixture';
 import type { IndexContext } from '../../src/index/index-writer';
 import { intToByte4 } from '../../src/index/small-float';
 import { createIndexWriter } from '../../src/index/index-writer';
+import { postingsById } from './support/postings-by-id';
 
 let fx: IndexFixture;
 beforeAll(async () => (fx = await createIndexFixture()));
@@ -275,16 +276,7 @@ describe('index writer', () => {
       }
     }
 
-    async function postings(index: IndexContext): Promise<unknown[]> {
-      const { rows } = await fx.pool.query(
-        `SELECT f.path, t.term, p.freq, p.norm, p.positions, d.id FROM postings p
-         JOIN terms t USING (index_id, term_id) JOIN fields f USING (index_id, field_id)
-         JOIN documents d ON d.index_id = p.index_id AND d.doc_key = p.doc_key
-         WHERE p.index_id = $1 ORDER BY f.path, t.term, d.id`,
-        [index.indexId],
-      );
-      return rows;
-    }
+    const postings = (index: IndexContext) => postingsById(fx.pool, index.indexId);
 
     it('writes from a preparation exactly what add writes without one', async () => {
       const plain = await fx.createIndex(mappings);

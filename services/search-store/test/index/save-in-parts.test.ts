@@ -2,6 +2,7 @@ import type { PoolClient } from 'pg';
 import { createIndexFixture, type IndexFixture } from './support/index-fixture';
 import { createIndexWriter, type IndexContext, type IndexWriter } from '../../src/index/index-writer';
 import { seededRandom } from '../support/seeded-random';
+import { postingsById } from './support/postings-by-id';
 
 let fx: IndexFixture;
 beforeAll(async () => (fx = await createIndexFixture()));
@@ -81,12 +82,7 @@ async function write(
 async function stored(index: IndexContext): Promise<Record<string, unknown>> {
   const q = async (sql: string) => (await fx.pool.query(sql, [index.indexId])).rows;
   return {
-    postings: await q(
-      `SELECT f.path, t.term, p.freq, p.norm, p.positions, d.id FROM postings p
-       JOIN terms t USING (index_id, term_id) JOIN fields f USING (index_id, field_id)
-       JOIN documents d ON d.index_id = p.index_id AND d.doc_key = p.doc_key
-       WHERE p.index_id = $1 ORDER BY f.path, t.term, d.id`,
-    ),
+    postings: await postingsById(fx.pool, index.indexId),
     terms: await q(
       `SELECT f.path, t.term, t.doc_freq, t.total_term_freq FROM terms t JOIN fields f USING (index_id, field_id)
        WHERE t.index_id = $1 ORDER BY f.path, t.term`,

@@ -1,6 +1,7 @@
 import { createIndexFixture, indexHelpers, type IndexFixture } from './support/index-fixture';
 import { createIndexWriter, type IndexContext } from '../../src/index/index-writer';
 import { TermDictionaryCache, TermDictionaryCaches } from '../../src/index/term-dictionary-cache';
+import { postingsById } from './support/postings-by-id';
 
 let fx: IndexFixture;
 beforeAll(async () => (fx = await createIndexFixture()));
@@ -29,20 +30,7 @@ async function contents(index: IndexContext): Promise<unknown> {
      WHERE t.index_id = $1 ORDER BY f.path, t.term`,
     [index.indexId],
   );
-  // Positions read here, not from the view's `positions`: that subquery probes doc_tokens by
-  // (index_id, doc_key), which since migration 0007 keys on (index_id, field_id, doc_key), so each
-  // posting scanned every token stream of the index (~8,400 x 2,400 rows a call, ~3 s quiet). Under
-  // load that ran past the test timeout and kept the pool busy past afterAll (issue 18).
-  const postings = await fx.pool.query(
-    `SELECT f.path, t.term, d.id, p.freq, p.norm,
-            (SELECT array_agg(x.pos - 1 ORDER BY x.pos)
-               FROM doc_tokens s, unnest(array_positions(s.term_ids, t.term_id::int4)) AS x(pos)
-              WHERE s.index_id = p.index_id AND s.field_id = t.field_id AND s.doc_key = p.doc_key) AS positions
-     FROM postings p JOIN terms t USING (index_id, term_id) JOIN fields f USING (index_id, field_id)
-     JOIN documents d ON d.index_id = p.index_id AND d.doc_key = p.doc_key
-     WHERE p.index_id = $1 ORDER BY f.path, t.term, d.id`,
-    [index.indexId],
-  );
+  const postings = await postingsById(fx.pool, index.indexId);
   // Blocks cover ascending, disjoint doc key ranges per term, each at most 128 postings.
   const overlaps = await fx.pool.query(
     `SELECT count(*)::int AS n FROM (
@@ -52,7 +40,7 @@ async function contents(index: IndexContext): Promise<unknown> {
      WHERE b.previous_last >= b.base_doc_key OR b.size > 128`,
     [index.indexId],
   );
-  return { terms: terms.rows, postings: postings.rows, badBlocks: overlaps.rows[0].n };
+  return { terms: terms.rows, postings, badBlocks: overlaps.rows[0].n };
 }
 
 /** The same batches through one writer with no cache: what every other order of writers must equal. */
