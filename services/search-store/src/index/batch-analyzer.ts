@@ -70,6 +70,15 @@ export interface AnalyzedPart {
   streamStart: Int32Array;
   streamTokens: Int32Array;
   streamLength: Int32Array;
+  /**
+   * The part's doc_values rows (AnalyzedBatch's valueDoc… from `firstValue` on): they need no term id,
+   * so the writer sends them with the part instead of after the batch.
+   */
+  firstValue: number;
+  valueDoc: Int32Array;
+  valueField: Int32Array;
+  valueNum: (number | null)[];
+  valueKw: (string | null)[];
 }
 
 /** Lucene's position_increment_gap between the values of a multi-valued text field. */
@@ -124,6 +133,7 @@ export class BatchAnalyzer {
   private partFields = 0;
   private partTerms = 0;
   private partStreams = 0;
+  private partValues = 0;
 
   constructor(
     mappings: IndexMapping,
@@ -193,14 +203,16 @@ export class BatchAnalyzer {
   }
 
   /**
-   * The fields, terms and token streams of the documents added since the previous call (the first
-   * call: since the start). Nested objects are analysed in finish() only: a writer of parts takes
+   * The fields, terms, token streams and doc values of the documents added since the previous call
+   * (the first call: since the start). Nested objects are analysed in finish() only: a writer of parts takes
    * mappings without nested paths.
    */
   part(): AnalyzedPart {
     const firstField = this.partFields;
     const firstTerm = this.partTerms;
     const firstStream = this.partStreams;
+    const firstValue = this.partValues;
+    this.partValues = this.valueDoc.length;
     this.partFields = this.fields.length;
     this.partTerms = this.terms.size;
     this.partStreams = this.streamDoc.length;
@@ -221,6 +233,11 @@ export class BatchAnalyzer {
       streamStart,
       streamTokens: this.streamTokens.view().slice(tokenFrom),
       streamLength: this.streamLength.view().slice(firstStream),
+      firstValue,
+      valueDoc: this.valueDoc.view().slice(firstValue),
+      valueField: this.valueField.view().slice(firstValue),
+      valueNum: this.valueNum.slice(firstValue),
+      valueKw: this.valueKw.slice(firstValue),
     };
   }
 

@@ -135,8 +135,9 @@ export function* valueRows(
   batch: AnalyzedBatch,
   docKeys: ArrayLike<number>,
   fieldIds: number[],
+  from = 0,
 ): Generator<DocValueRow> {
-  for (let i = 0; i < batch.valueDoc.length; i++) {
+  for (let i = from; i < batch.valueDoc.length; i++) {
     yield {
       fieldId: fieldIds[batch.valueField[i]!]!,
       docKey: docKeys[batch.valueDoc[i]!]!,

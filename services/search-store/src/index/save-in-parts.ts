@@ -2,13 +2,14 @@ import type { PoolClient } from 'pg';
 import type { AnalyzedPart, BatchAnalyzer } from './batch-analyzer';
 import { EventLoopTurns } from '../storage/event-loop-turns';
 import type { StatementQueue } from '../storage/statement-queue';
-import { sendCopy } from '../storage/copy-lines';
+import { copyChunks, sendCopy } from '../storage/copy-lines';
 import {
   findOrAddTerms,
   insertDocTokens,
   renderDocValues,
   saveFields,
   saveFieldStatDeltas,
+  type DocValueRow,
 } from './inverted-index.repo';
 import { writeSegment, type Tail } from './posting-blocks.repo';
 import { appendDocValueColumns } from './doc-value-columns.repo';
@@ -22,9 +23,10 @@ const ANALYSIS_SLICE_MS = 5;
  * Analyses a batch `partDocs` documents at a time and writes it in the caller's transaction, Postgres
  * working on part k while Node analyses part k + 1 (issue 23: analysis was not overlapped with any
  * Postgres work past the documents' COPY). Per part, as soon as it is analysed: its new fields, then
- * one dictionary statement for its terms neither an earlier part nor the cache knows; once that
- * statement's ids are back, its token streams by binary COPY. After the last part: field statistics
- * and doc values of the whole batch, then the batch's postings as ONE segment (posting-blocks.repo.ts:
+ * one dictionary statement for its terms neither an earlier part nor the cache knows, then its doc
+ * values by COPY; once the dictionary statement's ids are back, its token streams by binary COPY,
+ * rendered between slices of the next part's analysis. After the last part: field statistics and doc
+ * value columns of the whole batch, then the batch's postings as ONE segment (posting-blocks.repo.ts:
  * a term met in several parts still gets one run of blocks, so parts add no small blocks), the last
  * part's streams rendered while Postgres copies the blocks.
  *
@@ -57,8 +59,10 @@ export async function analyzeAndSaveInParts(
     statements.push(promise);
     return promise;
   };
-  // Token streams of the parts whose term ids are not back yet, oldest first.
-  const waiting: { part: AnalyzedPart; looked: Promise<void>; done: boolean }[] = [];
+  // Every part's dictionary statement, and the last part (its streams wait for the blocks).
+  const lookups: Promise<void>[] = [];
+  let last: AnalyzedPart | undefined;
+  let aborted = false;
   const turns = new EventLoopTurns(ANALYSIS_SLICE_MS);
   try {
     for (let from = 0; from < sources.length; from += partDocs) {
@@ -69,25 +73,25 @@ export async function analyzeAndSaveInParts(
       }
       if ('error' in failed) throw failed.error;
       const part = analyzer.part();
-      const entry = {
-        part,
-        looked: track(lookUp(client, indexId, part, state, claimed, queue)),
-        done: false,
-      };
-      entry.looked.then(() => (entry.done = true)).catch(() => undefined);
-      waiting.push(entry);
-      // The streams of earlier parts whose ids are back go now (never wait here: Node analyses on).
-      while (waiting.length > 1 && waiting[0]!.done) {
-        track(writeStreams(client, indexId, waiting.shift()!.part, docKeys, state, queue));
-      }
+      const looked = track(lookUp(client, indexId, part, state, claimed, queue));
+      lookups.push(looked);
+      // Its doc values need only the field ids (queued before): off the batch's tail, where Postgres
+      // copied them after the last part while Node waited (issue 23).
+      track(writeValues(client, indexId, part, docKeys, state, queue));
+      state.valuesSent = part.firstValue + part.valueDoc.length;
+      if (to === sources.length) last = part;
+      // A part's streams are rendered as soon as its term ids are back, between slices of the next
+      // part's analysis, and queued: Postgres copies them while Node analyses on (waiting for the next
+      // part to be analysed first left Postgres idle, issue 23). The last part's wait for the blocks.
+      else
+        looked
+          .then(() => {
+            if (!aborted) track(writeStreams(client, indexId, part, docKeys, state, queue));
+          })
+          .catch(() => undefined);
     }
-    // The last part's streams are rendered while Postgres copies the blocks; the others now.
-    const last = waiting.pop();
-    for (const entry of waiting) {
-      await entry.looked;
-      track(writeStreams(client, indexId, entry.part, docKeys, state, queue));
-    }
-    if (last) await last.looked;
+    // Each callback above ran before its await here ends: every part's streams but the last are tracked.
+    for (const looked of lookups) await looked;
     const batch = analyzer.finish();
     const terms = batch.termText.length;
     track(
@@ -103,7 +107,14 @@ export async function analyzeAndSaveInParts(
         ),
       ),
     );
-    track(sendCopy(client, renderDocValues(indexId, valueRows(batch, docKeys, state.fieldIds)), queue));
+    // Values no part carried (none: a writer of parts takes no nested objects, the only ones finish adds).
+    track(
+      sendCopy(
+        client,
+        renderDocValues(indexId, valueRows(batch, docKeys, state.fieldIds, state.valuesSent)),
+        queue,
+      ),
+    );
     track(appendDocValueColumns(client, indexId, valueRows(batch, docKeys, state.fieldIds), queue));
     const postingKeys = new Float64Array(batch.postingDoc.length);
     for (let p = 0; p < postingKeys.length; p++) postingKeys[p] = docKeys[batch.postingDoc[p]!]!;
@@ -126,7 +137,7 @@ export async function analyzeAndSaveInParts(
         },
         queue,
         () => {
-          if (last) track(writeStreams(client, indexId, last.part, docKeys, state, queue));
+          if (last) track(writeStreams(client, indexId, last, docKeys, state, queue));
         },
       ),
     );
@@ -141,6 +152,10 @@ export async function analyzeAndSaveInParts(
       termText: batch.termText,
     };
   } catch (error) {
+    // No part's streams start once this failed, and those started are waited for: nothing reaches
+    // the client after the caller's ROLLBACK.
+    aborted = true;
+    await Promise.allSettled(lookups);
     await Promise.allSettled(statements);
     throw error;
   }
@@ -167,6 +182,8 @@ class PartState {
   /** Batch terms the cache knew, and those the dictionary statements looked up. */
   hits: number[] = [];
   missing: number[] = [];
+  /** doc_values rows sent with the parts: batch rows [0, valuesSent). */
+  valuesSent = 0;
 
   /** Makes room for batch terms [0, terms). */
   reserve(terms: number): void {
@@ -262,4 +279,29 @@ function writeStreams(
     },
     queue,
   );
+}
+
+/** Queues a part's doc_values COPY, rendered once the field ids are back (their statement is ahead). */
+function writeValues(
+  client: PoolClient,
+  indexId: string,
+  part: AnalyzedPart,
+  docKeys: ArrayLike<number>,
+  state: PartState,
+  queue: StatementQueue,
+): Promise<void> {
+  if (part.valueDoc.length === 0) return Promise.resolve();
+  return queue.add(() => {
+    const rows: DocValueRow[] = [];
+    for (let i = 0; i < part.valueDoc.length; i++) {
+      rows.push({
+        fieldId: state.fieldIds[part.valueField[i]!]!,
+        docKey: docKeys[part.valueDoc[i]!]!,
+        num: part.valueNum[i] ?? null,
+        kw: part.valueKw[i] ?? null,
+      });
+    }
+    const copy = renderDocValues(indexId, rows);
+    return copyChunks(client, copy.sql, [copy.text]);
+  });
 }

@@ -176,4 +176,70 @@ describe('addAlongside: a batch analysed and written in parts', () => {
     await fx.putDocs(whole, first);
     expect(await stored(index)).toEqual(await stored(whole));
   });
+
+  it("sends a part's doc values and token streams while Node analyses the next part", async () => {
+    const index = await fx.createIndex(mappings);
+    const docs = documents(20, 3, 'c');
+    const ids = Object.keys(docs);
+    const texts = ids.map((id) => JSON.stringify(docs[id]));
+    /** Statements sent on the writer's client and the analysis of the second part, in order. */
+    const log: string[] = [];
+    // The second part's documents take ~20 ms each to read: long enough for Postgres to answer the
+    // first part's statements, so that its streams can go before the last document is analysed.
+    for (const id of ids.slice(10)) {
+      const body = docs[id]!.body;
+      Object.defineProperty(docs[id], 'body', {
+        enumerable: true,
+        get() {
+          log.push(`analyse ${id}`);
+          const until = Date.now() + 20;
+          while (Date.now() < until);
+          return body;
+        },
+      });
+    }
+    const client = await fx.pool.connect();
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (config: unknown, ...rest) => {
+      const text = typeof config === 'string' ? config : (config as { text?: string }).text;
+      log.push(String(text).split(' (')[0]!);
+      return query(config, ...rest);
+    };
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ k: string }>(
+        "SELECT nextval('doc_key_seq') AS k FROM generate_series(1, $1) ORDER BY 1",
+        [ids.length],
+      );
+      const keys = rows.map((r) => r.k);
+      await createIndexWriter({ partDocs: 10 }).addAlongside!(
+        client,
+        index,
+        ids.map((id, i) => ({ docKey: keys[i]!, source: docs[id]! })),
+        (queue) =>
+          queue.add(async () => {
+            await client.query(
+              `INSERT INTO documents (index_id, doc_key, id, source, version, seq_no)
+               SELECT $1, k, id, source, 1, 0 FROM unnest($2::bigint[], $3::text[], $4::jsonb[]) AS u(k, id, source)`,
+              [index.indexId, keys, ids, texts],
+            );
+          }),
+      );
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    const lastAnalysed = log.lastIndexOf(`analyse ${ids[ids.length - 1]}`);
+    // Two parts: the first part's doc values and streams went before the second part was analysed
+    // (before: only once it was, the doc values of both after the last part).
+    expect(log.indexOf('COPY doc_values')).toBeGreaterThan(-1);
+    expect(log.indexOf('COPY doc_values')).toBeLessThan(lastAnalysed);
+    expect(log.indexOf('COPY doc_tokens')).toBeLessThan(lastAnalysed);
+    expect(log.filter((s) => s === 'COPY doc_values')).toHaveLength(2);
+    expect(log.filter((s) => s === 'COPY doc_tokens')).toHaveLength(2);
+    // And the batch is stored as one piece stores it.
+    const whole = await fx.createIndex(mappings);
+    await fx.putDocs(whole, documents(20, 3, 'c'));
+    expect(await stored(index)).toEqual(await stored(whole));
+  });
 });
