@@ -89,7 +89,9 @@ export async function executeFastSearch(
   // Terms the cache holds are not sent again while their version stands: a search with one new term
   // reads that term's blocks, not every list of the query (the common terms are the long ones).
   const postings = await Promise.all(
-    plans.map((plan) => loadMatchPostings(db, plan, cache?.enabled, cache?.known(plan))),
+    plans.map((plan) =>
+      loadMatchPostings(db, plan, cache?.enabled, cache?.known(plan), cache ? cacheRoom(cache) : 0),
+    ),
   );
   if (cache) plans.forEach((plan, i) => cache.remember(plan, postings[i]!));
   const ranked = rankPlans(plans, postings, rank, request);
@@ -178,6 +180,11 @@ function countedUpFront(
   const longest = Math.max(0, ...lengths.values());
   if (lengths.size === 1) return longest;
   return lengths.size > 1 && longest > c.limit ? longest : undefined;
+}
+
+/** Bytes the cache takes without evicting, at most what it keeps of one term (postings-cache.ts). */
+function cacheRoom(cache: PostingsCache): number {
+  return Math.min(cache.maxBytes - cache.size.bytes, cache.maxBytes / 4);
 }
 
 /** How far matches must be counted: track_total_hits (ES default 10,000), none when the total is not shown. */

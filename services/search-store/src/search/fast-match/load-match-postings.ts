@@ -2,10 +2,11 @@ import type { CustomTypesConfig, Pool, PoolClient, QueryArrayConfig } from 'pg';
 import { fieldStatsOfPaths } from '../../index/field-stats-reader';
 import { joinPostings, joinTermBlocks } from '../../index/postings-reader';
 import { joinTerm } from '../../index/term-dictionary-reader';
-import { byteaLength, PgArrayError, readPackedHex } from './parse-pg-int-array';
 import type { FastMatchPlan } from './plan-fast-match';
 import { termKey, type KnownPostings, type TermVersion } from './postings-cache';
-import type { MatchPostings, TermPostings } from './score-match-plan';
+import type { MatchPostings } from './score-match-plan';
+import { readBlocks, type PackedBlock } from './read-packed-blocks';
+import { readConjunction, type ConjunctionTerm } from './read-conjunction';
 
 /**
  * One statement reads everything a plan scores with: the fields' statistics, the query terms'
@@ -80,12 +81,15 @@ export interface LoadedPostings extends MatchPostings {
  * (postings-cache.ts keeps only complete lists): the first search pays, the following ones do not.
  * `known`: postings the caller holds (the cache's), by term key, with the version they were read at;
  * a term still at that version sends no blocks and its held postings are answered.
+ * `room`: bytes the cache can still take without evicting; a conjunction parses whole the lists that
+ * fit, and reads the others only at its rarest term's documents (read-conjunction.ts).
  */
 export async function loadMatchPostings(
   db: Pool | PoolClient,
   plan: FastMatchPlan,
   whole = false,
   known: ReadonlyMap<string, KnownPostings> = new Map(),
+  room = 0,
 ): Promise<LoadedPostings> {
   const conjunction = plan.conjunctive && !whole;
   const values: unknown[] = [
@@ -106,7 +110,7 @@ export async function loadMatchPostings(
   const fields: MatchPostings['fields'] = new Map();
   const termKeys = new Map<number, { key: string; docFreq: number }>();
   const versions = new Map<string, TermVersion>();
-  const blocks = new Map<number, Block[]>();
+  const blocks = new Map<number, PackedBlock[]>();
   for (const row of rows) {
     const kind = Number(row[0]);
     if (kind === 0) {
@@ -133,49 +137,16 @@ export async function loadMatchPostings(
     }
   }
   const terms: MatchPostings['terms'] = new Map();
+  const conjunct: ConjunctionTerm[] = [];
   for (const [termId, { key, docFreq }] of termKeys) {
     const held = conjunction ? undefined : known.get(key);
     const now = versions.get(key)!;
     const same = held && held.version.termId === now.termId && held.version.version === now.version;
-    terms.set(key, same ? held.postings : readBlocks(docFreq, blocks.get(termId) ?? []));
+    const read = blocks.get(termId) ?? [];
+    if (plan.conjunctive)
+      conjunct.push({ key, termId, docFreq, held: same ? held.postings : undefined, blocks: read });
+    else terms.set(key, same ? held.postings : readBlocks(docFreq, read));
   }
+  for (const [key, list] of readConjunction(conjunct, conjunction ? 0 : room)) terms.set(key, list);
   return { fields, terms, versions };
-}
-
-interface Block {
-  base: number;
-  offsets: string;
-  freqs: string;
-  norms: string;
-  maxFreq: number;
-  minNorm: number;
-}
-
-/**
- * A term's blocks (disjoint doc ranges) in doc order, parsed straight into one set of arrays, with
- * each block's end and best impact (block-max-top-k.ts).
- */
-function readBlocks(docFreq: number, blocks: Block[]): TermPostings {
-  blocks.sort((a, b) => a.base - b.base);
-  let n = 0;
-  for (const b of blocks) n += byteaLength(b.norms); // a norm is one byte
-  const docs = new Float64Array(n);
-  const freqs = new Int32Array(n);
-  const norms = new Uint8Array(n);
-  const ends = new Int32Array(blocks.length);
-  const maxFreq = new Int32Array(blocks.length);
-  const minNorm = new Uint8Array(blocks.length);
-  let at = 0;
-  blocks.forEach((b, i) => {
-    const size = byteaLength(b.norms);
-    if (size === 0) throw new PgArrayError('an empty posting block');
-    const next = readPackedHex(b.offsets, size, docs, at, b.base);
-    readPackedHex(b.freqs, size, freqs, at);
-    readPackedHex(b.norms, size, norms, at);
-    at = next;
-    ends[i] = next;
-    maxFreq[i] = b.maxFreq;
-    minNorm[i] = b.minNorm;
-  });
-  return { docFreq, docs, freqs, norms, blocks: { ends, maxFreq, minNorm } };
 }

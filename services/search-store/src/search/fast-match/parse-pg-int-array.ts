@@ -121,3 +121,28 @@ export function readPackedHex(
   }
   return at;
 }
+
+/**
+ * Element `i` of a packed column in its bytea hex text (readPackedHex's format) at `width` bytes an
+ * element, read in place: a conjunction probes a few postings of a long block without parsing it
+ * (postings-at.ts). The caller checked the width and the bounds (packedWidth).
+ */
+export function packedHexAt(text: string, width: number, i: number): number {
+  let value = 0;
+  for (let b = 0, c = 2 + 2 * width * i; b < width; b++, c += 2) {
+    const high = NIBBLE[text.charCodeAt(c)] ?? -1;
+    const low = NIBBLE[text.charCodeAt(c + 1)] ?? -1;
+    if (high < 0 || low < 0) throw new PgArrayError(`not a hex digit at ${c}`);
+    value = value * 256 + high * 16 + low;
+  }
+  return value;
+}
+
+/** The width (1 to 4 bytes) of a packed column of `count` elements in bytea hex, as readPackedHex checks it. */
+export function packedWidth(text: string, count: number): number {
+  const bytes = byteaLength(text);
+  const width = bytes / count;
+  if (!(count > 0 && width >= 1 && width <= 4 && Number.isInteger(width)))
+    throw new PgArrayError(`a packed column of ${bytes} bytes does not hold ${count} values`);
+  return width;
+}

@@ -1,0 +1,41 @@
+import { byteaLength, PgArrayError, readPackedHex } from './parse-pg-int-array';
+import type { TermPostings } from './score-match-plan';
+
+/** One posting block as the postings statement sends it (load-match-postings.ts): packed columns in bytea hex. */
+export interface PackedBlock {
+  base: number;
+  offsets: string;
+  freqs: string;
+  norms: string;
+  maxFreq: number;
+  minNorm: number;
+}
+
+/**
+ * A term's blocks (disjoint doc ranges) in doc order, parsed straight into one set of arrays, with
+ * each block's end and best impact (block-max-top-k.ts).
+ */
+export function readBlocks(docFreq: number, blocks: PackedBlock[]): TermPostings {
+  blocks.sort((a, b) => a.base - b.base);
+  let n = 0;
+  for (const b of blocks) n += byteaLength(b.norms); // a norm is one byte
+  const docs = new Float64Array(n);
+  const freqs = new Int32Array(n);
+  const norms = new Uint8Array(n);
+  const ends = new Int32Array(blocks.length);
+  const maxFreq = new Int32Array(blocks.length);
+  const minNorm = new Uint8Array(blocks.length);
+  let at = 0;
+  blocks.forEach((b, i) => {
+    const size = byteaLength(b.norms);
+    if (size === 0) throw new PgArrayError('an empty posting block');
+    const next = readPackedHex(b.offsets, size, docs, at, b.base);
+    readPackedHex(b.freqs, size, freqs, at);
+    readPackedHex(b.norms, size, norms, at);
+    at = next;
+    ends[i] = next;
+    maxFreq[i] = b.maxFreq;
+    minNorm[i] = b.minNorm;
+  });
+  return { docFreq, docs, freqs, norms, blocks: { ends, maxFreq, minNorm } };
+}
