@@ -11,7 +11,7 @@ import {
   type TermTotals,
 } from './build-blocks';
 import { int8ArrayParam } from '../storage/binary-params';
-import { queueBinaryCopy } from '../storage/copy-binary';
+import { queueStreamedBinaryCopy } from '../storage/copy-binary';
 import { EventLoopTurns } from '../storage/event-loop-turns';
 import { StatementQueue } from '../storage/statement-queue';
 
@@ -49,8 +49,10 @@ export interface BatchPostings {
  * the last block's are the term's, and the term's last block is always one of these). Small blocks a
  * term gathers batch after batch are counted in `small_run` and merged later in the background
  * (segment-merge.ts), off the writer's path. The COPY goes through the caller's queue and is rendered
- * while Postgres runs the statements queued before it; `onBlocksQueued` runs once it is queued, so the
- * caller renders its next statement while Postgres writes the blocks.
+ * while Postgres runs the statements queued before it, then streamed: each ~256 KB of rows is sent as
+ * soon as it is rendered (`queueStreamedBinaryCopy`), so Postgres parses blocks while Node renders the
+ * rest; `onBlocksQueued` runs once the last row is rendered, so the caller renders its next statement
+ * while Postgres writes the last blocks.
  *
  * Writers to one index are serialised (FOR UPDATE on its `indices` row, api/write/execute-writes.ts)
  * and doc keys come from one sequence, so a batch's doc keys are above every key already indexed: a
@@ -101,7 +103,7 @@ export async function writeSegment(
   const isMerged = new Uint8Array(terms);
   for (const t of merging) isMerged[t] = 1;
   const index = Number(indexId);
-  const copying = queueBinaryCopy(
+  const copying = queueStreamedBinaryCopy(
     client,
     `COPY posting_blocks (index_id, term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm,
                          term_doc_freq, term_total_freq, small_run)
@@ -146,7 +148,8 @@ export async function writeSegment(
         };
         yield;
       }
-      // Runs after the COPY is queued (queueBinaryCopy queues it in the same turn as the last row).
+      // Runs once every row is rendered, in the turn that writes the last ones: what the caller queues
+      // then goes after the COPY (queued before the first row).
       if (onBlocksQueued) queueMicrotask(onBlocksQueued);
     },
     { queue, turns },
