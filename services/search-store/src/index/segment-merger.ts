@@ -1,4 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
+import { rebuildBloatedBlockIndexes } from './rebuild-block-indexes';
+import { reclaimMergedBlocks } from './reclaim-merged-blocks';
 import { mergeSegments, type MergeRound } from './segment-merge';
 
 /** Writes an index must pause for before its merge starts: a bulk load is not slowed by its own merges. */
@@ -9,6 +11,10 @@ const MAX_DEFER_MS = 5000;
 export interface SegmentMergerOptions {
   quietMs?: number;
   maxDeferMs?: number;
+  /** After each round that merged: vacuums the table when enough of it is dead (reclaim-merged-blocks.ts). */
+  reclaim?: (pool: Pool, deadBlocks: number, drained: boolean) => Promise<boolean>;
+  /** Once a drain that merged has ended: rebuilds bloated indexes (rebuild-block-indexes.ts). */
+  rebuild?: (pool: Pool) => Promise<boolean>;
 }
 
 export interface SegmentMerger {
@@ -28,15 +34,24 @@ export interface SegmentMerger {
  * instances never merge one index at once, and a merger never waits for a writer (a busy index is
  * left to that writer's next noteWrites); a writer waits for at most one round. A failed round is
  * dropped (the candidates stay in the partial index; the next write or `_forcemerge` picks them up).
+ * After each round that merged, the space of the blocks it deleted is reclaimed once enough of the
+ * table is dead (reclaim-merged-blocks.ts: a VACUUM that skips rather than waits), so the next rounds
+ * and batches fill it instead of growing the file; once a drain that merged has ended, the rest is
+ * reclaimed and posting_blocks' indexes are rebuilt if the load left them bloated
+ * (rebuild-block-indexes.ts). Failures there are left to autovacuum and the next drain.
  */
 export function createSegmentMerger(pool: Pool, options: SegmentMergerOptions = {}): SegmentMerger {
   const quietMs = options.quietMs ?? QUIET_MS;
   const maxDeferMs = options.maxDeferMs ?? MAX_DEFER_MS;
+  const reclaim = options.reclaim ?? reclaimMergedBlocks;
+  const rebuild = options.rebuild ?? ((p: Pool) => rebuildBloatedBlockIndexes(p));
   const pending = new Set<string>();
   let running: Promise<void> | undefined;
   let lastWrite = 0;
   /** When the oldest write still waiting for a merge was noted. */
   let waitingSince = 0;
+  /** Blocks this merger's rounds deleted since its last reclaim that vacuumed. */
+  let deadBlocks = 0;
 
   async function round(indexId: string): Promise<MergeRound | 'busy'> {
     const client = await pool.connect();
@@ -68,13 +83,31 @@ export function createSegmentMerger(pool: Pool, options: SegmentMergerOptions = 
   }
 
   async function drain(): Promise<void> {
-    while (pending.size > 0) {
-      await awaitTurn();
-      const [indexId] = pending;
-      pending.delete(indexId!);
-      const done = await round(indexId!).catch(() => undefined);
-      if (done !== 'busy' && done && done.terms > 0) pending.add(indexId!); // more may be left
-      if (pending.size === 0) waitingSince = Date.now();
+    let merged = false;
+    for (;;) {
+      /** Whether the last round found nothing to merge (not a writer holding the index, not a failure). */
+      let settled = false;
+      while (pending.size > 0) {
+        await awaitTurn();
+        const [indexId] = pending;
+        pending.delete(indexId!);
+        const done = await round(indexId!).catch(() => undefined);
+        settled = done !== 'busy' && done?.terms === 0;
+        if (done !== 'busy' && done && done.terms > 0) {
+          pending.add(indexId!); // more may be left
+          merged = true;
+          deadBlocks += done.blocksRead;
+          if (await reclaim(pool, deadBlocks, false).catch(() => false)) deadBlocks = 0;
+        }
+        if (pending.size === 0) waitingSince = Date.now();
+      }
+      // A writer holding the index ends a drain too: its load goes on, and so does the work below, later.
+      if (!merged || !settled) return;
+      // Nothing is left to merge: the rest of the space, and the indexes the merges left bloated.
+      // Writes noted meanwhile are merged next (the loop), not left to the next noteWrites.
+      merged = false;
+      if (await reclaim(pool, deadBlocks, true).catch(() => false)) deadBlocks = 0;
+      await rebuild(pool).catch(() => false);
     }
   }
 
