@@ -37,6 +37,7 @@ export async function rebuildBloatedBlockIndexes(pool: Pool, options: RebuildOpt
   const factor = options.factor ?? REBUILD_FACTOR;
   const minExcess = options.minExcessBytes ?? REBUILD_MIN_EXCESS_BYTES;
   const client = await pool.connect();
+  let reset = true;
   try {
     const { rows: locked } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
       REBUILD_LOCK,
@@ -64,11 +65,14 @@ export async function rebuildBloatedBlockIndexes(pool: Pool, options: RebuildOpt
       }
       return true;
     } finally {
-      await client.query('RESET statement_timeout').catch(() => undefined);
-      await client.query('SELECT pg_advisory_unlock($1)', [REBUILD_LOCK]).catch(() => undefined);
+      // A connection that cannot reset its timeout or drop the lock is closed (which drops the lock).
+      reset = await client.query(`RESET statement_timeout; SELECT pg_advisory_unlock(${REBUILD_LOCK})`).then(
+        () => true,
+        () => false,
+      );
     }
   } finally {
-    client.release();
+    client.release(!reset);
   }
 }
 

@@ -8,6 +8,12 @@ import type { Pool } from 'pg';
 export const RECLAIM_DEAD_FRACTION = 0.1;
 /** Dead blocks below which a vacuum is not worth its scan (autovacuum_vacuum_threshold is 50 rows). */
 export const RECLAIM_MIN_DEAD = 1000;
+/**
+ * The first VACUUM after a load reads the whole heap (nothing is all-visible yet) and the indexes:
+ * at a million documents over a gigabyte, which the service's statement timeout (30 s) could cut
+ * short, wasting the scan. This bounds a stuck one instead.
+ */
+const RECLAIM_TIMEOUT_MS = 10 * 60 * 1000;
 
 /**
  * Makes the space of the blocks merges deleted reusable, so that the rows the next rounds and
@@ -37,15 +43,24 @@ export async function reclaimMergedBlocks(
   { minDead = RECLAIM_MIN_DEAD, fraction = RECLAIM_DEAD_FRACTION } = {},
 ): Promise<boolean> {
   if (deadBlocks < minDead) return false;
-  if (drained) {
-    await pool.query('VACUUM (SKIP_LOCKED) posting_blocks');
-    return true;
-  }
-  const { rows } = await pool.query<{ live: string }>(
-    `SELECT greatest(s.n_live_tup, c.reltuples) AS live FROM pg_class c
+  if (!drained) {
+    const { rows } = await pool.query<{ live: string }>(
+      `SELECT greatest(s.n_live_tup, c.reltuples) AS live FROM pg_class c
        LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid WHERE c.oid = 'posting_blocks'::regclass`,
-  );
-  if (deadBlocks < fraction * Number(rows[0]?.live ?? 0)) return false;
-  await pool.query('VACUUM (SKIP_LOCKED) posting_blocks');
+    );
+    if (deadBlocks < fraction * Number(rows[0]?.live ?? 0)) return false;
+  }
+  const client = await pool.connect();
+  try {
+    await client.query(`SET statement_timeout = ${RECLAIM_TIMEOUT_MS}`);
+    await client.query('VACUUM (SKIP_LOCKED) posting_blocks');
+  } finally {
+    // A connection that cannot reset its timeout is not handed to the next statement.
+    const reset = await client.query('RESET statement_timeout').then(
+      () => true,
+      () => false,
+    );
+    client.release(!reset);
+  }
   return true;
 }
