@@ -8,12 +8,22 @@ export const REBUILD_FACTOR = 2;
 export const REBUILD_MIN_EXCESS_BYTES = 8 * 1024 * 1024;
 /** A rebuild of a million-document index's keys takes seconds; this bounds a stuck one. */
 const REBUILD_TIMEOUT_MS = 10 * 60 * 1000;
+/**
+ * A concurrent rebuild waits for every transaction older than its new index (a scroll or a point in
+ * time holds one open for its keep-alive): while one is older than this, no rebuild starts, and a
+ * wait for a lock or a snapshot that takes longer than REBUILD_LOCK_TIMEOUT_MS fails it (its copy is
+ * dropped): the merger, which waits for the rebuild, is never held up for long.
+ */
+const OLD_TRANSACTION_MS = 5000;
+const REBUILD_LOCK_TIMEOUT_MS = 10_000;
 /** pg_try_advisory_lock key: one rebuild at a time across instances ('pbix' as an int4). */
 const REBUILD_LOCK = 0x70626978;
 
 export interface RebuildOptions {
   factor?: number;
   minExcessBytes?: number;
+  /** Transactions open longer than this (in this database) defer the rebuild. */
+  oldTransactionMs?: number;
 }
 
 /**
@@ -36,6 +46,7 @@ export interface RebuildOptions {
 export async function rebuildBloatedBlockIndexes(pool: Pool, options: RebuildOptions = {}): Promise<boolean> {
   const factor = options.factor ?? REBUILD_FACTOR;
   const minExcess = options.minExcessBytes ?? REBUILD_MIN_EXCESS_BYTES;
+  const oldTransactionMs = options.oldTransactionMs ?? OLD_TRANSACTION_MS;
   const client = await pool.connect();
   let reset = true;
   try {
@@ -55,6 +66,14 @@ export async function rebuildBloatedBlockIndexes(pool: Pool, options: RebuildOpt
       const needed = Math.max(0, rows[0]!.tuples) * PKEY_ENTRY_BYTES + 2 * 8192;
       // reltuples is -1 before the first VACUUM or ANALYZE: unknown, so no rebuild.
       if (rows[0]!.tuples < 0 || bytes < factor * needed || bytes - needed < minExcess) return false;
+      const { rows: old } = await client.query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+            AND backend_xmin IS NOT NULL AND xact_start < now() - make_interval(secs => $1::float8 / 1000)
+          LIMIT 1`,
+        [oldTransactionMs],
+      );
+      if (old.length > 0) return false;
+      await client.query(`SET lock_timeout = ${REBUILD_LOCK_TIMEOUT_MS}`);
       try {
         // Index by index rather than REINDEX TABLE, which would rebuild the TOAST table's index too.
         await client.query('REINDEX INDEX CONCURRENTLY posting_blocks_pkey');
@@ -66,10 +85,12 @@ export async function rebuildBloatedBlockIndexes(pool: Pool, options: RebuildOpt
       return true;
     } finally {
       // A connection that cannot reset its timeout or drop the lock is closed (which drops the lock).
-      reset = await client.query(`RESET statement_timeout; SELECT pg_advisory_unlock(${REBUILD_LOCK})`).then(
-        () => true,
-        () => false,
-      );
+      reset = await client
+        .query(`RESET statement_timeout; RESET lock_timeout; SELECT pg_advisory_unlock(${REBUILD_LOCK})`)
+        .then(
+          () => true,
+          () => false,
+        );
     }
   } finally {
     client.release(!reset);

@@ -155,6 +155,20 @@ describe('the space merges free', () => {
 
     // Not worth it under the default minimum excess (a test database's key is far below 8 MB).
     expect(await rebuildBloatedBlockIndexes(fx.pool)).toBe(false);
+    // Deferred while a transaction is open (a scroll's snapshot): a concurrent rebuild would wait for it.
+    const reader = await fx.pool.connect();
+    try {
+      await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      await reader.query('SELECT count(*) FROM posting_blocks');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await rebuildBloatedBlockIndexes(fx.pool, { minExcessBytes: 0, oldTransactionMs: 10 })).toBe(
+        false,
+      );
+      expect(await size('posting_blocks_pkey')).toBe(bloated);
+    } finally {
+      await reader.query('ROLLBACK');
+      reader.release();
+    }
     expect(await rebuildBloatedBlockIndexes(fx.pool, { minExcessBytes: 0 })).toBe(true);
     expect(await size('posting_blocks_pkey')).toBeLessThan(bloated / 2);
     expect(await searchable(index)).toEqual(searched);
