@@ -2,6 +2,7 @@ import express, { Router } from 'express';
 import { changePassword } from '../domain/users/change-password';
 import { checkNewPassword, MIN_NEW_PASSWORD_LENGTH } from '../domain/users/password-policy';
 import { sendAccountPage } from './account-page';
+import { answerThrottled } from './answer-throttled';
 import { auditPageEvent, clientIp } from './page-audit';
 import type { PageContext } from './page-context';
 import { formField } from './page-form';
@@ -44,15 +45,14 @@ export function accountPasswordRoute(ctx: PageContext): Router {
     const ip = clientIp(req);
     const wait = await ctx.throttle.retryAfter(session.username, ip);
     if (wait > 0) {
-      auditPageEvent(ctx.logger, req, 'password.change_throttled', {
-        userId: session.userId,
-        retryAfterSeconds: wait,
-      });
-      res.set('Retry-After', String(wait));
-      return refuse(
-        429,
-        'current',
-        t('Too many wrong passwords. Try again in {seconds} seconds.', { seconds: wait }),
+      const error = t('Too many wrong passwords. Try again in {seconds} seconds.', { seconds: wait });
+      const fields = { userId: session.userId };
+      return answerThrottled(
+        ctx.logger,
+        req,
+        res,
+        { event: 'password.change_throttled', fields, wait, error },
+        (status, message) => refuse(status, 'current', message),
       );
     }
     if (!(await changePassword(ctx.users, session, current, next))) {

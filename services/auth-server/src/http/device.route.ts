@@ -1,6 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import { describeScopes } from '../domain/consent/describe-scopes';
 import { formatUserCode, normalizeUserCode } from '../domain/device/user-code';
+import { answerThrottled } from './answer-throttled';
 import { auditPageEvent, clientIp } from './page-audit';
 import type { PageContext } from './page-context';
 import { formField } from './page-form';
@@ -68,15 +69,16 @@ export function deviceRoute(ctx: PageContext): Router {
     const ip = clientIp(req);
     const wait = await ctx.deviceThrottle.retryAfter(session.userId, ip);
     if (wait > 0) {
-      auditPageEvent(ctx.logger, req, 'device.throttled', {
-        userId: session.userId,
-        retryAfterSeconds: wait,
-      });
-      res.set('Retry-After', String(wait));
-      return again(
-        429,
-        ctx.chrome(req).i18n.t('Too many wrong codes. Try again in {seconds} seconds.', { seconds: wait }),
-        shown,
+      const error = ctx
+        .chrome(req)
+        .i18n.t('Too many wrong codes. Try again in {seconds} seconds.', { seconds: wait });
+      const fields = { userId: session.userId };
+      return answerThrottled(
+        ctx.logger,
+        req,
+        res,
+        { event: 'device.throttled', fields, wait, error },
+        (status, message) => again(status, message, shown),
       );
     }
     const unknown = async () => {

@@ -1,6 +1,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import { PASSWORD_AUTHENTICATION } from '../domain/sessions/authentication-methods';
 import { checkLogin } from '../domain/users/check-login';
+import { answerThrottled } from './answer-throttled';
 import { fromQueryString, LOGIN_MARK_PARAM, parseReturnTo, toQueryString } from './authorize-params';
 import { auditPageEvent, clientIp } from './page-audit';
 import type { PageContext } from './page-context';
@@ -50,13 +51,15 @@ export function loginRoute(ctx: PageContext): Router {
     const ip = clientIp(req);
     const wait = await ctx.throttle.retryAfter(username, ip);
     if (wait > 0) {
-      auditPageEvent(ctx.logger, req, 'login.throttled', { username, retryAfterSeconds: wait });
-      res.set('Retry-After', String(wait));
-      return again(
-        429,
-        ctx
-          .chrome(req)
-          .i18n.t('Too many failed sign-in attempts. Try again in {seconds} seconds.', { seconds: wait }),
+      const error = ctx
+        .chrome(req)
+        .i18n.t('Too many failed sign-in attempts. Try again in {seconds} seconds.', { seconds: wait });
+      return answerThrottled(
+        ctx.logger,
+        req,
+        res,
+        { event: 'login.throttled', fields: { username }, wait, error },
+        again,
       );
     }
     const user = await checkLogin(ctx.users, username, password);

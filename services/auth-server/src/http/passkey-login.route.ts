@@ -6,6 +6,7 @@ import {
 import { parseAuthenticationResponse } from '../domain/passkeys/parse-passkey-response';
 import { passkeyAuthentication } from '../domain/passkeys/passkey-authentication';
 import { startPasskeyAssertion } from '../domain/passkeys/start-passkey-assertion';
+import { answerThrottled } from './answer-throttled';
 import { parseReturnTo } from './authorize-params';
 import { continuation } from './login.route';
 import { auditPageEvent, clientIp } from './page-audit';
@@ -56,13 +57,16 @@ export function passkeyLoginRoute(ctx: PageContext, passkeys: PasskeyPageContext
     const credentialId = response?.id ?? '';
     const wait = await passkeys.throttle.retryAfter(credentialId, ip);
     if (wait > 0) {
-      auditPageEvent(ctx.logger, req, 'passkey.login.throttled', { credentialId, retryAfterSeconds: wait });
-      res.set('Retry-After', String(wait));
-      return again(
-        429,
-        ctx
-          .chrome(req)
-          .i18n.t('Too many failed sign-in attempts. Try again in {seconds} seconds.', { seconds: wait }),
+      const error = ctx
+        .chrome(req)
+        .i18n.t('Too many failed sign-in attempts. Try again in {seconds} seconds.', { seconds: wait });
+      const fields = { credentialId };
+      return answerThrottled(
+        ctx.logger,
+        req,
+        res,
+        { event: 'passkey.login.throttled', fields, wait, error },
+        again,
       );
     }
     const binding = passkeyBinding(passkeys.keys, ctx.config.ISSUER, req);

@@ -6,6 +6,7 @@ import {
 import { parseAuthenticationResponse } from '../domain/passkeys/parse-passkey-response';
 import { passkeyMethod } from '../domain/passkeys/passkey-authentication';
 import { startPasskeyAssertion } from '../domain/passkeys/start-passkey-assertion';
+import { answerThrottled } from './answer-throttled';
 import { auditPageEvent, clientIp } from './page-audit';
 import type { PageContext } from './page-context';
 import { formField } from './page-form';
@@ -58,14 +59,13 @@ export function secondFactorPasskeyRoute(
     const ip = clientIp(req);
     const wait = await ctx.mfa.throttle.retryAfter(userId, ip);
     if (wait > 0) {
-      auditPageEvent(ctx.logger, req, 'mfa.throttled', { userId, retryAfterSeconds: wait });
-      res.set('Retry-After', String(wait));
-      return step.page(
+      const error = t('Too many failed sign-in attempts. Try again in {seconds} seconds.', { seconds: wait });
+      return answerThrottled(
+        ctx.logger,
         req,
         res,
-        challenge,
-        429,
-        t('Too many failed sign-in attempts. Try again in {seconds} seconds.', { seconds: wait }),
+        { event: 'mfa.throttled', fields: { userId }, wait, error },
+        (status, message) => step.page(req, res, challenge, status, message),
       );
     }
     const response = parseAuthenticationResponse(formField(req, 'credential'));

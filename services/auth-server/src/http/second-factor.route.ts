@@ -1,4 +1,5 @@
 import express, { Router } from 'express';
+import { answerThrottled } from './answer-throttled';
 import { auditPageEvent, clientIp } from './page-audit';
 import type { PageContext } from './page-context';
 import { formField } from './page-form';
@@ -36,14 +37,14 @@ export function secondFactorRoute(ctx: PageContext): Router {
     const ip = clientIp(req);
     const wait = await ctx.mfa.throttle.retryAfter(challenge.userId, ip);
     if (wait > 0) {
-      auditPageEvent(ctx.logger, req, 'mfa.throttled', { userId: challenge.userId, retryAfterSeconds: wait });
-      res.set('Retry-After', String(wait));
-      return step.page(
+      const error = t('Too many wrong codes. Try again in {seconds} seconds.', { seconds: wait });
+      const fields = { userId: challenge.userId };
+      return answerThrottled(
+        ctx.logger,
         req,
         res,
-        challenge,
-        429,
-        t('Too many wrong codes. Try again in {seconds} seconds.', { seconds: wait }),
+        { event: 'mfa.throttled', fields, wait, error },
+        (status, message) => step.page(req, res, challenge, status, message),
       );
     }
     const verified = await ctx.mfa.totp.verifySecondFactor(challenge.userId, code);

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { ADMIN_ROLE } from '../../domain/admin/admin-actor';
 import { checkLogin } from '../../domain/users/check-login';
+import { answerThrottled } from '../answer-throttled';
 import { auditPageEvent, clientIp } from '../page-audit';
 import { field } from './console-form';
 import type { ConsoleContext } from './console-context';
@@ -51,16 +52,9 @@ export function consoleLoginRoute(cc: ConsoleContext, { form }: ConsoleHandlers)
     const ip = clientIp(req);
     const wait = await page.throttle.retryAfter(username, ip);
     if (wait > 0) {
-      auditPageEvent(page.logger, req, 'login.throttled', {
-        username,
-        console: 'admin',
-        retryAfterSeconds: wait,
-      });
-      res.set('Retry-After', String(wait));
-      return again(
-        429,
-        t('Too many failed sign-in attempts. Try again in {seconds} seconds.', { seconds: wait }),
-      );
+      const error = t('Too many failed sign-in attempts. Try again in {seconds} seconds.', { seconds: wait });
+      const fields = { username, console: 'admin' };
+      return answerThrottled(page.logger, req, res, { event: 'login.throttled', fields, wait, error }, again);
     }
     const user = await checkLogin(loginStore, username, password);
     if (!user) {

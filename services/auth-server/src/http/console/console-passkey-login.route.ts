@@ -7,6 +7,7 @@ import {
 import { parseAuthenticationResponse } from '../../domain/passkeys/parse-passkey-response';
 import { passkeyAuthentication } from '../../domain/passkeys/passkey-authentication';
 import { startPasskeyAssertion } from '../../domain/passkeys/start-passkey-assertion';
+import { answerThrottled } from '../answer-throttled';
 import { CSRF_COOKIE } from '../csrf';
 import { auditPageEvent, clientIp } from '../page-audit';
 import { formField } from '../page-form';
@@ -69,15 +70,14 @@ export function consolePasskeyLoginRoute(cc: ConsoleContext, passkeys: PasskeyPa
     const credentialId = response?.id ?? '';
     const wait = await passkeys.throttle.retryAfter(credentialId, ip);
     if (wait > 0) {
-      auditPageEvent(page.logger, req, 'passkey.login.throttled', {
-        credentialId,
-        console: 'admin',
-        retryAfterSeconds: wait,
-      });
-      res.set('Retry-After', String(wait));
-      return again(
-        429,
-        t('Too many failed sign-in attempts. Try again in {seconds} seconds.', { seconds: wait }),
+      const error = t('Too many failed sign-in attempts. Try again in {seconds} seconds.', { seconds: wait });
+      const fields = { credentialId, console: 'admin' };
+      return answerThrottled(
+        page.logger,
+        req,
+        res,
+        { event: 'passkey.login.throttled', fields, wait, error },
+        again,
       );
     }
     const binding = consoleBinding(cc, req);

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { authenticationOf } from '../../domain/sessions/authentication-methods';
 import type { MfaChallenge } from '../../domain/sessions/mfa-challenge';
+import { answerThrottled } from '../answer-throttled';
 import { auditPageEvent, clientIp } from '../page-audit';
 import { PageError } from '../page-error';
 import { renderSecondFactor } from '../views/second-factor.view';
@@ -62,14 +63,13 @@ export function consoleSecondFactorRoute(cc: ConsoleContext, { form }: ConsoleHa
     const who = { userId: challenge.userId, console: 'admin' };
     const wait = await page.mfa.throttle.retryAfter(challenge.userId, ip);
     if (wait > 0) {
-      auditPageEvent(page.logger, req, 'mfa.throttled', { ...who, retryAfterSeconds: wait });
-      res.set('Retry-After', String(wait));
-      return show(
+      const error = t('Too many wrong codes. Try again in {seconds} seconds.', { seconds: wait });
+      return answerThrottled(
+        page.logger,
         req,
         res,
-        challenge,
-        429,
-        t('Too many wrong codes. Try again in {seconds} seconds.', { seconds: wait }),
+        { event: 'mfa.throttled', fields: who, wait, error },
+        (status, message) => show(req, res, challenge, status, message),
       );
     }
     const verified = await page.mfa.totp.verifySecondFactor(challenge.userId, code);
