@@ -1,14 +1,19 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startAuthServer, type RunningAuthServer } from '../support/start-auth-server';
 import { admin, basic, pkce, postForm } from '../support/oauth-helpers';
 import { startCallbackServer, type CallbackServer } from './support/callback-server';
+import { artifactsDir } from './support/artifacts-dir';
+import { checkAtWidths } from './support/check-at-widths';
+import { codeFlowUrl } from './support/code-flow-url';
 import { launchChromium } from './support/launch-chromium';
+import { signInWithPassword } from './support/sign-in-with-password';
 
-const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'admin-console');
-const WIDTHS = [360, 1280];
+const ARTIFACTS = artifactsDir('admin-console');
+/** The console's own widths: taller, as its tables are. */
+const WIDTHS = [
+  { width: 360, height: 900 },
+  { width: 1280, height: 900 },
+];
 
 /**
  * The admin console in chromium: an admin signs in, creates a confidential client with a redirect URI
@@ -26,7 +31,6 @@ describe('admin console in chromium', () => {
   const user = { username: 'grace', password: 'compiler 1952 password' };
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     callback = await startCallbackServer();
     server = await startAuthServer();
     const id = (await admin(server, 'POST', '/users', adminUser)).body.user_id as string;
@@ -49,23 +53,8 @@ describe('admin console in chromium', () => {
     // Before the screenshot (caret style) and axe (its script) add to the DOM: nothing inline of ours.
     const inline = await page.evaluate(() => document.querySelectorAll('[style], script, style').length);
     expect({ name, inline }).toEqual({ name, inline: 0 });
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 900 });
-      const layout = await page.evaluate(() => ({
-        overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      }));
-      // Tables scroll inside their own box; the page itself never scrolls sideways.
-      expect({ name, width, overflow: layout.overflow <= 0 }).toEqual({ name, width, overflow: true });
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
-      const axe = await new AxeBuilder({ page })
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-        .analyze();
-      const serious = axe.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      expect({ name, width, serious }).toEqual({ name, width, serious: [] });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
+    // Tables scroll inside their own box; the page itself never scrolls sideways.
+    await checkAtWidths(page, name, { dir: ARTIFACTS, widths: WIDTHS, against: 'root' });
   }
 
   it('an admin creates a client in the console and a user completes a code flow with it', async () => {
@@ -73,9 +62,7 @@ describe('admin console in chromium', () => {
     expect(response!.headers()['x-frame-options']).toBe('DENY');
     expect(page.url()).toBe(`${server.url}/admin/console/login`);
     await check('login');
-    await page.getByLabel('Username').fill(adminUser.username);
-    await page.getByLabel('Password').fill(adminUser.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, adminUser.username, adminUser.password);
     await page.waitForURL(`${server.url}/admin`);
     await check('home');
 
@@ -104,19 +91,15 @@ describe('admin console in chromium', () => {
     const userPage = await userContext.newPage();
     const { verifier, challenge } = pkce();
     await userPage.goto(
-      `${server.url}/authorize?${new URLSearchParams({
-        client_id: clientId,
-        redirect_uri: `${callback.origin}/cb`,
-        response_type: 'code',
+      codeFlowUrl(server.url, {
+        clientId,
+        redirectUri: `${callback.origin}/cb`,
         scope: 'openid profile',
         state: 'console-state',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      })}`,
+        challenge,
+      }),
     );
-    await userPage.getByLabel('Username').fill(user.username);
-    await userPage.getByLabel('Password').fill(user.password);
-    await userPage.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(userPage, user.username, user.password);
     expect(await userPage.getByRole('heading', { level: 1 }).textContent()).toBe(
       'Allow Console Notebook to access your account?',
     );

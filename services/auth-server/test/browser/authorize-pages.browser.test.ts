@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { startWebServer, type WebServer } from '../web/support/start-web-server';
 import { startCallbackServer, type CallbackServer } from './support/callback-server';
 import { launchChromium } from './support/launch-chromium';
+import { signInWithPassword } from './support/sign-in-with-password';
 
 /** The pages in a real browser, with the test double of the AuthorizationFlow (see full-code-flow for the real one). */
 describe('login and consent pages in chromium', () => {
@@ -62,9 +63,7 @@ describe('login and consent pages in chromium', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(authorizeUrl('state-allow'));
-    await page.getByLabel('Username').fill('kim');
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, 'kim', password);
     await page.waitForSelector('button[name="decision"][value="allow"]');
     expect(await page.locator('li[data-scope="email"]').textContent()).toBe('See your email address');
     await page.getByRole('button', { name: 'Allow' }).click();
@@ -82,9 +81,7 @@ describe('login and consent pages in chromium', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(authorizeUrl('state-deny'));
-    await page.getByLabel('Username').fill('kim');
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, 'kim', password);
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.waitForURL(`${callback.origin}/cb?**`);
     const query = callback.received.at(-1)!;
@@ -117,9 +114,7 @@ describe('login and consent pages in chromium', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${server.url}/login`);
-    await page.getByLabel('Username').fill('kim');
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, 'kim', password);
     await page.waitForURL(`${server.url}/account`);
     callback.page(
       '/attack',

@@ -1,17 +1,15 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { startAuthServer, type RunningAuthServer } from '../support/start-auth-server';
 import { admin, createClient } from '../support/oauth-helpers';
 import { DEVICE_GRANT, startDevice } from '../support/device-helpers';
+import { artifactsDir } from './support/artifacts-dir';
 import { launchChromium } from './support/launch-chromium';
+import { PAGE_WIDTHS } from './support/page-widths';
+import { seriousAxeViolations } from './support/serious-axe-violations';
+import { signInWithPassword } from './support/sign-in-with-password';
 
-const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'pages');
-const WIDTHS = [
-  { width: 360, height: 740 },
-  { width: 1280, height: 800 },
-];
+const ARTIFACTS = artifactsDir('pages');
 /** A 16×16 PNG (a solid square), uploaded through the admin API as the client's logo. */
 const LOGO_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAHklEQVR4nGNgiPcmDZGpQdbvBkE0qmFUAzEaaJhaAah5ACAXrVHdAAAAAElFTkSuQmCC',
@@ -31,7 +29,6 @@ describe('client logo on device and login-after-error pages in chromium', () => 
   const user = { username: 'ada-logo', password: 'analytical engine 1843' };
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     server = await startAuthServer({}, { issuerIsUrl: true });
     client = await createClient(server, {
       name: 'Smart Fridge',
@@ -56,9 +53,7 @@ describe('client logo on device and login-after-error pages in chromium', () => 
 
   async function signInAt(page: Page, url: string, password = user.password) {
     await page.goto(url);
-    await page.getByLabel('Username').fill(user.username);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, user.username, password);
   }
 
   async function deviceConsent(page: Page) {
@@ -96,7 +91,7 @@ describe('client logo on device and login-after-error pages in chromium', () => 
 
   for (const [name, open] of pages) {
     it(`${name}: shows the loaded logo, no serious axe violation`, async () => {
-      for (const viewport of WIDTHS) {
+      for (const viewport of PAGE_WIDTHS) {
         const context = await browser.newContext({ viewport });
         const page = await context.newPage();
         await open(page);
@@ -109,12 +104,7 @@ describe('client logo on device and login-after-error pages in chromium', () => 
         expect(await logo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(16);
         expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
         await page.screenshot({ path: join(ARTIFACTS, `${name}-${viewport.width}.png`), fullPage: true });
-        const axe = await new AxeBuilder({ page })
-          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-          .analyze();
-        const serious = axe.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        const serious = await seriousAxeViolations(page);
         expect({ page: name, width: viewport.width, serious }).toEqual({
           page: name,
           width: viewport.width,

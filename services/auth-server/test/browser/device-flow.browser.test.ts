@@ -3,6 +3,7 @@ import { startAuthServer, type RunningAuthServer } from '../support/start-auth-s
 import { admin, createClient, createResourceServer, introspect, type Json } from '../support/oauth-helpers';
 import { DEVICE_GRANT, pollDevice, startDevice } from '../support/device-helpers';
 import { launchChromium } from './support/launch-chromium';
+import { signInWithPassword } from './support/sign-in-with-password';
 
 /**
  * RFC 8628 end to end in Debian's chromium: a device starts the flow and polls /token as §3.4 says
@@ -55,9 +56,7 @@ describe('device authorization grant in chromium (real endpoints)', () => {
     const page = await context.newPage();
     const response = await page.goto(url);
     expect(response!.headers()['x-frame-options']).toBe('DENY');
-    await page.getByLabel('Username').fill(user.username);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, user.username, user.password);
     return { context, page };
   }
 

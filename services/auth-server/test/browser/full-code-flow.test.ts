@@ -9,7 +9,9 @@ import {
   postForm,
 } from '../support/oauth-helpers';
 import { startCallbackServer, type CallbackServer } from './support/callback-server';
+import { codeFlowUrl } from './support/code-flow-url';
 import { launchChromium } from './support/launch-chromium';
+import { signInWithPassword } from './support/sign-in-with-password';
 
 /**
  * The whole authorization code flow with the real protocol core, in Debian's chromium: login page →
@@ -51,23 +53,19 @@ describe('authorization code flow with PKCE in chromium (real endpoints)', () =>
   });
 
   function authorizeUrl(state: string, challenge: string, extra: Record<string, string> = {}): string {
-    return `${server.url}/authorize?${new URLSearchParams({
-      client_id: client.clientId,
-      redirect_uri: `${callback.origin}/cb`,
-      response_type: 'code',
+    return codeFlowUrl(server.url, {
+      clientId: client.clientId,
+      redirectUri: `${callback.origin}/cb`,
       scope: 'openid profile email search.read',
       state,
       nonce: `n-${state}`,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      ...extra,
-    })}`;
+      challenge,
+      extra,
+    });
   }
 
   async function signIn(page: Page): Promise<void> {
-    await page.getByLabel('Username').fill(user.username);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, user.username, user.password);
   }
 
   async function exchange(code: string, verifier: string) {

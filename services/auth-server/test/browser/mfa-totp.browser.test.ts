@@ -1,20 +1,18 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import jwt from 'jsonwebtoken';
 import type { Browser, Page } from 'playwright-core';
 import { startAuthServer, type RunningAuthServer } from '../support/start-auth-server';
 import { admin, createClient, pkce, postForm } from '../support/oauth-helpers';
 import { totpCode } from '../web/support/totp-helpers';
+import { artifactsDir } from './support/artifacts-dir';
 import { startCallbackServer, type CallbackServer } from './support/callback-server';
+import { checkAtWidths } from './support/check-at-widths';
+import { codeFlowUrl } from './support/code-flow-url';
 import { launchChromium } from './support/launch-chromium';
+import { PAGE_WIDTHS } from './support/page-widths';
+import { signInWithPassword } from './support/sign-in-with-password';
 
 /** Screenshots of the MFA pages at both widths, kept as test artifacts (not golden images). */
-const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'mfa');
-const WIDTHS = [
-  { width: 360, height: 740 },
-  { width: 1280, height: 800 },
-];
+const ARTIFACTS = artifactsDir('mfa');
 
 /**
  * Issue 25, TOTP in chromium as a person does it: set up an authenticator app from the account page (reading
@@ -30,7 +28,6 @@ describe('TOTP enrolment and sign-in in chromium', () => {
   const user = { username: 'grace', password: 'compiler for flow-matic' };
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     callback = await startCallbackServer();
     server = await startAuthServer({}, { issuerIsUrl: true });
     ({ clientId } = await createClient(server, {
@@ -53,28 +50,14 @@ describe('TOTP enrolment and sign-in in chromium', () => {
     // Before the screenshot and axe, which add a caret style and a script to the DOM.
     const inline = await page.evaluate(() => document.querySelectorAll('[style], style, script').length);
     expect({ name, inline }).toEqual({ name, inline: 0 });
-    for (const viewport of WIDTHS) {
-      await page.setViewportSize(viewport);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect({ name, width: viewport.width, overflow }).toEqual({ name, width: viewport.width, overflow: 0 });
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${viewport.width}.png`), fullPage: true });
-      const axe = await new AxeBuilder({ page })
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-        .analyze();
-      const serious = axe.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      expect({ name, width: viewport.width, serious }).toEqual({ name, width: viewport.width, serious: [] });
-    }
+    await checkAtWidths(page, name, { dir: ARTIFACTS, widths: PAGE_WIDTHS, against: 'window' });
   }
 
   it('enrols from the account page, then signs in with password and code; the ID token says pwd+otp', async () => {
-    const context = await browser.newContext({ viewport: WIDTHS[1] });
+    const context = await browser.newContext({ viewport: PAGE_WIDTHS[1] });
     const page = await context.newPage();
     await page.goto(`${server.url}/login`);
-    await page.getByLabel('Username').fill(user.username);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, user.username, user.password);
     await page.waitForURL(`${server.url}/account`);
 
     await page.getByRole('link', { name: 'Manage two-step verification' }).click();
@@ -108,19 +91,15 @@ describe('TOTP enrolment and sign-in in chromium', () => {
 
     const { verifier, challenge } = pkce();
     await page.goto(
-      `${server.url}/authorize?${new URLSearchParams({
-        client_id: clientId,
-        redirect_uri: `${callback.origin}/cb`,
-        response_type: 'code',
+      codeFlowUrl(server.url, {
+        clientId,
+        redirectUri: `${callback.origin}/cb`,
         scope: 'openid',
         state: 'totp',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      })}`,
+        challenge,
+      }),
     );
-    await page.getByLabel('Username').fill(user.username);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, user.username, user.password);
     await page.waitForURL(`${server.url}/login/second-factor`);
     await checkPage(page, 'second-factor');
     await page.getByLabel('Code from your authenticator app').fill(activationCode); // used already

@@ -1,7 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { startAuthServer, type RunningAuthServer } from '../support/start-auth-server';
 import { admin, createClient } from '../support/oauth-helpers';
@@ -9,14 +8,14 @@ import { DEVICE_GRANT, startDevice } from '../support/device-helpers';
 import { FIREFOX_LINUX, UserAgentClient } from '../support/user-agent-client';
 import { inputValue } from '../web/support/web-client';
 import { startCallbackServer, type CallbackServer } from './support/callback-server';
+import { artifactsDir } from './support/artifacts-dir';
 import { launchChromium } from './support/launch-chromium';
+import { PAGE_WIDTHS } from './support/page-widths';
+import { seriousAxeViolations } from './support/serious-axe-violations';
+import { signInWithPassword } from './support/sign-in-with-password';
 
 /** Screenshots of every page at both widths, kept as test artifacts (not golden images). */
-const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'pages');
-const WIDTHS = [
-  { width: 360, height: 740 },
-  { width: 1280, height: 800 },
-];
+const ARTIFACTS = artifactsDir('pages');
 /** The operator theme's primary colour, as chromium reports a computed colour. */
 const THEME_PRIMARY = 'rgb(0, 95, 75)';
 /** A 16×16 PNG logo (a solid square), uploaded through the admin API. */
@@ -42,7 +41,6 @@ describe('page design in chromium', () => {
   const changer = { username: 'katherine', password: 'orbital mechanics by hand' };
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     themeDir = mkdtempSync(join(tmpdir(), 'auth-theme-'));
     const themeFile = join(themeDir, 'theme.css');
     writeFileSync(
@@ -102,9 +100,7 @@ describe('page design in chromium', () => {
 
   async function signIn(page: Page, state: string): Promise<void> {
     await page.goto(authorizeUrl(state));
-    await page.getByLabel('Username').fill(user.username);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, user.username, user.password);
     await page.waitForSelector('button[name="decision"][value="allow"]');
   }
 
@@ -134,9 +130,7 @@ describe('page design in chromium', () => {
 
   async function accountOf(page: Page, who: { username: string; password: string }): Promise<void> {
     await page.goto(`${server.url}/account`);
-    await page.getByLabel('Username').fill(who.username);
-    await page.getByLabel('Password').fill(who.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, who.username, who.password);
     await page.waitForSelector('#current_password');
   }
 
@@ -160,9 +154,7 @@ describe('page design in chromium', () => {
       'login-error',
       async (page) => {
         await page.goto(authorizeUrl('s-error'));
-        await page.getByLabel('Username').fill(user.username);
-        await page.getByLabel('Password').fill('wrong password');
-        await page.getByRole('button', { name: 'Sign in' }).click();
+        await signInWithPassword(page, user.username, 'wrong password');
         await page.waitForSelector('[role="alert"]');
       },
     ],
@@ -290,12 +282,7 @@ describe('page design in chromium', () => {
     });
     // After the page's own checks: the screenshot (caret style) and axe (its script) add to the DOM.
     await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
-    const axe = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
-    const serious = axe.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    const serious = await seriousAxeViolations(page);
     expect({ page: name, width, serious }).toEqual({ page: name, width, serious: [] });
     // The built-in design's card and the operator's colour both applied.
     expect(layout.main).toBe('448px');
@@ -304,7 +291,7 @@ describe('page design in chromium', () => {
 
   for (const [name, open] of pages) {
     it(`${name}: readable at 360 px and 1280 px, no serious axe violation, nothing inline`, async () => {
-      for (const viewport of WIDTHS) {
+      for (const viewport of PAGE_WIDTHS) {
         const context = await browser.newContext({ viewport });
         const page = await context.newPage();
         await open(page);

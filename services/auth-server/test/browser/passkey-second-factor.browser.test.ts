@@ -1,19 +1,19 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import jwt from 'jsonwebtoken';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { uniqueId } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from '../support/start-auth-server';
 import { admin, createClient, pkce, postForm } from '../support/oauth-helpers';
+import { addVirtualAuthenticator } from './support/add-virtual-authenticator';
+import { artifactsDir } from './support/artifacts-dir';
 import { startCallbackServer, type CallbackServer } from './support/callback-server';
+import { checkAtWidths } from './support/check-at-widths';
+import { codeFlowUrl } from './support/code-flow-url';
 import { launchChromium } from './support/launch-chromium';
+import { PAGE_WIDTHS } from './support/page-widths';
+import { signInWithPassword } from './support/sign-in-with-password';
 
-const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'passkey-second-factor');
-const WIDTHS = [
-  { width: 360, height: 740 },
-  { width: 1280, height: 800 },
-];
+const ARTIFACTS = artifactsDir('passkey-second-factor');
 
 /**
  * A passkey as the second factor in chromium, with the DevTools WebAuthn domain's virtual authenticator:
@@ -31,7 +31,6 @@ describe('passkey as the second factor in chromium (virtual authenticator)', () 
   const password = 'second factor in chromium';
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     callback = await startCallbackServer();
     server = await startAuthServer({}, { issuerHost: 'localhost' });
     issuer = server.config.ISSUER;
@@ -58,20 +57,9 @@ describe('passkey as the second factor in chromium (virtual authenticator)', () 
 
   /** A context with chromium's virtual platform authenticator that verifies the user (WebAuthn domain). */
   async function withAuthenticator(): Promise<Page> {
-    context = await browser.newContext({ viewport: WIDTHS[1] });
+    context = await browser.newContext({ viewport: PAGE_WIDTHS[1] });
     const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addVirtualAuthenticator(context, page);
     return page;
   }
 
@@ -81,11 +69,7 @@ describe('passkey as the second factor in chromium (virtual authenticator)', () 
     return username;
   }
 
-  async function typePassword(page: Page, username: string): Promise<void> {
-    await page.getByLabel('Username').fill(username);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  }
+  const typePassword = (page: Page, username: string) => signInWithPassword(page, username, password);
 
   /** Signs in with the password (no second factor yet), adds a passkey, signs out. */
   async function userWithPasskey(page: Page): Promise<string> {
@@ -111,19 +95,7 @@ describe('passkey as the second factor in chromium (virtual authenticator)', () 
     }));
     expect(inline.styled).toBe(0);
     expect(inline.scripts).toEqual([expect.stringMatching(/^\/assets\/passkeys\.[0-9a-f]{12}\.js$/)]);
-    for (const viewport of WIDTHS) {
-      await page.setViewportSize(viewport);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect({ name, width: viewport.width, overflow }).toEqual({ name, width: viewport.width, overflow: 0 });
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${viewport.width}.png`), fullPage: true });
-      const axe = await new AxeBuilder({ page })
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-        .analyze();
-      const serious = axe.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      expect({ name, width: viewport.width, serious }).toEqual({ name, width: viewport.width, serious: [] });
-    }
+    await checkAtWidths(page, name, { dir: ARTIFACTS, widths: PAGE_WIDTHS, against: 'window' });
   }
 
   it('signs in with the password, then the passkey, through a code flow; the ID token says pwd+hwk', async () => {
@@ -132,16 +104,14 @@ describe('passkey as the second factor in chromium (virtual authenticator)', () 
 
     const { verifier, challenge } = pkce();
     await page.goto(
-      `${issuer}/authorize?${new URLSearchParams({
-        client_id: clientId,
-        redirect_uri: `${callback.origin}/cb`,
-        response_type: 'code',
+      codeFlowUrl(issuer, {
+        clientId,
+        redirectUri: `${callback.origin}/cb`,
         scope: 'openid',
         state: 's-2fa',
         nonce: 'n-2fa',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      })}`,
+        challenge,
+      }),
     );
     await typePassword(page, username);
     await page.waitForURL(`${issuer}/login/second-factor`);
@@ -177,7 +147,7 @@ describe('passkey as the second factor in chromium (virtual authenticator)', () 
   it('without JavaScript the passkey-only second step says what it needs', async () => {
     const username = await userWithPasskey(await withAuthenticator());
     await context!.close();
-    context = await browser.newContext({ javaScriptEnabled: false, viewport: WIDTHS[0] });
+    context = await browser.newContext({ javaScriptEnabled: false, viewport: PAGE_WIDTHS[0] });
     const page = await context.newPage();
     await page.goto(`${issuer}/login`);
     await typePassword(page, username);

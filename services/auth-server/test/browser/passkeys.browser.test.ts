@@ -1,18 +1,18 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startAuthServer, type RunningAuthServer } from '../support/start-auth-server';
 import { uniqueId } from '@acme/testkit';
 import { admin, createClient, pkce, postForm } from '../support/oauth-helpers';
+import { addVirtualAuthenticator } from './support/add-virtual-authenticator';
+import { artifactsDir } from './support/artifacts-dir';
 import { startCallbackServer, type CallbackServer } from './support/callback-server';
+import { codeFlowUrl } from './support/code-flow-url';
 import { launchChromium } from './support/launch-chromium';
+import { PAGE_WIDTHS } from './support/page-widths';
+import { seriousAxeViolations } from './support/serious-axe-violations';
+import { signInWithPassword } from './support/sign-in-with-password';
 
-const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'passkeys');
-const WIDTHS = [
-  { width: 360, height: 740 },
-  { width: 1280, height: 800 },
-];
+const ARTIFACTS = artifactsDir('passkeys');
 
 /**
  * Passkeys in chromium with the DevTools WebAuthn domain's virtual authenticator (CTAP2, internal,
@@ -30,7 +30,6 @@ describe('passkeys in chromium (virtual authenticator)', () => {
   const password = 'compiler a-0 1952';
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     callback = await startCallbackServer();
     server = await startAuthServer({}, { issuerHost: 'localhost' });
     issuer = server.config.ISSUER;
@@ -53,20 +52,7 @@ describe('passkeys in chromium (virtual authenticator)', () => {
   async function withAuthenticator(options: { viewport?: { width: number; height: number } } = {}) {
     const context = await browser.newContext(options);
     const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    const credentials = async () =>
-      (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+    const credentials = await addVirtualAuthenticator(context, page);
     return { context, page, credentials };
   }
 
@@ -84,9 +70,7 @@ describe('passkeys in chromium (virtual authenticator)', () => {
 
   async function passwordSignIn(page: Page, username: string): Promise<void> {
     await page.goto(`${issuer}/login?return_to=%2Faccount`);
-    await page.getByLabel('Username').fill(username);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signInWithPassword(page, username, password);
   }
 
   async function addPasskey(page: Page, name: string): Promise<void> {
@@ -97,25 +81,15 @@ describe('passkeys in chromium (virtual authenticator)', () => {
   }
 
   function authorizeUrl(state: string, challenge: string): string {
-    return `${issuer}/authorize?${new URLSearchParams({
-      client_id: clientId,
-      redirect_uri: `${callback.origin}/cb`,
-      response_type: 'code',
+    const redirectUri = `${callback.origin}/cb`;
+    return codeFlowUrl(issuer, {
+      clientId,
+      redirectUri,
       scope: 'openid profile',
       state,
       nonce: `n-${state}`,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    })}`;
-  }
-
-  async function seriousAxe(page: Page): Promise<string[]> {
-    const axe = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
-    return axe.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      challenge,
+    });
   }
 
   let context: BrowserContext | undefined;
@@ -211,7 +185,7 @@ describe('passkeys in chromium (virtual authenticator)', () => {
   });
 
   it('login page and account section: no serious axe violation, screenshots at 360 and 1280 px', async () => {
-    for (const viewport of WIDTHS) {
+    for (const viewport of PAGE_WIDTHS) {
       const session = await withAuthenticator({ viewport });
       context = session.context;
       const { page } = session;
@@ -220,13 +194,13 @@ describe('passkeys in chromium (virtual authenticator)', () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBe(0);
       await page.screenshot({ path: join(ARTIFACTS, `login-${viewport.width}.png`), fullPage: true });
-      expect(await seriousAxe(page)).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
 
       await passwordSignIn(page, await newUser());
       await page.waitForURL(`${issuer}/account`);
       await addPasskey(page, `Phone ${viewport.width}`);
       await page.locator('#passkeys').screenshot({ path: join(ARTIFACTS, `account-${viewport.width}.png`) });
-      expect(await seriousAxe(page)).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
       await context.close();
       context = undefined;
     }

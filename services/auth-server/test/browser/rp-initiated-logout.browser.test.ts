@@ -3,7 +3,9 @@ import { startAuthServer, type RunningAuthServer } from '../support/start-auth-s
 import { createClient, createUser, pkce, postForm } from '../support/oauth-helpers';
 import { PASSWORD } from '../support/logout-helpers';
 import { startCallbackServer, type CallbackServer } from './support/callback-server';
+import { codeFlowUrl } from './support/code-flow-url';
 import { launchChromium } from './support/launch-chromium';
+import { signInWithPassword } from './support/sign-in-with-password';
 
 /** OpenID Connect RP-Initiated Logout in chromium: sign in, log out at /session/end, back to the RP. */
 describe('RP-initiated logout in chromium', () => {
@@ -35,26 +37,22 @@ describe('RP-initiated logout in chromium', () => {
   });
 
   function authorizeUrl(state: string, challenge: string, extra: Record<string, string> = {}): string {
-    return `${server.url}/authorize?${new URLSearchParams({
-      client_id: client.clientId,
-      redirect_uri: `${callback.origin}/cb`,
-      response_type: 'code',
+    return codeFlowUrl(server.url, {
+      clientId: client.clientId,
+      redirectUri: `${callback.origin}/cb`,
       scope: 'openid',
       state,
       nonce: `n-${state}`,
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      ...extra,
-    })}`;
+      challenge,
+      extra,
+    });
   }
 
   /** Signs in and consents in the page; returns the ID token the RP gets for the code. */
   async function signIn(page: Page, state: string): Promise<string> {
     const { verifier, challenge } = pkce();
     await page.goto(authorizeUrl(state, challenge));
-    await page.getByLabel('Username').fill(user.username);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInWithPassword(page, user.username, PASSWORD);
     if (!page.url().startsWith(callback.origin)) await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL(`${callback.origin}/cb?**`);
     const code = callback.received.at(-1)!.get('code')!;
