@@ -3,7 +3,9 @@ import { PUSHED_REQUEST_INTERACTION_SECONDS } from '../src/domain/authorize/push
 import { purgeExpired } from '../src/domain/tokens/purge-expired';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import { admin, basic, createClient, createUser, pkce, postForm, type Json } from './support/oauth-helpers';
-import { authorizePath, inputValue, WebClient } from './web/support/web-client';
+import { expectAuthorizeErrorPage } from './web/support/expect-authorize-error-page';
+import { signInAndConsent } from './web/support/sign-in-and-consent';
+import { authorizePath, WebClient } from './web/support/web-client';
 
 const CALLBACK = 'https://app.example/cb';
 const PASSWORD = 'correct horse battery';
@@ -72,34 +74,8 @@ describe('pushed authorization requests (RFC 9126)', () => {
   };
 
   /** A browser through login and consent (as needed) until the redirect to the client. */
-  async function completeInBrowser(browser: WebClient, path: string): Promise<Response> {
-    let response = await browser.get(path);
-    for (let step = 0; step < 5 && response.status === 200; step += 1) {
-      const html = await response.text();
-      response = html.includes('name="password"')
-        ? await browser.post('/login', {
-            csrf_token: inputValue(html, 'csrf_token'),
-            return_to: inputValue(html, 'return_to'),
-            username: user.username,
-            password: PASSWORD,
-          })
-        : await browser.post('/consent', {
-            csrf_token: inputValue(html, 'csrf_token'),
-            authorize_query: inputValue(html, 'authorize_query'),
-            decision: 'allow',
-          });
-      while (response.status === 303 && response.headers.get('location')!.startsWith('/'))
-        response = await browser.get(response.headers.get('location')!);
-    }
-    return response;
-  }
-
-  async function expectErrorPage(response: Response, code: string) {
-    expect(response.status).toBe(400);
-    expect(response.headers.get('location')).toBeNull();
-    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await response.text()).toContain(`<code>${code}</code>`);
-  }
+  const completeInBrowser = (browser: WebClient, path: string) =>
+    signInAndConsent(browser, path, { username: user.username, password: PASSWORD });
 
   it('advertises the endpoint and that PAR is not required server-wide (RFC 9126 §5)', async () => {
     const response = await fetch(`${server.url}/.well-known/openid-configuration`);
@@ -173,7 +149,7 @@ describe('pushed authorization requests (RFC 9126)', () => {
     });
 
     // Single use (RFC 9126 §4): once the authorization completed, the request_uri is gone.
-    await expectErrorPage(
+    await expectAuthorizeErrorPage(
       await browser.get(authorizePath({ client_id: client.clientId, request_uri: requestUri })),
       'invalid_request_uri',
     );
@@ -287,26 +263,26 @@ describe('pushed authorization requests (RFC 9126)', () => {
     const requestUri = body.request_uri as string;
     const browser = new WebClient(server.url);
     const get = (params: Record<string, string>) => browser.get(authorizePath(params));
-    await expectErrorPage(
+    await expectAuthorizeErrorPage(
       await get({ client_id: other.clientId, request_uri: requestUri }),
       'invalid_request_uri',
     );
-    await expectErrorPage(
+    await expectAuthorizeErrorPage(
       await get({ client_id: client.clientId, request_uri: `${requestUri.slice(0, -1)}A` }),
       'invalid_request_uri',
     );
-    await expectErrorPage(
+    await expectAuthorizeErrorPage(
       await get({ client_id: client.clientId, request_uri: 'https://app.example/request.jwt' }),
       'request_uri_not_supported', // RFC 9101 §5.2: we fetch none
     );
-    await expectErrorPage(await get({ request_uri: requestUri }), 'invalid_request');
+    await expectAuthorizeErrorPage(await get({ request_uri: requestUri }), 'invalid_request');
     // The wrong client's attempt did not use it up: the right client still can.
     expect((await storedRow(requestUri))!.first_used_at).toBeNull();
     await server.pool.query(
       `UPDATE pushed_authorization_requests SET expires_at = now() - interval '1 second' WHERE client_id = $1`,
       [client.clientId],
     );
-    await expectErrorPage(
+    await expectAuthorizeErrorPage(
       await get({ client_id: client.clientId, request_uri: requestUri }),
       'invalid_request_uri',
     );

@@ -5,6 +5,8 @@ import jwt from 'jsonwebtoken';
 import { testRedisUrl } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import { createClient, createUser, pkce, postForm, type Json } from './support/oauth-helpers';
+import { expectAuthorizeErrorPage } from './web/support/expect-authorize-error-page';
+import { signInAndConsent } from './web/support/sign-in-and-consent';
 import { authorizePath, inputValue, WebClient } from './web/support/web-client';
 
 const CALLBACK = 'https://app.example/cb';
@@ -70,37 +72,12 @@ describe('request objects: jwks_uri keys and single-use jti (RFC 9101)', () => {
   };
 
   /** Signs in and consents as needed; returns the final response (a 303 to the client, or a page). */
-  async function completeInBrowser(path: string): Promise<Response> {
-    const browser = new WebClient(server.url);
-    let response = await browser.get(path);
-    for (let step = 0; step < 5 && response.status === 200; step += 1) {
-      const html = await response.text();
-      response = html.includes('name="password"')
-        ? await browser.post('/login', {
-            csrf_token: inputValue(html, 'csrf_token'),
-            return_to: inputValue(html, 'return_to'),
-            username: user.username,
-            password: PASSWORD,
-          })
-        : await browser.post('/consent', {
-            csrf_token: inputValue(html, 'csrf_token'),
-            authorize_query: inputValue(html, 'authorize_query'),
-            decision: 'allow',
-          });
-      while (response.status === 303 && response.headers.get('location')!.startsWith('/'))
-        response = await browser.get(response.headers.get('location')!);
-    }
-    return response;
-  }
+  const completeInBrowser = (path: string) =>
+    signInAndConsent(new WebClient(server.url), path, { username: user.username, password: PASSWORD });
   const codeOf = (response: Response) => {
     expect(response.status).toBe(303);
     return new URL(response.headers.get('location')!).searchParams.get('code');
   };
-  async function expectErrorPage(response: Response, code: string) {
-    expect(response.status).toBe(400);
-    expect(response.headers.get('location')).toBeNull();
-    expect(await response.text()).toContain(`<code>${code}</code>`);
-  }
 
   beforeAll(async () => {
     keysServer = createServer((_req, res) => {
@@ -169,7 +146,7 @@ describe('request objects: jwks_uri keys and single-use jti (RFC 9101)', () => {
     );
     expect(codeOf(done)).toEqual(expect.any(String));
     const stranger = ecKey('ro-c');
-    await expectErrorPage(
+    await expectAuthorizeErrorPage(
       await new WebClient(server.url).get(
         authorizePath({
           client_id: client.clientId,
@@ -184,7 +161,7 @@ describe('request objects: jwks_uri keys and single-use jti (RFC 9101)', () => {
     const client = await register();
     const { challenge } = pkce();
     keysUp = false;
-    await expectErrorPage(
+    await expectAuthorizeErrorPage(
       await new WebClient(server.url).get(
         authorizePath({
           client_id: client.clientId,
@@ -205,7 +182,7 @@ describe('request objects: jwks_uri keys and single-use jti (RFC 9101)', () => {
     // The login and consent pages load the object again before it completes: that is not a replay.
     expect(codeOf(await completeInBrowser(path))).toEqual(expect.any(String));
     const replay = await completeInBrowser(path);
-    await expectErrorPage(replay, 'invalid_request_object');
+    await expectAuthorizeErrorPage(replay, 'invalid_request_object');
   });
 
   it('lets the second of two open tabs with one object fail at approval', async () => {
@@ -240,7 +217,7 @@ describe('request objects: jwks_uri keys and single-use jti (RFC 9101)', () => {
         decision: 'allow',
       });
     expect(codeOf(await decide(consentPages[0]!))).toEqual(expect.any(String));
-    await expectErrorPage(await decide(consentPages[1]!), 'invalid_request_object');
+    await expectAuthorizeErrorPage(await decide(consentPages[1]!), 'invalid_request_object');
   });
 
   it('uses a pushed request object once: the second push is refused, the request_uri still completes', async () => {
@@ -254,7 +231,7 @@ describe('request objects: jwks_uri keys and single-use jti (RFC 9101)', () => {
     expect(again.body.error).toBe('invalid_request_object');
     expect(again.body.request_uri).toBeUndefined();
     // Nor may it be sent straight to /authorize once pushed.
-    await expectErrorPage(
+    await expectAuthorizeErrorPage(
       await new WebClient(server.url).get(authorizePath({ client_id: client.clientId, request })),
       'invalid_request_object',
     );
@@ -290,7 +267,7 @@ describe('request objects: jwks_uri keys and single-use jti (RFC 9101)', () => {
     const { challenge } = pkce();
     const now = Math.floor(Date.now() / 1000);
     for (const extra of [{ exp: now + 2 * 3600 }, { jti: 42 }]) {
-      await expectErrorPage(
+      await expectAuthorizeErrorPage(
         await new WebClient(server.url).get(
           authorizePath({
             client_id: client.clientId,

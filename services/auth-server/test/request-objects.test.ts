@@ -2,7 +2,9 @@ import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import { createClient, createUser, pkce, postForm, type Json } from './support/oauth-helpers';
-import { authorizePath, inputValue, WebClient } from './web/support/web-client';
+import { expectAuthorizeErrorPage } from './web/support/expect-authorize-error-page';
+import { signInAndConsent } from './web/support/sign-in-and-consent';
+import { authorizePath, WebClient } from './web/support/web-client';
 
 const CALLBACK = 'https://app.example/cb';
 const PASSWORD = 'correct horse battery';
@@ -54,32 +56,9 @@ describe('request objects (RFC 9101)', () => {
   const sign = (claims: Json, key: KeyObject = privateKey, alg: jwt.Algorithm = 'RS256') =>
     jwt.sign(claims, key, { algorithm: alg, header: { alg, kid: 'ro-1' } });
 
-  async function completeInBrowser(browser: WebClient, path: string): Promise<Response> {
-    let response = await browser.get(path);
-    for (let step = 0; step < 5 && response.status === 200; step += 1) {
-      const html = await response.text();
-      response = html.includes('name="password"')
-        ? await browser.post('/login', {
-            csrf_token: inputValue(html, 'csrf_token'),
-            return_to: inputValue(html, 'return_to'),
-            username: user.username,
-            password: PASSWORD,
-          })
-        : await browser.post('/consent', {
-            csrf_token: inputValue(html, 'csrf_token'),
-            authorize_query: inputValue(html, 'authorize_query'),
-            decision: 'allow',
-          });
-      while (response.status === 303 && response.headers.get('location')!.startsWith('/'))
-        response = await browser.get(response.headers.get('location')!);
-    }
-    return response;
-  }
-  async function expectErrorPage(response: Response, code: string) {
-    expect(response.status).toBe(400);
-    expect(response.headers.get('location')).toBeNull();
-    expect(await response.text()).toContain(`<code>${code}</code>`);
-  }
+  /** A browser through login and consent (as needed) until the redirect to the client. */
+  const completeInBrowser = (browser: WebClient, path: string) =>
+    signInAndConsent(browser, path, { username: user.username, password: PASSWORD });
   /** RFC 7523 client authentication with the same registered key (the clients are private_key_jwt). */
   const assertion = (who: { clientId: string }) => {
     const now = Math.floor(Date.now() / 1000);
@@ -154,7 +133,7 @@ describe('request objects (RFC 9101)', () => {
       const response = await new WebClient(server.url).get(
         authorizePath({ client_id: client.clientId, request }),
       );
-      await expectErrorPage(response, 'invalid_request_object');
+      await expectAuthorizeErrorPage(response, 'invalid_request_object');
     }
   });
 
@@ -164,11 +143,11 @@ describe('request objects (RFC 9101)', () => {
     const mismatch = await browser.get(
       authorizePath({ client_id: strict.clientId, request: sign(objectClaims(client, challenge)) }),
     );
-    await expectErrorPage(mismatch, 'invalid_request_object');
+    await expectAuthorizeErrorPage(mismatch, 'invalid_request_object');
     const remote = await browser.get(
       authorizePath({ client_id: client.clientId, request_uri: 'https://client.example/request.jwt' }),
     );
-    await expectErrorPage(remote, 'request_uri_not_supported');
+    await expectAuthorizeErrorPage(remote, 'request_uri_not_supported');
   });
 
   it('refuses a plain request from a client that requires signed ones, and takes its signed one', async () => {

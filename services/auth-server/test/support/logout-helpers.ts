@@ -1,7 +1,8 @@
 import jwt from 'jsonwebtoken';
 import type { RunningAuthServer } from './start-auth-server';
 import { basic, pkce, postForm } from './oauth-helpers';
-import { authorizePath, inputValue, WebClient } from '../web/support/web-client';
+import { signInAndConsent } from '../web/support/sign-in-and-consent';
+import { authorizePath, WebClient } from '../web/support/web-client';
 
 export const RP_CALLBACK = 'https://rp.example/cb';
 export const RP_AFTER_LOGOUT = 'https://rp.example/signed-out';
@@ -33,26 +34,8 @@ export async function signInThroughClient(
   username: string,
 ) {
   const { verifier, challenge } = pkce();
-  let response = await browser.get(authorizePath(rpAuthorizeParams(client.clientId, challenge)));
-  for (let step = 0; step < 5 && response.status === 200; step += 1) {
-    const html = await response.text();
-    if (html.includes('name="password"')) {
-      response = await browser.post('/login', {
-        csrf_token: inputValue(html, 'csrf_token'),
-        return_to: inputValue(html, 'return_to'),
-        username,
-        password: PASSWORD,
-      });
-    } else {
-      response = await browser.post('/consent', {
-        csrf_token: inputValue(html, 'csrf_token'),
-        authorize_query: inputValue(html, 'authorize_query'),
-        decision: 'allow',
-      });
-    }
-    while (response.status === 303 && response.headers.get('location')!.startsWith('/'))
-      response = await browser.get(response.headers.get('location')!);
-  }
+  const path = authorizePath(rpAuthorizeParams(client.clientId, challenge));
+  const response = await signInAndConsent(browser, path, { username, password: PASSWORD });
   if (response.status !== 303) throw new Error(`authorize ended with ${response.status}`);
   const code = new URL(response.headers.get('location')!).searchParams.get('code');
   if (!code) throw new Error(`no code: ${response.headers.get('location')}`);
