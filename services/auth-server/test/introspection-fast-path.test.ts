@@ -1,26 +1,12 @@
-import { request } from 'node:http';
-import { PassThrough } from 'node:stream';
-import { createLogger } from '@acme/common';
+import { basic, createResourceServer } from './support/oauth-helpers';
+import { postTokenInfo, tokenInfoHeaders } from './support/post-token-info';
+import { startIntrospectionServer } from './support/start-introspection-server';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
-import { basic, createClient, createResourceServer, postForm } from './support/oauth-helpers';
 
 /** POSTs a body chunked (no Content-Length): the express route answers it, not the lean path. */
-function postChunked(url: string, headers: Record<string, string>, body: string) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: unknown }>(
-    (resolve, reject) => {
-      const req = request(url, { method: 'POST', headers }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) as unknown }),
-        );
-      });
-      req.on('error', reject);
-      req.write(body.slice(0, 3));
-      req.end(body.slice(3));
-    },
-  );
+async function postChunked(url: string, headers: Record<string, string>, body: string) {
+  const answer = await postTokenInfo('express', url, headers, body);
+  return { ...answer, body: JSON.parse(answer.text) as unknown };
 }
 
 describe('POST /token_info in front of express (the lean path) and through the express route', () => {
@@ -29,33 +15,13 @@ describe('POST /token_info in front of express (the lean path) and through the e
   let rs: { id: string; secret: string; audience: string };
   let token: string;
   beforeAll(async () => {
-    const stream = new PassThrough();
-    lines = [];
-    stream.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n').filter(Boolean))
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-    });
-    server = await startAuthServer(
-      {},
-      { logger: createLogger({ service: 'auth-server', level: 'info', stream }) },
-    );
-    const client = await createClient(server);
-    rs = await createResourceServer(server, ['search.read']);
-    const issued = await postForm(
-      `${server.url}/token`,
-      { grant_type: 'client_credentials', scope: 'search.read' },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
-    token = issued.body.access_token as string;
+    ({ server, rs, token, lines } = await startIntrospectionServer({ logLines: true }));
   });
   afterAll(async () => {
     await server.stop();
   });
 
-  const form = () => ({
-    authorization: basic(rs.id, rs.secret),
-    'content-type': 'application/x-www-form-urlencoded',
-  });
+  const form = () => tokenInfoHeaders(rs);
 
   it('answers a form post and the same post sent chunked with the same status, headers and body', async () => {
     const body = `token=${token}&token_type_hint=access_token`;

@@ -1,37 +1,15 @@
 import { createPublicKey, type JsonWebKey } from 'node:crypto';
-import { request } from 'node:http';
 import jwt from 'jsonwebtoken';
-import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
-import { basic, createClient, createResourceServer, postForm, type Json } from './support/oauth-helpers';
-
-type Path = 'front' | 'express';
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
+import { basic, type Json } from './support/oauth-helpers';
+import {
+  postTokenInfo as post,
+  tokenInfoHeaders,
+  type TokenInfoPath as Path,
+} from './support/post-token-info';
+import { startIntrospectionServer } from './support/start-introspection-server';
+import type { RunningAuthServer } from './support/start-auth-server';
 
 const JWT_TYPE = 'application/token-introspection+jwt';
-
-/**
- * POST /token_info as introspection-shared-behaviour.test.ts sends it: with a Content-Length (the shape
- * the front route takes) or chunked (the express route only).
- */
-function post(path: Path, url: string, headers: Record<string, string>, body: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const sent =
-      path === 'front' ? { ...headers, 'content-length': String(Buffer.byteLength(body)) } : headers;
-    const req = request(url, { method: 'POST', headers: sent }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
-    });
-    req.on('error', reject);
-    if (path === 'express') req.write(body.slice(0, 1));
-    req.end(path === 'express' ? body.slice(1) : body);
-  });
-}
 
 /** RFC 9701: a resource server that asks with Accept gets the introspection response as a signed JWT. */
 describe.each<Path>(['front', 'express'])('JWT introspection responses through the %s path', (path) => {
@@ -39,25 +17,13 @@ describe.each<Path>(['front', 'express'])('JWT introspection responses through t
   let rs: { id: string; secret: string; audience: string };
   let token: string;
   beforeAll(async () => {
-    server = await startAuthServer();
-    const client = await createClient(server);
-    rs = await createResourceServer(server, ['search.read']);
-    const issued = await postForm(
-      `${server.url}/token`,
-      { grant_type: 'client_credentials', scope: 'search.read' },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
-    token = issued.body.access_token as string;
+    ({ server, rs, token } = await startIntrospectionServer());
   });
   afterAll(async () => {
     await server.stop();
   });
 
-  const headers = (extra: Record<string, string> = {}) => ({
-    authorization: basic(rs.id, rs.secret),
-    'content-type': 'application/x-www-form-urlencoded',
-    ...extra,
-  });
+  const headers = (extra: Record<string, string> = {}) => tokenInfoHeaders(rs, extra);
   const introspect = (extra: Record<string, string>, body = `token=${token}`) =>
     post(path, `${server.url}/token_info`, headers(extra), body);
 

@@ -1,34 +1,19 @@
-import { request } from 'node:http';
-import { PassThrough } from 'node:stream';
-import { createLogger } from '@acme/common';
-import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
-import { basic, createClient, createResourceServer, postForm } from './support/oauth-helpers';
+import { basic } from './support/oauth-helpers';
+import {
+  postTokenInfo,
+  tokenInfoHeaders,
+  type TokenInfoAnswer,
+  type TokenInfoPath as Path,
+} from './support/post-token-info';
+import { startIntrospectionServer } from './support/start-introspection-server';
+import type { RunningAuthServer } from './support/start-auth-server';
 
-type Path = 'front' | 'express';
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: unknown;
-}
+type Answer = TokenInfoAnswer & { body: unknown };
 
-/**
- * POST /token_info with a Content-Length (the front route in introspection-fast-path.ts takes it) or
- * chunked (the front route declines it and the express route answers): same bytes, same headers.
- */
-function post(path: Path, url: string, headers: Record<string, string>, body: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const sent =
-      path === 'front' ? { ...headers, 'content-length': String(Buffer.byteLength(body)) } : headers;
-    const req = request(url, { method: 'POST', headers: sent }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) }));
-    });
-    req.on('error', reject);
-    if (path === 'express') req.write(body.slice(0, 1));
-    req.end(path === 'express' ? body.slice(1) : body);
-  });
+/** POST /token_info through the front or the express route (post-token-info.ts), its body parsed. */
+async function post(path: Path, url: string, headers: Record<string, string>, body: string): Promise<Answer> {
+  const answer = await postTokenInfo(path, url, headers, body);
+  return { ...answer, body: JSON.parse(answer.text) as unknown };
 }
 
 /** Issue 19: the front route and the express route must behave alike; every case runs through both. */
@@ -38,34 +23,13 @@ describe.each<Path>(['front', 'express'])('POST /token_info through the %s path'
   let rs: { id: string; secret: string };
   let token: string;
   beforeAll(async () => {
-    const stream = new PassThrough();
-    lines = [];
-    stream.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n').filter(Boolean))
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-    });
-    server = await startAuthServer(
-      {},
-      { logger: createLogger({ service: 'auth-server', level: 'info', stream }) },
-    );
-    const client = await createClient(server);
-    rs = await createResourceServer(server, ['search.read']);
-    const issued = await postForm(
-      `${server.url}/token`,
-      { grant_type: 'client_credentials', scope: 'search.read' },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
-    token = issued.body.access_token as string;
+    ({ server, rs, token, lines } = await startIntrospectionServer({ logLines: true }));
   });
   afterAll(async () => {
     await server.stop();
   });
 
-  const form = (extra: Record<string, string> = {}) => ({
-    authorization: basic(rs.id, rs.secret),
-    'content-type': 'application/x-www-form-urlencoded',
-    ...extra,
-  });
+  const form = (extra: Record<string, string> = {}) => tokenInfoHeaders(rs, extra);
 
   it('answers an active token with the introspection body and no-store', async () => {
     const answer = await post(path, `${server.url}/token_info`, form(), `token=${token}`);
