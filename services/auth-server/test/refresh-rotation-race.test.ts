@@ -19,11 +19,40 @@ import {
  */
 type Client = { clientId: string; secret?: string };
 
+/** A new client, user and resource server, and the refresh token of one code flow (`old`). */
 async function setup(server: RunningAuthServer) {
   const client: Client = await createClient(server);
   const user = await createUser(server);
   const rs = await createResourceServer(server, ['search.read']);
-  return { client, user, rs };
+  const { token } = await codeFlowTokens(server, client, user, 'search.read offline_access');
+  return { client, user, rs, old: token.body.refresh_token as string };
+}
+
+/** Two instances on one database with the given reuse grace, and a pool for the test's own queries. */
+async function startTwoInstances(graceSeconds: string) {
+  const env = { REFRESH_REUSE_GRACE_SECONDS: graceSeconds };
+  const a = await startAuthServer(env);
+  const b = await startAuthServer(env, { databaseUrl: a.config.DATABASE_URL });
+  return { a, b, pool: new Pool({ connectionString: a.config.DATABASE_URL, max: 3 }) };
+}
+type TwoInstances = Awaited<ReturnType<typeof startTwoInstances>>;
+
+async function stopTwoInstances({ a, b, pool }: TwoInstances) {
+  await pool.end();
+  await b.stop();
+  await a.stop();
+}
+
+const ON_ONE_OR_TWO: Array<[string, number]> = [
+  ['one instance', 1],
+  ['two instances', 2],
+];
+
+/** setup() on a, then 6 rotations of its token held to race (raceLocked), spread over `instances`. */
+async function raceSix({ a, b, pool }: TwoInstances, instances: number) {
+  const family = await setup(a);
+  const servers = Array.from({ length: 6 }, (_, i) => (i % instances === 0 ? a : b));
+  return { ...family, replies: await raceLocked(pool, servers, family.client, family.old) };
 }
 
 const refresh = (server: RunningAuthServer, client: Client, token: string) =>
@@ -77,27 +106,14 @@ describe('refresh rotation race with the default grace window (idempotent replay
   let b: RunningAuthServer;
   let pool: Pool;
   beforeAll(async () => {
-    a = await startAuthServer({ REFRESH_REUSE_GRACE_SECONDS: '10' });
-    b = await startAuthServer({ REFRESH_REUSE_GRACE_SECONDS: '10' }, { databaseUrl: a.config.DATABASE_URL });
-    pool = new Pool({ connectionString: a.config.DATABASE_URL, max: 3 });
+    ({ a, b, pool } = await startTwoInstances('10'));
   });
-  afterAll(async () => {
-    await pool.end();
-    await b.stop();
-    await a.stop();
-  });
+  afterAll(() => stopTwoInstances({ a, b, pool }));
 
-  it.each([
-    ['one instance', 1],
-    ['two instances', 2],
-  ])(
+  it.each(ON_ONE_OR_TWO)(
     'gives every one of 6 truly concurrent rotations on %s the same single new token set',
     async (_name, instances) => {
-      const { client, user, rs } = await setup(a);
-      const { token } = await codeFlowTokens(a, client, user, 'search.read offline_access');
-      const old = token.body.refresh_token as string;
-      const servers = Array.from({ length: 6 }, (_, i) => (i % instances === 0 ? a : b));
-      const replies = await raceLocked(pool, servers, client, old);
+      const { client, rs, old, replies } = await raceSix({ a, b, pool }, instances);
       expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
       const first = replies[0]!.body;
       for (const reply of replies) expect(reply.body).toEqual(first);
@@ -115,9 +131,7 @@ describe('refresh rotation race with the default grace window (idempotent replay
   );
 
   it('gives 8 unsynchronised parallel rotations across two instances one token set', async () => {
-    const { client, user } = await setup(a);
-    const { token } = await codeFlowTokens(a, client, user, 'search.read offline_access');
-    const old = token.body.refresh_token as string;
+    const { client, old } = await setup(a);
     const replies = await Promise.all(
       Array.from({ length: 8 }, (_, i) => refresh(i % 2 ? b : a, client, old)),
     );
@@ -127,9 +141,7 @@ describe('refresh rotation race with the default grace window (idempotent replay
   });
 
   it('stores the replay sealed: neither the new tokens nor anything readable without the old token', async () => {
-    const { client, user } = await setup(a);
-    const { token } = await codeFlowTokens(a, client, user, 'search.read offline_access');
-    const old = token.body.refresh_token as string;
+    const { client, old } = await setup(a);
     const rotated = await refresh(a, client, old);
     const { rows } = await pool.query('SELECT sealed FROM refresh_replays WHERE token_hash = $1', [
       a.core.ctx.hasher.hash(old),
@@ -142,9 +154,7 @@ describe('refresh rotation race with the default grace window (idempotent replay
   });
 
   it('deletes a sealed replay once its window has passed (hourly purge)', async () => {
-    const { client, user } = await setup(a);
-    const { token } = await codeFlowTokens(a, client, user, 'search.read offline_access');
-    const old = token.body.refresh_token as string;
+    const { client, old } = await setup(a);
     await refresh(a, client, old);
     const hash = a.core.ctx.hasher.hash(old);
     const count = async () =>
@@ -164,9 +174,7 @@ describe('refresh rotation race with the default grace window (idempotent replay
   });
 
   it('revokes the family when the rotated token is used after the grace window', async () => {
-    const { client, user, rs } = await setup(a);
-    const { token } = await codeFlowTokens(a, client, user, 'search.read offline_access');
-    const old = token.body.refresh_token as string;
+    const { client, rs, old } = await setup(a);
     const rotated = await refresh(a, client, old);
     const hash = a.core.ctx.hasher.hash(old);
     // Move the rotation 11 s into the past instead of sleeping through the window.
@@ -191,27 +199,14 @@ describe('refresh rotation race with grace 0', () => {
   let b: RunningAuthServer;
   let pool: Pool;
   beforeAll(async () => {
-    a = await startAuthServer({ REFRESH_REUSE_GRACE_SECONDS: '0' });
-    b = await startAuthServer({ REFRESH_REUSE_GRACE_SECONDS: '0' }, { databaseUrl: a.config.DATABASE_URL });
-    pool = new Pool({ connectionString: a.config.DATABASE_URL, max: 3 });
+    ({ a, b, pool } = await startTwoInstances('0'));
   });
-  afterAll(async () => {
-    await pool.end();
-    await b.stop();
-    await a.stop();
-  });
+  afterAll(() => stopTwoInstances({ a, b, pool }));
 
-  it.each([
-    ['one instance', 1],
-    ['two instances', 2],
-  ])(
+  it.each(ON_ONE_OR_TWO)(
     'lets exactly one of 6 truly concurrent rotations on %s win and keeps the winner working',
     async (_name, instances) => {
-      const { client, user, rs } = await setup(a);
-      const { token } = await codeFlowTokens(a, client, user, 'search.read offline_access');
-      const old = token.body.refresh_token as string;
-      const servers = Array.from({ length: 6 }, (_, i) => (i % instances === 0 ? a : b));
-      const replies = await raceLocked(pool, servers, client, old);
+      const { client, rs, old, replies } = await raceSix({ a, b, pool }, instances);
       const winners = replies.filter((r) => r.status === 200);
       expect(winners).toHaveLength(1);
       for (const loser of replies.filter((r) => r.status !== 200)) {
@@ -229,9 +224,7 @@ describe('refresh rotation race with grace 0', () => {
   );
 
   it('revokes the family on any later use of the rotated token', async () => {
-    const { client, user, rs } = await setup(a);
-    const { token } = await codeFlowTokens(a, client, user, 'search.read offline_access');
-    const old = token.body.refresh_token as string;
+    const { client, rs, old } = await setup(a);
     const rotated = await refresh(a, client, old);
     expect(rotated.status).toBe(200);
     const reuse = await refresh(b, client, old);
