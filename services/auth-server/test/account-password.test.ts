@@ -1,8 +1,13 @@
 import nock from 'nock';
 import { waitFor } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
-import { createClient, createUser } from './support/oauth-helpers';
-import { PASSWORD, RP_CALLBACK, signInThroughClient, silentAuthorize } from './support/logout-helpers';
+import { createUser } from './support/oauth-helpers';
+import {
+  PASSWORD,
+  registerBackchannelRp,
+  signInThroughClient,
+  silentAuthorize,
+} from './support/logout-helpers';
 import { FIREFOX_LINUX, SAFARI_IPHONE, UserAgentClient } from './support/user-agent-client';
 import { inputValue, WebClient } from './web/support/web-client';
 
@@ -22,14 +27,7 @@ describe('account page: change password', () => {
       LOGIN_MAX_FAILURES_PER_ACCOUNT: '2',
       BACKCHANNEL_LOGOUT_RETRY_BASE_MS: '1000',
     });
-    const registered = await createClient(server, {
-      name: 'RP with back-channel',
-      redirect_uris: [RP_CALLBACK],
-      backchannel_logout_uri: 'https://rp.example/backchannel',
-      backchannel_logout_session_required: true,
-      grant_types: ['authorization_code'],
-    });
-    client = { clientId: registered.clientId, secret: registered.secret! };
+    client = await registerBackchannelRp(server);
   });
   afterEach(() => nock.cleanAll());
   afterAll(async () => {

@@ -1,8 +1,8 @@
 import nock from 'nock';
 import { waitFor } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
-import { createClient, createUser } from './support/oauth-helpers';
-import { RP_CALLBACK, signInThroughClient, silentAuthorize } from './support/logout-helpers';
+import { createUser } from './support/oauth-helpers';
+import { registerBackchannelRp, signInThroughClient, silentAuthorize } from './support/logout-helpers';
 import { FIREFOX_LINUX, SAFARI_IPHONE, UserAgentClient } from './support/user-agent-client';
 import { inputValue, WebClient } from './web/support/web-client';
 
@@ -19,14 +19,7 @@ describe('account page: active sessions', () => {
     nock.disableNetConnect();
     nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
     server = await startAuthServer({ BACKCHANNEL_LOGOUT_RETRY_BASE_MS: '1000' });
-    const registered = await createClient(server, {
-      name: 'RP with back-channel',
-      redirect_uris: [RP_CALLBACK],
-      backchannel_logout_uri: 'https://rp.example/backchannel',
-      backchannel_logout_session_required: true,
-      grant_types: ['authorization_code'],
-    });
-    client = { clientId: registered.clientId, secret: registered.secret! };
+    client = await registerBackchannelRp(server);
   });
   afterEach(() => nock.cleanAll());
   afterAll(async () => {

@@ -8,6 +8,7 @@ import {
   endSessionPath,
   RP_AFTER_LOGOUT,
   RP_CALLBACK,
+  registerBackchannelRp,
   signInThroughClient,
   silentAuthorize,
 } from './support/logout-helpers';
@@ -30,15 +31,7 @@ describe('back-channel logout', () => {
       BACKCHANNEL_LOGOUT_TIMEOUT_MS: '5000',
       BACKCHANNEL_LOGOUT_MAX_ATTEMPTS: '3',
     });
-    const registered = await createClient(server, {
-      name: 'RP with back-channel',
-      redirect_uris: [RP_CALLBACK],
-      post_logout_redirect_uris: [RP_AFTER_LOGOUT],
-      backchannel_logout_uri: 'https://rp.example/backchannel',
-      backchannel_logout_session_required: true,
-      grant_types: ['authorization_code'],
-    });
-    client = { clientId: registered.clientId, secret: registered.secret! };
+    client = await registerBackchannelRp(server, { post_logout_redirect_uris: [RP_AFTER_LOGOUT] });
     const second = await createClient(server, {
       name: 'RP without back-channel',
       redirect_uris: [RP_CALLBACK],

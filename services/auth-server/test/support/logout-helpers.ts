@@ -1,12 +1,31 @@
 import jwt from 'jsonwebtoken';
 import type { RunningAuthServer } from './start-auth-server';
-import { basic, pkce, postForm } from './oauth-helpers';
+import { basic, createClient, pkce, postForm, type Json } from './oauth-helpers';
 import { signInAndConsent } from '../web/support/sign-in-and-consent';
 import { authorizePath, WebClient } from '../web/support/web-client';
 
 export const RP_CALLBACK = 'https://rp.example/cb';
 export const RP_AFTER_LOGOUT = 'https://rp.example/signed-out';
 export const PASSWORD = 'correct horse battery';
+
+/**
+ * A confidential RP that asks for back-channel logout tokens with `sid` (OIDC Back-Channel Logout 1.0
+ * §2.2), its logout URI answered by nock in the tests.
+ */
+export async function registerBackchannelRp(
+  server: RunningAuthServer,
+  overrides: Json = {},
+): Promise<{ clientId: string; secret: string }> {
+  const registered = await createClient(server, {
+    name: 'RP with back-channel',
+    redirect_uris: [RP_CALLBACK],
+    backchannel_logout_uri: 'https://rp.example/backchannel',
+    backchannel_logout_session_required: true,
+    grant_types: ['authorization_code'],
+    ...overrides,
+  });
+  return { clientId: registered.clientId, secret: registered.secret! };
+}
 
 /** Code-flow authorization request parameters for the RP client (PKCE, openid). */
 export function rpAuthorizeParams(clientId: string, challenge: string, extra: Record<string, string> = {}) {
