@@ -18,7 +18,7 @@ import { checkParams } from '../http/check-params';
 import { locateJsonPath } from '../http/locate-json-path';
 import { bodyObject, type JsonBodyLocals } from '../http/read-body';
 import { isTruthyParam, parseBooleanParam } from '../http/query-params';
-import { scopedRouter } from '../http/scoped-router';
+import { scopedRouter, type ScopedRouter } from '../http/scoped-router';
 import { ROUTE_PARAMS } from './route-params';
 import type { StoreDeps } from './store-deps';
 
@@ -39,6 +39,105 @@ function flatten(
 }
 
 /**
+ * What tells the composable index templates' API from the component templates' one: the same PUT, GET
+ * and DELETE (ES "Create or update index template" / "… component template"), each with its own body,
+ * rendering, action names and parameters.
+ */
+interface TemplateApi<Body> {
+  kind: 'index' | 'component';
+  path: '/_index_template' | '/_component_template';
+  /** The action names' stem: `<action>/put`, `/get`, `/delete`. */
+  action: 'indices:admin/index_template' | 'cluster:admin/component_template';
+  params: { put: readonly string[]; get: readonly string[]; delete: readonly string[] };
+  parse: (body: Record<string, unknown>, locate: Locate) => Body;
+  put: (pool: StoreDeps['pool'], name: string, template: Body, create: boolean) => Promise<void>;
+  render: (body: Body) => Record<string, unknown>;
+  settings: (body: Body) => Record<string, string> | undefined;
+  /** The GET answer's list key and each entry's key (`index_templates`, `index_template`). */
+  listKey: string;
+  itemKey: string;
+}
+
+const INDEX_TEMPLATES: TemplateApi<IndexTemplate> = {
+  kind: 'index',
+  path: '/_index_template',
+  action: 'indices:admin/index_template',
+  params: {
+    put: ROUTE_PARAMS.putIndexTemplate,
+    get: ROUTE_PARAMS.getIndexTemplate,
+    delete: ROUTE_PARAMS.deleteIndexTemplate,
+  },
+  parse: parseIndexTemplateBody,
+  put: putIndexTemplate,
+  render: renderIndexTemplate,
+  settings: (body) => body.template?.settings,
+  listKey: 'index_templates',
+  itemKey: 'index_template',
+};
+
+const COMPONENT_TEMPLATES: TemplateApi<ComponentTemplate> = {
+  kind: 'component',
+  path: '/_component_template',
+  action: 'cluster:admin/component_template',
+  params: {
+    put: ROUTE_PARAMS.putComponentTemplate,
+    get: ROUTE_PARAMS.getComponentTemplate,
+    delete: ROUTE_PARAMS.deleteComponentTemplate,
+  },
+  parse: parseComponentTemplateBody,
+  put: putComponentTemplate,
+  render: renderComponentTemplate,
+  settings: (body) => body.template.settings,
+  listKey: 'component_templates',
+  itemKey: 'component_template',
+};
+
+/** PUT (and POST) `<path>/:name`, GET `<path>` and `<path>/:name`, DELETE `<path>/:name` for one kind. */
+function templateRoutes<Body>(deps: StoreDeps, route: ScopedRouter['route'], api: TemplateApi<Body>): void {
+  const putParams = checkParams(api.params.put);
+  route(
+    ['PUT', 'POST'],
+    `${api.path}/:name`,
+    'search.admin',
+    `${api.action}/put`,
+    putParams,
+    async (req, res) => {
+      const template = api.parse(bodyObject(req), locator(res));
+      const create = parseBooleanParam(req.query.create, 'create', false);
+      await api.put(deps.pool, req.params.name, template, create);
+      res.json({ acknowledged: true });
+    },
+  );
+
+  const get = async (req: Request, res: Response) => {
+    const found = await getTemplates<Body>(deps.pool, api.kind, req.params.name as string | undefined);
+    const flat = isTruthyParam(req.query.flat_settings);
+    res.json({
+      [api.listKey]: found.map((t) => ({
+        name: t.name,
+        [api.itemKey]: flatten(api.render(t.body), api.settings(t.body), flat),
+      })),
+    });
+  };
+  const getParams = checkParams(api.params.get);
+  route('GET', api.path, 'search.read', `${api.action}/get`, getParams, get);
+  route('GET', `${api.path}/:name`, 'search.read', `${api.action}/get`, getParams, get);
+
+  const deleteParams = checkParams(api.params.delete);
+  route(
+    'DELETE',
+    `${api.path}/:name`,
+    'search.admin',
+    `${api.action}/delete`,
+    deleteParams,
+    async (req, res) => {
+      await deleteTemplatesByName(deps.pool, api.kind, req.params.name);
+      res.json({ acknowledged: true });
+    },
+  );
+}
+
+/**
  * Composable index templates and component templates (ES "Index templates"), stored in Postgres
  * (catalog/index-templates/), and the legacy `_template` API answered as an ES 8 node holding no
  * legacy templates, its PUT refused.
@@ -46,65 +145,7 @@ function flatten(
 export function indexTemplatesRouter(deps: StoreDeps): Router {
   const { router, route } = scopedRouter();
 
-  const putIndex = async (req: Request, res: Response) => {
-    const template = parseIndexTemplateBody(bodyObject(req), locator(res));
-    const create = parseBooleanParam(req.query.create, 'create', false);
-    await putIndexTemplate(deps.pool, req.params.name as string, template, create);
-    res.json({ acknowledged: true });
-  };
-  const putIndexParams = checkParams(ROUTE_PARAMS.putIndexTemplate);
-  route(
-    ['PUT', 'POST'],
-    '/_index_template/:name',
-    'search.admin',
-    'indices:admin/index_template/put',
-    putIndexParams,
-    putIndex,
-  );
-
-  const getIndex = async (req: Request, res: Response) => {
-    const found = await getTemplates<IndexTemplate>(
-      deps.pool,
-      'index',
-      req.params.name as string | undefined,
-    );
-    const flat = isTruthyParam(req.query.flat_settings);
-    res.json({
-      index_templates: found.map((t) => ({
-        name: t.name,
-        index_template: flatten(renderIndexTemplate(t.body), t.body.template?.settings, flat),
-      })),
-    });
-  };
-  const getIndexParams = checkParams(ROUTE_PARAMS.getIndexTemplate);
-  route(
-    'GET',
-    '/_index_template',
-    'search.read',
-    'indices:admin/index_template/get',
-    getIndexParams,
-    getIndex,
-  );
-  route(
-    'GET',
-    '/_index_template/:name',
-    'search.read',
-    'indices:admin/index_template/get',
-    getIndexParams,
-    getIndex,
-  );
-
-  route(
-    'DELETE',
-    '/_index_template/:name',
-    'search.admin',
-    'indices:admin/index_template/delete',
-    checkParams(ROUTE_PARAMS.deleteIndexTemplate),
-    async (req, res) => {
-      await deleteTemplatesByName(deps.pool, 'index', req.params.name);
-      res.json({ acknowledged: true });
-    },
-  );
+  templateRoutes(deps, route, INDEX_TEMPLATES);
 
   const simulateParams = checkParams(ROUTE_PARAMS.simulateIndexTemplate);
   route(
@@ -139,65 +180,7 @@ export function indexTemplatesRouter(deps: StoreDeps): Router {
     simulate,
   );
 
-  const putComponent = async (req: Request, res: Response) => {
-    const template = parseComponentTemplateBody(bodyObject(req), locator(res));
-    const create = parseBooleanParam(req.query.create, 'create', false);
-    await putComponentTemplate(deps.pool, req.params.name as string, template, create);
-    res.json({ acknowledged: true });
-  };
-  const putComponentParams = checkParams(ROUTE_PARAMS.putComponentTemplate);
-  route(
-    ['PUT', 'POST'],
-    '/_component_template/:name',
-    'search.admin',
-    'cluster:admin/component_template/put',
-    putComponentParams,
-    putComponent,
-  );
-
-  const getComponent = async (req: Request, res: Response) => {
-    const found = await getTemplates<ComponentTemplate>(
-      deps.pool,
-      'component',
-      req.params.name as string | undefined,
-    );
-    const flat = isTruthyParam(req.query.flat_settings);
-    res.json({
-      component_templates: found.map((t) => ({
-        name: t.name,
-        component_template: flatten(renderComponentTemplate(t.body), t.body.template.settings, flat),
-      })),
-    });
-  };
-  const getComponentParams = checkParams(ROUTE_PARAMS.getComponentTemplate);
-  route(
-    'GET',
-    '/_component_template',
-    'search.read',
-    'cluster:admin/component_template/get',
-    getComponentParams,
-    getComponent,
-  );
-  route(
-    'GET',
-    '/_component_template/:name',
-    'search.read',
-    'cluster:admin/component_template/get',
-    getComponentParams,
-    getComponent,
-  );
-
-  route(
-    'DELETE',
-    '/_component_template/:name',
-    'search.admin',
-    'cluster:admin/component_template/delete',
-    checkParams(ROUTE_PARAMS.deleteComponentTemplate),
-    async (req, res) => {
-      await deleteTemplatesByName(deps.pool, 'component', req.params.name);
-      res.json({ acknowledged: true });
-    },
-  );
+  templateRoutes(deps, route, COMPONENT_TEMPLATES);
 
   // Legacy templates (deprecated since 7.8): none are ever stored, so reads answer as an ES 8 node
   // without any, and a PUT is refused with the API to use instead.
