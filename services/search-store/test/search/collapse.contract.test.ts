@@ -1,6 +1,6 @@
-import { Client } from 'es8';
-import { uniqueId } from '@acme/testkit';
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import type { Client } from 'es8';
+import type { RunningSearchStore } from '../support/start-search-store';
+import { startStoreWithIndex, stopStoreWithIndex, uniqueIndexName } from '../support/start-store-with-index';
 import { call } from '../support/http';
 
 interface Hit {
@@ -18,42 +18,35 @@ interface Json {
 /** Field collapsing (ES "Collapse search results") with inner_hits, through the client and raw HTTP. */
 let store: RunningSearchStore;
 let es: Client;
-const index = `collapse-${uniqueId('c')
-  .toLowerCase()
-  .replace(/[^a-z0-9]/g, '')}`;
+const index = uniqueIndexName('collapse', 'c');
+
+const DOCS: [string, Record<string, unknown>][] = [
+  ['1', { group: 1, tag: 'A', rank: 10, title: 'red fox' }],
+  ['2', { group: 1, tag: 'B', rank: 6, title: 'red dog' }],
+  ['3', { group: 1, tag: 'A', rank: 24, title: 'blue fox' }],
+  ['4', { group: 25, tag: 'B', rank: 10, title: 'red red fox' }],
+  ['5', { group: 25, tag: 'A', rank: 5, title: 'green fox' }],
+  ['6', { group: 3, tag: 'B', rank: 36, title: 'fox' }],
+  ['7', { tag: 'C', rank: 1, title: 'grey fox' }],
+];
 
 beforeAll(async () => {
-  store = await startSearchStore();
-  es = new Client({ node: store.url });
-  await es.indices.create({
+  ({ store, es } = await startStoreWithIndex(
     index,
-    mappings: {
-      properties: {
-        group: { type: 'integer' },
-        tag: { type: 'keyword' },
-        rank: { type: 'integer' },
-        title: { type: 'text' },
+    {
+      mappings: {
+        properties: {
+          group: { type: 'integer' },
+          tag: { type: 'keyword' },
+          rank: { type: 'integer' },
+          title: { type: 'text' },
+        },
       },
     },
-  });
-  const docs: [string, Record<string, unknown>][] = [
-    ['1', { group: 1, tag: 'A', rank: 10, title: 'red fox' }],
-    ['2', { group: 1, tag: 'B', rank: 6, title: 'red dog' }],
-    ['3', { group: 1, tag: 'A', rank: 24, title: 'blue fox' }],
-    ['4', { group: 25, tag: 'B', rank: 10, title: 'red red fox' }],
-    ['5', { group: 25, tag: 'A', rank: 5, title: 'green fox' }],
-    ['6', { group: 3, tag: 'B', rank: 36, title: 'fox' }],
-    ['7', { tag: 'C', rank: 1, title: 'grey fox' }],
-  ];
-  await es.bulk({
-    refresh: true,
-    operations: docs.flatMap(([id, doc]) => [{ index: { _index: index, _id: id } }, doc]),
-  });
+    DOCS,
+  ));
 });
-afterAll(async () => {
-  await es.close();
-  await store.stop();
-});
+afterAll(() => stopStoreWithIndex({ store, es }));
 
 async function search(body: Record<string, unknown>, query = ''): Promise<{ status: number; json: Json }> {
   const res = await call(store.url, 'POST', `/${index}/_search${query}`, body);

@@ -1,6 +1,6 @@
-import { Client } from 'es8';
-import { uniqueId } from '@acme/testkit';
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import type { Client } from 'es8';
+import type { RunningSearchStore } from '../support/start-search-store';
+import { startStoreWithIndex, stopStoreWithIndex, uniqueIndexName } from '../support/start-store-with-index';
 import { call } from '../support/http';
 
 /**
@@ -10,39 +10,32 @@ import { call } from '../support/http';
  */
 let store: RunningSearchStore;
 let es: Client;
-const index = `fscore-${uniqueId('x')
-  .toLowerCase()
-  .replace(/[^a-z0-9]/g, '')}`;
+const index = uniqueIndexName('fscore', 'x');
+
+const DOCS: Record<string, Record<string, unknown>> = {
+  '1': { title: 'quick fox', popularity: 10, published: '2024-01-10', tag: 'a' },
+  '2': { title: 'quick dog', popularity: 0, published: '2024-01-01', tag: 'b' },
+  '3': { title: 'lazy dog', popularity: [100, 5], tag: 'a' },
+  '4': { title: 'quick' },
+};
 
 beforeAll(async () => {
-  store = await startSearchStore();
-  es = new Client({ node: store.url });
-  await es.indices.create({
+  ({ store, es } = await startStoreWithIndex(
     index,
-    mappings: {
-      properties: {
-        title: { type: 'text' },
-        popularity: { type: 'integer' },
-        published: { type: 'date' },
-        tag: { type: 'keyword' },
+    {
+      mappings: {
+        properties: {
+          title: { type: 'text' },
+          popularity: { type: 'integer' },
+          published: { type: 'date' },
+          tag: { type: 'keyword' },
+        },
       },
     },
-  });
-  const docs: Record<string, Record<string, unknown>> = {
-    '1': { title: 'quick fox', popularity: 10, published: '2024-01-10', tag: 'a' },
-    '2': { title: 'quick dog', popularity: 0, published: '2024-01-01', tag: 'b' },
-    '3': { title: 'lazy dog', popularity: [100, 5], tag: 'a' },
-    '4': { title: 'quick' },
-  };
-  await es.bulk({
-    refresh: true,
-    operations: Object.entries(docs).flatMap(([id, doc]) => [{ index: { _index: index, _id: id } }, doc]),
-  });
+    Object.entries(DOCS),
+  ));
 });
-afterAll(async () => {
-  await es.close();
-  await store.stop();
-});
+afterAll(() => stopStoreWithIndex({ store, es }));
 
 type Hits = Record<string, number | null | undefined>;
 

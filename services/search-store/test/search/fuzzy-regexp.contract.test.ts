@@ -1,6 +1,6 @@
-import { Client } from 'es8';
-import { uniqueId } from '@acme/testkit';
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import type { Client } from 'es8';
+import type { RunningSearchStore } from '../support/start-search-store';
+import { startStoreWithIndex, stopStoreWithIndex, uniqueIndexName } from '../support/start-store-with-index';
 import { call } from '../support/http';
 
 /**
@@ -9,40 +9,33 @@ import { call } from '../support/http';
  */
 let store: RunningSearchStore;
 let es: Client;
-const index = `fuzzy-${uniqueId('x')
-  .toLowerCase()
-  .replace(/[^a-z0-9]/g, '')}`;
+const index = uniqueIndexName('fuzzy', 'x');
+
+const DOCS: Record<string, Record<string, unknown>> = {
+  '1': { name: 'quick', code: 'ABC-1', count: 1 },
+  '2': { name: 'quack', code: 'abd-2' },
+  '3': { name: 'quick quick brown', code: 'xyz' },
+  '4': { name: 'slow' },
+  '5': { name: 'quicker' },
+};
 
 beforeAll(async () => {
-  store = await startSearchStore();
-  es = new Client({ node: store.url });
-  await es.indices.create({
+  ({ store, es } = await startStoreWithIndex(
     index,
-    settings: { 'index.max_regex_length': 20 },
-    mappings: {
-      properties: {
-        name: { type: 'text' },
-        code: { type: 'keyword' },
-        count: { type: 'integer' },
+    {
+      settings: { 'index.max_regex_length': 20 },
+      mappings: {
+        properties: {
+          name: { type: 'text' },
+          code: { type: 'keyword' },
+          count: { type: 'integer' },
+        },
       },
     },
-  });
-  const docs: Record<string, Record<string, unknown>> = {
-    '1': { name: 'quick', code: 'ABC-1', count: 1 },
-    '2': { name: 'quack', code: 'abd-2' },
-    '3': { name: 'quick quick brown', code: 'xyz' },
-    '4': { name: 'slow' },
-    '5': { name: 'quicker' },
-  };
-  await es.bulk({
-    refresh: true,
-    operations: Object.entries(docs).flatMap(([id, doc]) => [{ index: { _index: index, _id: id } }, doc]),
-  });
+    Object.entries(DOCS),
+  ));
 });
-afterAll(async () => {
-  await es.close();
-  await store.stop();
-});
+afterAll(() => stopStoreWithIndex({ store, es }));
 
 async function hits(query: Record<string, unknown>): Promise<[string, number | null | undefined][]> {
   const res = await es.search({ index, query });

@@ -1,36 +1,26 @@
-import { Client } from 'es8';
-import { uniqueId } from '@acme/testkit';
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import type { Client } from 'es8';
+import type { RunningSearchStore } from '../support/start-search-store';
+import { startStoreWithIndex, stopStoreWithIndex, uniqueIndexName } from '../support/start-store-with-index';
 import { call } from '../support/http';
 
 /** Named queries (`_name`) and each hit's `matched_queries`, through the client and raw HTTP. */
 let store: RunningSearchStore;
 let es: Client;
-const index = `named-${uniqueId('n')
-  .toLowerCase()
-  .replace(/[^a-z0-9]/g, '')}`;
+const index = uniqueIndexName('named', 'n');
 
 beforeAll(async () => {
-  store = await startSearchStore();
-  es = new Client({ node: store.url });
-  await es.indices.create({
+  ({ store, es } = await startStoreWithIndex(
     index,
-    mappings: { properties: { field: { type: 'long' }, title: { type: 'text' } } },
-  });
-  await es.bulk({
-    refresh: true,
-    operations: [
-      { index: { _index: index, _id: '1' } },
-      { field: 1, title: 'quick fox' },
-      { index: { _index: index, _id: '2' } },
-      { field: [1, 2], title: 'lazy dog' },
+    {
+      mappings: { properties: { field: { type: 'long' }, title: { type: 'text' } } },
+    },
+    [
+      ['1', { field: 1, title: 'quick fox' }],
+      ['2', { field: [1, 2], title: 'lazy dog' }],
     ],
-  });
+  ));
 });
-afterAll(async () => {
-  await es.close();
-  await store.stop();
-});
+afterAll(() => stopStoreWithIndex({ store, es }));
 
 const shouldTwo = {
   bool: {

@@ -1,6 +1,6 @@
-import { Client } from 'es8';
-import { uniqueId } from '@acme/testkit';
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import type { Client } from 'es8';
+import type { RunningSearchStore } from '../support/start-search-store';
+import { startStoreWithIndex, stopStoreWithIndex, uniqueIndexName } from '../support/start-store-with-index';
 import { call } from '../support/http';
 import { formatFloat } from '../../src/query/score/bm25';
 
@@ -10,30 +10,22 @@ import { formatFloat } from '../../src/query/score/bm25';
  */
 let store: RunningSearchStore;
 let es: Client;
-const index = `rescore-${uniqueId('r')
-  .toLowerCase()
-  .replace(/[^a-z0-9]/g, '')}`;
+const index = uniqueIndexName('rescore', 'r');
 
 beforeAll(async () => {
-  store = await startSearchStore();
-  es = new Client({ node: store.url });
-  await es.indices.create({
+  ({ store, es } = await startStoreWithIndex(
     index,
-    settings: { 'index.max_rescore_window': 50 },
-    mappings: { properties: { title: { type: 'text' }, n: { type: 'integer' } } },
-  });
-  await es.bulk({
-    refresh: true,
-    operations: ['quick brown fox', 'quick dog', 'brown dog', 'the lazy fox'].flatMap((title, i) => [
-      { index: { _index: index, _id: String(i + 1) } },
+    {
+      settings: { 'index.max_rescore_window': 50 },
+      mappings: { properties: { title: { type: 'text' }, n: { type: 'integer' } } },
+    },
+    ['quick brown fox', 'quick dog', 'brown dog', 'the lazy fox'].map((title, i) => [
+      String(i + 1),
       { title, n: i + 1 },
     ]),
-  });
+  ));
 });
-afterAll(async () => {
-  await es.close();
-  await store.stop();
-});
+afterAll(() => stopStoreWithIndex({ store, es }));
 
 const boostTwoAndThree = { constant_score: { filter: { ids: { values: ['2', '3'] } }, boost: 5 } };
 

@@ -1,6 +1,6 @@
-import { Client, errors } from 'es8';
-import { uniqueId } from '@acme/testkit';
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { errors, type Client } from 'es8';
+import type { RunningSearchStore } from '../support/start-search-store';
+import { startStoreWithIndex, stopStoreWithIndex, uniqueIndexName } from '../support/start-store-with-index';
 
 /**
  * hits.total as Elasticsearch 8 reports it (SearchSourceBuilder.trackTotalHitsUpTo,
@@ -10,30 +10,22 @@ import { startSearchStore, type RunningSearchStore } from '../support/start-sear
  */
 let store: RunningSearchStore;
 let es: Client;
-const index = `tth-${uniqueId('t')
-  .toLowerCase()
-  .replace(/[^a-z0-9]/g, '')}`;
+const index = uniqueIndexName('tth', 't');
 /** More than the default limit of 10,000: "apple" in every document, "banana" in every seventh. */
 const DOCS = 10_050;
 const BANANAS = Math.ceil(DOCS / 7);
 
 beforeAll(async () => {
-  store = await startSearchStore();
-  es = new Client({ node: store.url });
-  await es.indices.create({ index, mappings: { properties: { body: { type: 'text' } } } });
-  const bulk = await es.bulk({
-    refresh: true,
-    operations: Array.from({ length: DOCS }, (_, i) => [
-      { index: { _index: index, _id: String(i) } },
+  ({ store, es } = await startStoreWithIndex(
+    index,
+    { mappings: { properties: { body: { type: 'text' } } } },
+    Array.from({ length: DOCS }, (_, i) => [
+      String(i),
       { body: `apple${i % 7 === 0 ? ' banana' : ''}${i % 13 === 0 ? ' apple' : ''} w${i % 50}` },
-    ]).flat(),
-  });
-  if (bulk.errors) throw new Error('fixture bulk failed');
+    ]),
+  ));
 }, 120_000);
-afterAll(async () => {
-  await es.close();
-  await store.stop();
-});
+afterAll(() => stopStoreWithIndex({ store, es }));
 
 async function raw(query: string, body: unknown): Promise<{ status: number; body: Answer }> {
   const res = await fetch(`${store.url}/${index}/_search${query}`, {
