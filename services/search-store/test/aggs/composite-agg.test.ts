@@ -1,6 +1,5 @@
-import { EsError } from '@acme/common';
-import { runAggregations } from '../../src/aggs/run-aggregations';
 import { createAggFixture, type AggFixture } from './aggs-fixture';
+import { fixtureAggsFailure, runFixtureAggs, type Json } from './run-fixture-aggs';
 
 /* The fixture: category a (docs 1, 2, 5), b (3), c (4); tags [x, y] on 1, [x] on 2, none elsewhere. */
 let fx: AggFixture;
@@ -11,21 +10,8 @@ afterAll(async () => {
   await fx.stop();
 });
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function aggs(body: unknown): Promise<Json> {
-  return JSON.parse(JSON.stringify(await runAggregations(fx.pool, fx.ctx, fx.all, body))) as Json;
-}
-
-async function failure(body: unknown): Promise<{ status: number; type: string; reason: string }> {
-  try {
-    await aggs(body);
-  } catch (error) {
-    if (error instanceof EsError) return { status: error.status, type: error.type, reason: error.message };
-    throw error;
-  }
-  throw new Error('expected an error');
-}
+const aggs = (body: unknown) => runFixtureAggs(fx, body);
+const failure = (body: unknown) => fixtureAggsFailure(fx, body);
 
 const composite = (extra: Json, missingBucket = false): Json => ({
   c: {

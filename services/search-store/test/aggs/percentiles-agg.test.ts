@@ -1,7 +1,7 @@
-import { EsError } from '@acme/common';
 import { runAggregations } from '../../src/aggs/run-aggregations';
 import type { AggField } from '../../src/aggs/agg-context';
 import { createAggFixture, type AggFixture } from './aggs-fixture';
+import { fixtureAggsFailure, runFixtureAggs, type Json } from './run-fixture-aggs';
 
 /* Fixture prices 10, 20, 30.5, 150; qty 1..5. */
 let fx: AggFixture;
@@ -12,20 +12,11 @@ afterAll(async () => {
   await fx.stop();
 });
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function aggs(body: unknown): Promise<Json> {
-  return JSON.parse(JSON.stringify(await runAggregations(fx.pool, fx.ctx, fx.all, body))) as Json;
-}
-
+const aggs = (body: unknown) => runFixtureAggs(fx, body);
+/** The error's type and reason (the cases here do not compare its status). */
 async function failure(body: unknown): Promise<{ type: string; reason: string }> {
-  try {
-    await aggs(body);
-  } catch (error) {
-    if (error instanceof EsError) return { type: error.type, reason: error.message };
-    throw error;
-  }
-  throw new Error('expected an error');
+  const { type, reason } = await fixtureAggsFailure(fx, body);
+  return { type, reason };
 }
 
 /** Elasticsearch's t-digest answer while every value is its own centroid: rank q·n − ½, clamped. */

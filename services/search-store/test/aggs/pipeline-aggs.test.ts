@@ -1,7 +1,7 @@
-import { EsError } from '@acme/common';
 import { runAggregations } from '../../src/aggs/run-aggregations';
 import { formatDecimal } from '../../src/aggs/pipeline/decimal-format';
 import { createAggFixture, type AggFixture } from './aggs-fixture';
+import { fixtureAggsFailure, runFixtureAggs, type Json } from './run-fixture-aggs';
 
 /*
  * The fixture: category a (prices 10, 20, one document without price), b (30.5), c (150); dates in
@@ -15,21 +15,8 @@ afterAll(async () => {
   await fx.stop();
 });
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-async function aggs(body: unknown): Promise<Json> {
-  return JSON.parse(JSON.stringify(await runAggregations(fx.pool, fx.ctx, fx.all, body))) as Json;
-}
-
-async function failure(body: unknown): Promise<{ status: number; type: string; reason: string }> {
-  try {
-    await aggs(body);
-  } catch (error) {
-    if (error instanceof EsError) return { status: error.status, type: error.type, reason: error.message };
-    throw error;
-  }
-  throw new Error('expected an error');
-}
+const aggs = (body: unknown) => runFixtureAggs(fx, body);
+const failure = (body: unknown) => fixtureAggsFailure(fx, body);
 
 const byCategory = { terms: { field: 'category' }, aggs: { p: { avg: { field: 'price' } } } };
 const months = {
