@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
 import { call } from '../support/http';
+import { stubTokenScopes } from '../support/stub-token-scopes';
 
 const AUTH = 'http://auth-server.test';
 const INDEX = 'logs-2026-11-25-application-frontend';
@@ -19,21 +20,15 @@ describe('hostile wildcard patterns', () => {
     nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
     server = await startSearchStore({ AUTH_SERVER_URL: AUTH }, { auth: 'real' });
   });
-  beforeEach(() => {
-    const scopes: Record<string, string> = {
-      reader: 'search.read',
-      admin: 'search.read search.write search.admin',
-    };
-    nock(AUTH)
-      .post('/token_info')
-      .reply((_uri, body) => {
-        const token = new URLSearchParams(String(body)).get('token') ?? '';
-        const exp = Math.floor(Date.now() / 1000) + 600;
-        const scope = scopes[token];
-        return [200, scope ? { active: true, scope, username: token, exp } : { active: false }];
-      })
-      .persist();
-  });
+  beforeEach(() =>
+    stubTokenScopes(
+      AUTH,
+      new Map([
+        ['reader', 'search.read'],
+        ['admin', 'search.read search.write search.admin'],
+      ]),
+    ),
+  );
   afterEach(() => nock.cleanAll());
   afterAll(async () => {
     await server.stop();

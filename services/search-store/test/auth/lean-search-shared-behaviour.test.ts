@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import nock from 'nock';
 import { createLogger } from '@acme/common';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { stubTokenScopes } from '../support/stub-token-scopes';
 import { call } from '../support/http';
 
 const AUTH = 'http://auth-server.test';
@@ -54,14 +55,7 @@ describe.each<Path>(['front', 'express'])('POST /<index>/_search through the %s 
       ['reader', 'search.read'],
       ['writer', 'search.write'],
     ]);
-    nock(AUTH)
-      .post('/token_info')
-      .reply((_uri, body) => {
-        const scope = scopes.get(new URLSearchParams(String(body)).get('token') ?? '');
-        const exp = Math.floor(Date.now() / 1000) + 600;
-        return [200, scope === undefined ? { active: false } : { active: true, scope, username: 'u', exp }];
-      })
-      .persist();
+    stubTokenScopes(AUTH, scopes, 'u');
     nock(AUTH)
       .post('/token')
       .reply(function () {

@@ -3,6 +3,7 @@ import nock from 'nock';
 import { call } from '../support/http';
 import { buildIdleApp, registeredRoutes, type RegisteredRoute } from '../support/registered-routes';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { stubTokenScopes } from '../support/stub-token-scopes';
 
 const AUTH = 'http://auth-server.test';
 const SAMPLE: Record<string, string> = { index: 'books', id: '1', name: 'current', target: 'books-copy' };
@@ -41,22 +42,16 @@ describe('letter case in paths', () => {
     nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
     server = await startSearchStore({ AUTH_SERVER_URL: AUTH }, { auth: 'real' });
   });
-  beforeEach(() => {
-    const scopes: Record<string, string> = {
-      reader: 'search.read',
-      writer: 'search.write',
-      admin: 'search.read search.write search.admin',
-    };
-    nock(AUTH)
-      .post('/token_info')
-      .reply((_uri, body) => {
-        const token = new URLSearchParams(String(body)).get('token') ?? '';
-        const exp = Math.floor(Date.now() / 1000) + 600;
-        const scope = scopes[token];
-        return [200, scope ? { active: true, scope, username: token, exp } : { active: false }];
-      })
-      .persist();
-  });
+  beforeEach(() =>
+    stubTokenScopes(
+      AUTH,
+      new Map([
+        ['reader', 'search.read'],
+        ['writer', 'search.write'],
+        ['admin', 'search.read search.write search.admin'],
+      ]),
+    ),
+  );
   afterEach(() => nock.cleanAll());
   afterAll(async () => {
     await Promise.all([server.stop(), idle?.close()]);
