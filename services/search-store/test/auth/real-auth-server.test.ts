@@ -1,5 +1,6 @@
 import { uniqueId } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
+import { authAdminPost, clientCredentialsToken, registerSearchStore } from '../support/auth-server-calls';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
 
 /**
@@ -17,15 +18,7 @@ describe('search-store with a real auth-server', () => {
   /** Paths that no API serves: a request that passes authentication reaches routing, not a handler. */
   const probe = () => `/_rs_auth_probe_${uniqueId()}`;
 
-  const adminApi = async (path: string, body: object) => {
-    const response = await fetch(`${auth.url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${auth.config.ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect([200, 201]).toContain(response.status);
-    return response.json();
-  };
+  const adminApi = (path: string, body: object) => authAdminPost(auth, path, body);
   const registerClient = (scopes: string[]) =>
     adminApi('/admin/clients', {
       name: `search-store service account ${uniqueId()}`,
@@ -35,18 +28,8 @@ describe('search-store with a real auth-server', () => {
       scopes,
     }) as Promise<{ client_id: string; client_secret: string }>;
   const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-  const tokenFor = async (client: { client_id: string; client_secret: string }) => {
-    const response = await fetch(`${auth.url}/token`, {
-      method: 'POST',
-      headers: {
-        authorization: basic(client.client_id, client.client_secret),
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'grant_type=client_credentials',
-    });
-    expect(response.status).toBe(200);
-    return ((await response.json()) as { access_token: string }).access_token;
-  };
+  const tokenFor = (client: { client_id: string; client_secret: string }) =>
+    clientCredentialsToken(auth, client, undefined);
   const send = (method: string, path: string, authorization: string) =>
     fetch(`${search.url}${path}`, { method, headers: { authorization } });
   const reasonOf = async (response: Response) =>
@@ -54,23 +37,11 @@ describe('search-store with a real auth-server', () => {
 
   beforeAll(async () => {
     auth = await startAuthServer();
-    const suffix = uniqueId();
-    const rs = (await adminApi('/admin/resource-servers', {
-      id: `search-store-${suffix}`,
-      audience: `https://search-${suffix}.example`,
-      scopes: ['search.read', 'search.write', 'search.admin'],
-    })) as { id: string; secret: string };
-    reader = await registerClient(['search.read']);
-    admin = await registerClient(['search.read', 'search.write', 'search.admin']);
-    search = await startSearchStore(
-      {
-        AUTH_SERVER_URL: auth.url,
-        INTROSPECTION_CLIENT_ID: rs.id,
-        INTROSPECTION_CLIENT_SECRET: rs.secret,
-        INTROSPECTION_CACHE_MAX_SECONDS: '0',
-      },
-      { auth: 'real' },
-    );
+    const scopes = ['search.read', 'search.write', 'search.admin'];
+    const registered = await registerSearchStore(auth, 'search-store service account', scopes);
+    reader = registered.client; // scope search.read
+    admin = await registerClient(scopes);
+    search = await startSearchStore(registered.env, { auth: 'real' });
   });
   afterAll(async () => {
     await search?.stop();

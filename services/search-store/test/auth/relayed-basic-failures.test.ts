@@ -1,5 +1,6 @@
 import { uniqueId } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
+import { clientCredentialsToken, registerSearchStore } from '../support/auth-server-calls';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
 
 /**
@@ -12,15 +13,6 @@ describe('search-store relaying failed Basic credentials to a real auth-server',
   let search: RunningSearchStore;
   let account: { client_id: string; client_secret: string };
 
-  const adminApi = async (path: string, body: object) => {
-    const response = await fetch(`${auth.url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${auth.config.ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect([200, 201]).toContain(response.status);
-    return response.json();
-  };
   const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
   /** A path no API serves: a request that passes authentication reaches routing, not 401/403/503. */
   const probe = (authorization: string) =>
@@ -28,28 +20,9 @@ describe('search-store relaying failed Basic credentials to a real auth-server',
 
   beforeAll(async () => {
     auth = await startAuthServer();
-    const suffix = uniqueId();
-    const rs = (await adminApi('/admin/resource-servers', {
-      id: `search-store-${suffix}`,
-      audience: `https://search-${suffix}.example`,
-      scopes: ['search.read'],
-    })) as { id: string; secret: string };
-    account = (await adminApi('/admin/clients', {
-      name: `service account ${suffix}`,
-      client_type: 'confidential',
-      grant_types: ['client_credentials'],
-      response_types: [],
-      scopes: ['search.read'],
-    })) as { client_id: string; client_secret: string };
-    search = await startSearchStore(
-      {
-        AUTH_SERVER_URL: auth.url,
-        INTROSPECTION_CLIENT_ID: rs.id,
-        INTROSPECTION_CLIENT_SECRET: rs.secret,
-        INTROSPECTION_CACHE_MAX_SECONDS: '0',
-      },
-      { auth: 'real' },
-    );
+    const registered = await registerSearchStore(auth, 'service account');
+    account = registered.client;
+    search = await startSearchStore(registered.env, { auth: 'real' });
   });
   afterAll(async () => {
     await search?.stop();
@@ -64,15 +37,7 @@ describe('search-store relaying failed Basic credentials to a real auth-server',
     expect([401, 403, 503]).not.toContain(
       (await probe(basic(account.client_id, account.client_secret))).status,
     );
-    const token = await fetch(`${auth.url}/token`, {
-      method: 'POST',
-      headers: {
-        authorization: basic(account.client_id, account.client_secret),
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'grant_type=client_credentials',
-    });
-    const { access_token } = (await token.json()) as { access_token: string };
+    const access_token = await clientCredentialsToken(auth, account, undefined);
     expect([401, 403, 503]).not.toContain((await probe(`Bearer ${access_token}`)).status);
   });
 });

@@ -1,6 +1,6 @@
-import { uniqueId } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
 import { searchConfigSchema } from '../../src/config';
+import { clientCredentialsToken, registerSearchStore } from '../support/auth-server-calls';
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
 
 /**
@@ -14,27 +14,8 @@ describe('search-store and the revocation stream of a real auth-server', () => {
   let unpushed: RunningSearchStore;
   let client: { client_id: string; client_secret: string };
 
-  const adminApi = async (path: string, body: object) => {
-    const response = await fetch(`${auth.url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${auth.config.ADMIN_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect([200, 201]).toContain(response.status);
-    return response.json();
-  };
   const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
-  const token = async () => {
-    const response = await fetch(`${auth.url}/token`, {
-      method: 'POST',
-      headers: {
-        authorization: basic(client.client_id, client.client_secret),
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'grant_type=client_credentials',
-    });
-    return ((await response.json()) as { access_token: string }).access_token;
-  };
+  const token = () => clientCredentialsToken(auth, client, undefined);
   const revoke = (accessToken: string) =>
     fetch(`${auth.url}/revoke`, {
       method: 'POST',
@@ -53,25 +34,9 @@ describe('search-store and the revocation stream of a real auth-server', () => {
 
   beforeAll(async () => {
     auth = await startAuthServer();
-    const suffix = uniqueId();
-    const rs = (await adminApi('/admin/resource-servers', {
-      id: `search-store-${suffix}`,
-      audience: `https://search-${suffix}.example`,
-      scopes: ['search.read'],
-    })) as { id: string; secret: string };
-    client = (await adminApi('/admin/clients', {
-      name: `reader ${suffix}`,
-      client_type: 'confidential',
-      grant_types: ['client_credentials'],
-      response_types: [],
-      scopes: ['search.read'],
-    })) as { client_id: string; client_secret: string };
-    const env = {
-      AUTH_SERVER_URL: auth.url,
-      INTROSPECTION_CLIENT_ID: rs.id,
-      INTROSPECTION_CLIENT_SECRET: rs.secret,
-      INTROSPECTION_CACHE_MAX_SECONDS: '60',
-    };
+    const registered = await registerSearchStore(auth, 'reader');
+    client = registered.client;
+    const env = { ...registered.env, INTROSPECTION_CACHE_MAX_SECONDS: '60' };
     pushed = await startSearchStore(env, { auth: 'real-with-push' });
     unpushed = await startSearchStore({ ...env, REVOCATION_STREAM: 'off' }, { auth: 'real-with-push' });
   });
