@@ -1,7 +1,8 @@
-import { startAuthServer, type RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
+import type { RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
 import { dpopKey, dpopProof } from '../../../auth-server/test/support/dpop-helpers';
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
-import { clientCredentialsToken, registerSearchStore } from '../support/auth-server-calls';
+import type { RunningSearchStore } from '../support/start-search-store';
+import { clientCredentialsToken } from '../support/auth-server-calls';
+import { startInstancesBehindAuth, stopInstancesBehindAuth } from '../support/start-instances-behind-auth';
 
 /**
  * RFC 9449 §9 resource-server nonces at search-store (DPOP_NONCE_SECRET): a proof without this service's
@@ -31,22 +32,11 @@ describe('DPoP nonces at search-store (RFC 9449 §9)', () => {
     });
 
   beforeAll(async () => {
-    auth = await startAuthServer({}, { issuerIsUrl: true });
-    const registered = await registerSearchStore(auth, 'dpop nonce');
-    client = registered.client;
-    const env = {
-      ...registered.env,
+    ({ auth, client, instances } = await startInstancesBehindAuth('dpop nonce', {
       DPOP_NONCE_SECRET: 'search-store-nonce-secret-of-32-characters-or-more',
-    };
-    instances = [
-      await startSearchStore(env, { auth: 'real' }),
-      await startSearchStore(env, { auth: 'real' }),
-    ];
+    }));
   });
-  afterAll(async () => {
-    await Promise.all(instances.map((instance) => instance.stop()));
-    await auth?.stop();
-  });
+  afterAll(() => stopInstancesBehindAuth({ auth, instances }));
 
   it.each([
     ['lean', '/_search'],

@@ -1,9 +1,10 @@
 import { request } from 'node:http';
 import { testRedisUrl } from '@acme/testkit';
-import { startAuthServer, type RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
+import type { RunningAuthServer } from '../../../auth-server/test/support/start-auth-server';
 import { dpopKey, dpopProof } from '../../../auth-server/test/support/dpop-helpers';
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
-import { clientCredentialsToken, registerSearchStore } from '../support/auth-server-calls';
+import type { RunningSearchStore } from '../support/start-search-store';
+import { clientCredentialsToken } from '../support/auth-server-calls';
+import { startInstancesBehindAuth, stopInstancesBehindAuth } from '../support/start-instances-behind-auth';
 
 /** What both instances are reached as behind one load balancer: the proofs' `htu` names it. */
 const PUBLIC_HOST = 'search.example';
@@ -44,22 +45,11 @@ describe('DPoP proof replay shared by search-store instances (REDIS_URL)', () =>
     });
 
   beforeAll(async () => {
-    auth = await startAuthServer({}, { issuerIsUrl: true });
-    const registered = await registerSearchStore(auth, 'dpop shared');
-    client = registered.client;
-    const env = {
-      ...registered.env,
+    ({ auth, client, instances } = await startInstancesBehindAuth('dpop shared', {
       REDIS_URL: testRedisUrl(),
-    };
-    instances = [
-      await startSearchStore(env, { auth: 'real' }),
-      await startSearchStore(env, { auth: 'real' }),
-    ];
+    }));
   });
-  afterAll(async () => {
-    await Promise.all(instances.map((instance) => instance.stop()));
-    await auth?.stop();
-  });
+  afterAll(() => stopInstancesBehindAuth({ auth, instances }));
 
   it.each([
     ['lean', '/_search'],
