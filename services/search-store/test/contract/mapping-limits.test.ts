@@ -1,16 +1,10 @@
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { esErrorBody } from '../support/es-error-body';
 import { client8, failure } from '../support/http';
 
 const illegalArgument = (reason: string) => ({
   status: 400,
-  body: {
-    error: {
-      root_cause: [{ type: 'illegal_argument_exception', reason }],
-      type: 'illegal_argument_exception',
-      reason,
-    },
-    status: 400,
-  },
+  body: esErrorBody('illegal_argument_exception', reason),
 });
 
 /** `{"a1":{"a2":…{"aN":"x"}}}` as an object. */

@@ -1,4 +1,5 @@
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { esErrorBody } from '../support/es-error-body';
 import { call, client8, failure } from '../support/http';
 import { DEFAULT_MAX_CONCURRENT_SEARCHES, MAX_SEARCHES_PER_REQUEST } from '../../src/api/parse-msearch';
 
@@ -116,31 +117,26 @@ describe('multi search API', () => {
     expect(DEFAULT_MAX_CONCURRENT_SEARCHES).toBeLessThanOrEqual(10);
   });
 
-  const envelope = (type: string, reason: string) => ({
-    error: { root_cause: [{ type, reason }], type, reason },
-    status: 400,
-  });
-
   it.each([
     [
       'an empty body',
       '',
-      envelope('action_request_validation_exception', 'Validation Failed: 1: no requests added;'),
+      esErrorBody('action_request_validation_exception', 'Validation Failed: 1: no requests added;'),
     ],
     [
       'a last line without a newline',
       '{}\n{"query":{"match_all":{}}}',
-      envelope('illegal_argument_exception', 'The msearch request must be terminated by a newline [\\n]'),
+      esErrorBody('illegal_argument_exception', 'The msearch request must be terminated by a newline [\\n]'),
     ],
     [
       'an unknown header key',
       ndjson({ index: 'ms1', foo: 1 }, {}),
-      envelope('illegal_argument_exception', 'key [foo] is not supported in the metadata section'),
+      esErrorBody('illegal_argument_exception', 'key [foo] is not supported in the metadata section'),
     ],
     [
       'an unknown search type',
       ndjson({ search_type: 'scan' }, {}),
-      envelope('illegal_argument_exception', 'No search type for [scan]'),
+      esErrorBody('illegal_argument_exception', 'No search type for [scan]'),
     ],
   ])('refuses %s for the whole request', async (_name, body, expected) => {
     const response = await msearch('/_msearch', body);

@@ -1,14 +1,8 @@
 import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { esErrorBody } from '../support/es-error-body';
 import { call, client8, failure } from '../support/http';
 
-const envelope = (reason: string) => ({
-  error: {
-    root_cause: [{ type: 'illegal_argument_exception', reason }],
-    type: 'illegal_argument_exception',
-    reason,
-  },
-  status: 400,
-});
+const envelope = (reason: string) => esErrorBody('illegal_argument_exception', reason);
 
 describe('unknown URL parameters', () => {
   let server: RunningSearchStore;
