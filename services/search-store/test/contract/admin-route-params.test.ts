@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { esErrorBody } from '../support/es-error-body';
 import { call, client8, failure } from '../support/http';
 
@@ -6,14 +6,10 @@ const envelope = (reason: string) => esErrorBody('illegal_argument_exception', r
 
 /** ES `BaseRestHandler`: every route refuses URL parameters its REST spec does not list. */
 describe('unknown URL parameters on bulk, aliases, mapping, settings, cat, clone, reindex, cluster settings', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().index({ index: 'p1', id: '1', document: { a: 1 }, refresh: true });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('refuses a bulk with a misspelt refresh before writing any item', async () => {

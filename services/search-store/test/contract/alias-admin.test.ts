@@ -1,20 +1,16 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 /** ES alias APIs by path (yaml: indices.put_alias, indices.delete_alias, indices.exists_alias). */
 describe('alias paths: put, delete, exists; filter, routing, is_hidden', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index: 'test_index',
       mappings: { properties: { tag: { type: 'keyword' } } },
     });
     await es().indices.create({ index: 'foo' });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('answers HEAD /_alias/{name} and /{index}/_alias/{name} with 200 or 404', async () => {

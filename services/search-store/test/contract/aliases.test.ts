@@ -1,17 +1,13 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 describe('alias APIs', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({ index: 'logs-1' });
     await es().indices.create({ index: 'logs-2' });
     await es().indices.create({ index: 'plain' });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('adds aliases and lists every index in GET /_aliases, including those without any', async () => {

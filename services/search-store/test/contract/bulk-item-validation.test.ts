@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 const ndjson = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
@@ -10,7 +10,7 @@ const NDJSON = { 'content-type': 'application/x-ndjson' };
  * parser itself refuses an unknown version type and versioned updates.
  */
 describe('bulk item versions and validation', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const stored = async (index: string) =>
     (
@@ -20,11 +20,7 @@ describe('bulk item versions and validation', () => {
       )
     ).rows;
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().index({ index: 'v', id: 'kept', document: { a: 1 }, refresh: true });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('fails the whole request with every item’s validation errors and writes nothing', async () => {

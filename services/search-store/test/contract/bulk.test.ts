@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, client9 } from '../support/http';
 
 const ndjson = (...lines: unknown[]) =>
@@ -6,16 +6,12 @@ const ndjson = (...lines: unknown[]) =>
 const NDJSON = { 'content-type': 'application/x-ndjson' };
 
 describe('bulk API', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore({ MAX_REQUEST_BYTES: String(256 * 1024) });
   beforeAll(async () => {
-    server = await startSearchStore({ MAX_REQUEST_BYTES: String(256 * 1024) });
     await client8(server.url).indices.create({
       index: 'strict',
       mappings: { dynamic: 'strict', properties: { n: { type: 'byte' } } },
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('runs index, create, update and delete in order with per-item results', async () => {

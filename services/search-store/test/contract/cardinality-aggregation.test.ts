@@ -1,16 +1,15 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8 } from '../support/http';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** ES "Cardinality aggregation" through the official client and raw HTTP, on real Postgres. */
 describe('cardinality aggregation', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const index = 'cardinality';
   const N = 2_000;
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index,
       mappings: { properties: { kw: { type: 'keyword' }, n: { type: 'long' } } },
@@ -20,9 +19,6 @@ describe('cardinality aggregation', () => {
       { kw: `user-${i % 1_500}`, n: i },
     ]).flat();
     await es().bulk({ index, refresh: true, operations });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('is exact below precision_threshold and close above it (official client)', async () => {

@@ -1,11 +1,10 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 // ES "cat health", "cat count" and "cat aliases": RestTable text and format=json, like _cat/indices.
 describe('_cat/health, _cat/count, _cat/aliases', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore({ CLUSTER_NAME: 'cat-cluster' });
   beforeAll(async () => {
-    server = await startSearchStore({ CLUSTER_NAME: 'cat-cluster' });
     const es = client8(server.url);
     await es.indices.create({ index: 'logs-1', settings: { number_of_replicas: 0 } });
     await es.indices.create({
@@ -33,9 +32,6 @@ describe('_cat/health, _cat/count, _cat/aliases', () => {
       is_write_index: true,
       filter: { term: { foo: 'c' } },
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   describe('_cat/health', () => {

@@ -1,11 +1,10 @@
+import { useSearchStore } from '../support/use-search-store';
 import { statfs } from 'node:fs/promises';
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
 import { call, client8 } from '../support/http';
 
 describe('cat APIs', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   beforeAll(async () => {
-    server = await startSearchStore();
     const es = client8(server.url);
     await es.indices.create({ index: 'test', settings: { number_of_replicas: 0 } });
     await es.bulk({
@@ -17,9 +16,6 @@ describe('cat APIs', () => {
       ],
     });
     await es.indices.create({ index: 'a-much-longer-name' });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   // The store is the documents plus every table of the inverted index the engine wrote for them.

@@ -1,14 +1,8 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { client9 } from '../support/http';
 
 describe('the official v9 client end to end', () => {
-  let server: RunningSearchStore;
-  beforeAll(async () => {
-    server = await startSearchStore();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  const server = useSearchStore();
 
   it('creates, writes, reads, updates, aliases, catalogs and deletes without noticing anything', async () => {
     const es = client9(server.url);

@@ -1,11 +1,10 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 describe('clone and reindex', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index: 'src',
       mappings: { properties: { tag: { type: 'keyword' } } },
@@ -21,9 +20,6 @@ describe('clone and reindex', () => {
         { tag: 'c', n: 3 },
       ],
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('refuses to clone a source without a write block with 500 illegal_state_exception', async () => {

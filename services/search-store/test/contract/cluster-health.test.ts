@@ -1,15 +1,9 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 // ES "Cluster health API": one node; every index one active primary, replicas unassigned (yellow).
 describe('GET /_cluster/health', () => {
-  let server: RunningSearchStore;
-  beforeAll(async () => {
-    server = await startSearchStore({ CLUSTER_NAME: 'health-cluster' });
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  const server = useSearchStore({ CLUSTER_NAME: 'health-cluster' });
 
   it('answers green with every ES field for a store without indices', async () => {
     const response = await call(server.url, 'GET', '/_cluster/health');

@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8 } from '../support/http';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -9,7 +9,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
  * document, skip_duplicates, and entries that follow their documents' updates and deletes.
  */
 describe('completion field and suggester', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const index = 'music';
   const suggest = async (completion: Json, extra: Json = {}) => {
@@ -21,7 +21,6 @@ describe('completion field and suggester', () => {
   };
   const texts = (body: Json) => body.suggest.s[0].options.map((o: Json) => `${o.text}:${o._score}`);
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index,
       mappings: { properties: { suggest: { type: 'completion' }, title: { type: 'keyword' } } },
@@ -46,9 +45,6 @@ describe('completion field and suggester', () => {
         { title: 'Nevermind (copy)', suggest: { input: 'Nevermind', weight: 5 } },
       ],
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('shows the completion mapping with its defaults', async () => {

@@ -1,15 +1,14 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8 } from '../support/http';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** ES "Composite aggregation" through the official client and raw HTTP, on real Postgres. */
 describe('composite aggregation', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const index = 'composite';
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index,
       mappings: { properties: { kw: { type: 'keyword' }, n: { type: 'long' }, d: { type: 'date' } } },
@@ -21,9 +20,6 @@ describe('composite aggregation', () => {
       { n: 3, d: '2017-10-20T00:00:00Z' },
     ];
     await es().bulk({ index, refresh: true, operations: docs.flatMap((doc) => [{ index: {} }, doc]) });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('pages with after_key until no buckets are left (official client)', async () => {

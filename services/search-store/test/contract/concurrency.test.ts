@@ -1,14 +1,8 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call } from '../support/http';
 
 describe('concurrent writes', () => {
-  let server: RunningSearchStore;
-  beforeAll(async () => {
-    server = await startSearchStore();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  const server = useSearchStore();
 
   it('auto-creates one index for parallel first writes and hands out each seq_no once', async () => {
     const responses = await Promise.all(

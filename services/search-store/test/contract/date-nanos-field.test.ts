@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8 } from '../support/http';
 
 /**
@@ -8,7 +8,7 @@ import { call, client8 } from '../support/http';
  * aggregations on millisecond keys.
  */
 describe('date_nanos fields', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const index = 'events';
   const search = async (body: unknown) => {
@@ -22,7 +22,6 @@ describe('date_nanos fields', () => {
       .sort();
 
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({ index, mappings: { properties: { at: { type: 'date_nanos' } } } });
     await es().bulk({
       refresh: true,
@@ -34,9 +33,6 @@ describe('date_nanos fields', () => {
         ['day', '2018-10-30'],
       ].flatMap(([id, at]) => [{ index: { _index: index, _id: id } }, { at }]),
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('sorts to the nanosecond and prints the sort values as nanoseconds', async () => {

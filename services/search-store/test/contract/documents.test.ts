@@ -1,12 +1,11 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 describe('document APIs', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   let uuid: string;
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index: 'docs',
       mappings: {
@@ -21,9 +20,6 @@ describe('document APIs', () => {
       "SELECT uuid FROM indices WHERE name = 'docs'",
     );
     uuid = rows[0]?.uuid ?? '';
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('indexes with an auto id: 201, a 20-char base64url id, Location, and the stored row', async () => {

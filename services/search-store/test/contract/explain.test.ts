@@ -1,12 +1,11 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 /** ES "Explain API" (yaml: explain/10_basic, 20_source_filtering, 30_query_string). */
 describe('GET|POST /<index>/_explain/<id>', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index: 'books',
       mappings: {
@@ -29,9 +28,6 @@ describe('GET|POST /<index>/_explain/<id>', () => {
       name: 'nature-books',
       filter: { term: { tag: 'nature' } },
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   const queries: [string, Record<string, unknown>][] = [

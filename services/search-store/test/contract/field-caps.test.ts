@@ -1,12 +1,11 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8 } from '../support/http';
 
 /** ES "Field capabilities API" (yaml: field_caps/10_basic, 20_meta, 50_fieldtype_filter). */
 describe('GET|POST /_field_caps', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index: 'test1',
       mappings: {
@@ -55,9 +54,6 @@ describe('GET|POST /_field_caps', () => {
         runtime: { day: { type: 'keyword', script: { source: "emit('x')" } } },
       },
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('merges each field by type across indices, listing indices only where they differ', async () => {

@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 /**
@@ -7,14 +7,13 @@ import { call, client8, failure } from '../support/http';
  * and `ignore_above`.
  */
 describe('flattened fields', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const index = 'tickets';
   const ids = async (query: Record<string, unknown>) =>
     (await es().search({ index, query, size: 20 })).hits.hits.map((h) => h._id).sort();
 
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index,
       mappings: {
@@ -38,9 +37,6 @@ describe('flattened fields', () => {
         ['4', { other: 1, short: { a: 'tiny', b: 'too long' } }],
       ].flatMap(([id, doc]) => [{ index: { _index: index, _id: id as string } }, doc as object]),
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('keeps the mapping as given and its parameters', async () => {

@@ -1,18 +1,14 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 // ES "Flush API" and "Force merge API": valid no-ops here, answering the broadcast `_shards`.
 describe('_flush and _forcemerge', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   beforeAll(async () => {
-    server = await startSearchStore();
     const es = client8(server.url);
     await es.indices.create({ index: 'm-1', settings: { number_of_replicas: 0 } });
     await es.indices.create({ index: 'm-2', settings: { number_of_replicas: 1 } });
     await es.index({ index: 'm-1', id: '1', document: { t: 'kept' } });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it.each([

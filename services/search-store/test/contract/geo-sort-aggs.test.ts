@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8 } from '../support/http';
 
 /**
@@ -7,13 +7,12 @@ import { call, client8 } from '../support/http';
  * SloppyMath's over Lucene-quantised points (test/unit/geo-point.test.ts checks them against Java).
  */
 describe('geo_point sort and aggregations', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const index = 'cities';
   const paris = { lat: 48.8566, lon: 2.3522 };
 
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index,
       mappings: { properties: { at: { type: 'geo_point' }, kind: { type: 'keyword' } } },
@@ -35,9 +34,6 @@ describe('geo_point sort and aggregations', () => {
       refresh: true,
       operations: Object.entries(docs).flatMap(([id, doc]) => [{ index: { _index: index, _id: id } }, doc]),
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   const sorted = async (sort: unknown) => {

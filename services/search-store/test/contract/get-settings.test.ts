@@ -1,17 +1,13 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8 } from '../support/http';
 
 /** ES "Get index settings API" (yaml: indices.get_settings/10_basic, 30_defaults). */
 describe('GET [/<index>]/_settings/<name>', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({ index: 'test_1', settings: { number_of_shards: 5, number_of_replicas: 1 } });
     await es().indices.create({ index: 'test_2', settings: { number_of_shards: 3, number_of_replicas: 0 } });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('filters settings by name patterns, a comma list, on every index or the named ones', async () => {

@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call } from '../support/http';
 
 /**
@@ -8,13 +8,7 @@ import { call } from '../support/http';
  * sent as text: a JS object literal would set a prototype instead of a key.
  */
 describe('user-keyed dictionaries with JavaScript prototype member names', () => {
-  let server: RunningSearchStore;
-  beforeAll(async () => {
-    server = await startSearchStore();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  const server = useSearchStore();
 
   const firstHit = async (index: string, body: string): Promise<Record<string, unknown>> => {
     const response = await call(server.url, 'POST', `/${index}/_search`, body);

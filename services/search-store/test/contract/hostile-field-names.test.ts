@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call } from '../support/http';
 
 /**
@@ -7,13 +7,7 @@ import { call } from '../support/http';
  * was refused. Bodies are sent as text: a JS object literal with `__proto__` would set a prototype.
  */
 describe('field names that are JavaScript prototype members', () => {
-  let server: RunningSearchStore;
-  beforeAll(async () => {
-    server = await startSearchStore();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  const server = useSearchStore();
 
   const ids = async (index: string, query: unknown): Promise<unknown> => {
     const response = await call(server.url, 'POST', `/${index}/_search`, JSON.stringify({ query }));

@@ -1,14 +1,8 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, client9 } from '../support/http';
 
 describe('HTTP plumbing and GET /', () => {
-  let server: RunningSearchStore;
-  beforeAll(async () => {
-    server = await startSearchStore({ MAX_REQUEST_BYTES: '4096' });
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  const server = useSearchStore({ MAX_REQUEST_BYTES: '4096' });
 
   it('answers GET / with the info body clients check, and the product header', async () => {
     const response = await call(server.url, 'GET', '/');

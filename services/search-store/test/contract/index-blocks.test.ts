@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 const FLOOD =
@@ -18,15 +18,9 @@ const blocked = (reason: string, status = 403) => ({
 
 /** ES "Index block settings": which operations each `index.blocks.*` refuses, and with what. */
 describe('index blocks (metadata, read_only, read_only_allow_delete)', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const mappingOf = async (index: string) => (await es().indices.getMapping({ index }))[index]?.mappings;
-  beforeAll(async () => {
-    server = await startSearchStore();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
 
   it('index.blocks.metadata refuses mapping, settings and alias reads and changes and index deletion, not documents', async () => {
     await es().indices.create({ index: 'meta', mappings: { properties: { a: { type: 'keyword' } } } });

@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 interface StatsSection {
@@ -17,9 +17,8 @@ interface StatsBody {
 
 // ES "Index stats API": docs and store per index and summed in _all, as _cat/indices counts them.
 describe('GET /_stats', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   beforeAll(async () => {
-    server = await startSearchStore();
     const es = client8(server.url);
     await es.indices.create({ index: 'stats-a', settings: { number_of_replicas: 0 } });
     await es.indices.create({ index: 'stats-b' });
@@ -35,9 +34,6 @@ describe('GET /_stats', () => {
     });
     await es.delete({ index: 'stats-a', id: '2' });
     await es.indices.putAlias({ index: 'stats-b', name: 'b-alias' });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   async function catSize(index: string): Promise<number> {

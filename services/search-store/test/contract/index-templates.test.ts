@@ -1,16 +1,10 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 /** Composable index templates and component templates (ES "Index templates"), issue 20. */
 describe('index and component templates', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
-  beforeAll(async () => {
-    server = await startSearchStore();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
 
   it('stores, lists and deletes an index template through the client', async () => {
     await es().indices.putIndexTemplate({

@@ -1,5 +1,5 @@
+import { useSearchStore } from '../support/use-search-store';
 import { randomBytes } from 'node:crypto';
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
 import { client8 } from '../support/http';
 
 /** Text that does not compress: random hex, two bytes of entropy per character pair. */
@@ -9,14 +9,8 @@ const incompressible = (bytes: number) =>
     .slice(0, bytes);
 
 describe('keyword values near the stored term limit (2600 bytes)', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
-  beforeAll(async () => {
-    server = await startSearchStore();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
 
   it('stores one at the limit and refuses one over it as its own bulk item, keeping the others', async () => {
     await es().indices.create({

@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 const outOfRange = (n: string, col: number) =>
@@ -12,14 +12,10 @@ const outOfRange = (n: string, col: number) =>
 const JSON_TEXT = { headers: { 'content-type': 'application/json' } };
 
 describe('long values at the edges of the range', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({ index: 'longs', mappings: { properties: { n: { type: 'long' } } } });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('accepts -2^63 and 2^63-1 exactly and stores the text as sent', async () => {

@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { esErrorBody } from '../support/es-error-body';
 import { client8, failure } from '../support/http';
 
@@ -15,14 +15,8 @@ function nested(levels: number, prefix = 'a'): Record<string, unknown> {
 }
 
 describe('mapping limits (index.mapping.total_fields/depth/field_name_length.limit)', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
-  beforeAll(async () => {
-    server = await startSearchStore();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
 
   it('refuses to create an index whose mapping exceeds its own total fields limit, creating nothing', async () => {
     const refused = await failure(

@@ -1,15 +1,9 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 describe('mapping and settings APIs', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
-  beforeAll(async () => {
-    server = await startSearchStore();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
 
   it('shows an empty mapping as {} and merges PUT _mapping without removing fields', async () => {
     await es().indices.create({ index: 'm1' });

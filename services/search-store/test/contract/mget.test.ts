@@ -1,21 +1,17 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 /** ES "Multi get API" (docs-multi-get), over raw HTTP and through the official client. */
 describe('multi get API', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().index({ index: 'm1', id: '1', document: { a: 1, b: { c: 'x', d: 'y' } }, refresh: true });
     await es().index({ index: 'm1', id: '2', document: { a: 2, b: { c: 'z' } } });
     await es().index({ index: 'm2', id: '1', document: { other: true } });
     await es().indices.putAlias({ index: 'm2', name: 'm2-alias' });
     await es().indices.putAlias({ index: 'm1', name: 'both' });
     await es().indices.putAlias({ index: 'm2', name: 'both' });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   const post = (path: string, body: unknown) => call(server.url, 'POST', path, body);

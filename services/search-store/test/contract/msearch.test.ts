@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { esErrorBody } from '../support/es-error-body';
 import { call, client8, failure } from '../support/http';
 import { DEFAULT_MAX_CONCURRENT_SEARCHES, MAX_SEARCHES_PER_REQUEST } from '../../src/api/parse-msearch';
@@ -9,17 +9,13 @@ const NDJSON = { 'content-type': 'application/x-ndjson' };
 
 /** ES "Multi search API" (search-multi-search), over raw HTTP and through the official client. */
 describe('multi search API', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().index({ index: 'ms1', id: '1', document: { foo: 'bar' } });
     await es().index({ index: 'ms1', id: '2', document: { foo: 'baz' } });
     await es().index({ index: 'ms1', id: '3', document: { foo: 'foo' } });
     await es().index({ index: 'ms2', id: '1', document: { foo: 'foo' }, refresh: true });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   const msearch = (path: string, body: string, headers: Record<string, string> = NDJSON) =>

@@ -1,16 +1,10 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8 } from '../support/http';
 
 /** ES "Nodes info API": one node, the one `/` and `_cat/nodes` describe. */
 describe('GET /_nodes', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore({ NODE_NAME: 'alpha', CLUSTER_NAME: 'books', PORT: '9201' });
   const es = () => client8(server.url);
-  beforeAll(async () => {
-    server = await startSearchStore({ NODE_NAME: 'alpha', CLUSTER_NAME: 'books', PORT: '9201' });
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
 
   it('describes the one node with the name, version and build `/` reports', async () => {
     const info = await es().info();

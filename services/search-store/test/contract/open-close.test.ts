@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 /** ES IndexClosedException as the REST layer renders it. */
@@ -15,16 +15,10 @@ const closedBody = (index: string, uuid: string) => ({
 
 /** ES "Close index API" and "Open index API" (yaml: indices.open/10_basic, 20_multiple_indices). */
 describe('close and open indices', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const uuidOf = async (index: string) =>
     String((await es().indices.getSettings({ index, flat_settings: true }))[index]?.settings?.['index.uuid']);
-  beforeAll(async () => {
-    server = await startSearchStore();
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
   afterEach(async () => {
     await es().cluster.putSettings({ persistent: { 'action.destructive_requires_name': null } });
     const all = await call(server.url, 'GET', '/_cat/indices?format=json&h=index');

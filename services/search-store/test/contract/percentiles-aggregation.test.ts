@@ -1,24 +1,20 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8 } from '../support/http';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** ES "Percentiles aggregation" through the official client and raw HTTP, on real Postgres. */
 describe('percentiles aggregation', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const index = 'percentiles';
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index,
       mappings: { properties: { i: { type: 'integer' }, s: { type: 'keyword' } } },
     });
     const operations = [1, 51, 101, 151].flatMap((i) => [{ index: {} }, { i, s: 'foo' }]);
     await es().bulk({ index, refresh: true, operations });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('answers the default percents, on all and on filtered documents (official client)', async () => {

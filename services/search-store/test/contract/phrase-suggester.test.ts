@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8 } from '../support/http';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -10,7 +10,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
  * under stupid backoff, channel 0.95 for a kept token and the correction's distance otherwise.
  */
 describe('phrase suggester', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const index = 'suggest-phrase';
   const phrase = async (text: string, options: Json = {}) => {
@@ -21,7 +21,6 @@ describe('phrase suggester', () => {
     return { status: response.status, body: response.json as Json };
   };
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({ index, mappings: { properties: { body: { type: 'text' } } } });
     const bodies = ['noble prize', 'nobel prize winner', 'nobel prize', 'prize money'];
     await es().bulk({
@@ -29,9 +28,6 @@ describe('phrase suggester', () => {
       refresh: true,
       operations: bodies.flatMap((body, i) => [{ index: { _id: String(i) } }, { body }]),
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('corrects a phrase, best path first, with highlighting (official client)', async () => {

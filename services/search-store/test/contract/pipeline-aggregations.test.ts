@@ -1,15 +1,14 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** ES "Pipeline aggregations" over the official client and raw HTTP, on real Postgres. */
 describe('pipeline aggregations', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const index = 'pipes';
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index,
       mappings: { properties: { t: { type: 'date' }, v: { type: 'long' }, tag: { type: 'keyword' } } },
@@ -20,9 +19,6 @@ describe('pipeline aggregations', () => {
       { t: '2022-01-01T03:00:00Z', v: -1, tag: 'b' },
     ];
     await es().bulk({ index, refresh: true, operations: docs.flatMap((d) => [{ index: {} }, d]) });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   const hourly = {

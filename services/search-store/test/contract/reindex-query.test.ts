@@ -1,15 +1,14 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8 } from '../support/http';
 
 describe('reindex with a source query, max_docs, source.size and source._source', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const idsIn = async (index: string): Promise<string[]> => {
     const result = await es().search({ index, size: 100 });
     return result.hits.hits.map((h) => h._id!).sort();
   };
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index: 'books',
       mappings: {
@@ -29,9 +28,6 @@ describe('reindex with a source query, max_docs, source.size and source._source'
         { tag: 'b', n: 4, title: 'Slow going' },
       ],
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('copies only the documents a bool of range and term matches', async () => {

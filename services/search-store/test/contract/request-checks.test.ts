@@ -1,19 +1,15 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8, failure } from '../support/http';
 
 /** Issue 20's request checks: versions on GET, require_alias, refresh_interval, empty names, reindex. */
 describe('request checks (issue 20)', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().index({ index: 'docs', id: '1', document: { a: 1 } });
     await es().index({ index: 'docs', id: '1', document: { a: 2 } }); // version 2
     await es().indices.create({ index: 'target' });
     await es().indices.putAlias({ index: 'target', name: 'target-alias' });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   describe('version and version_type on GET', () => {

@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8 } from '../support/http';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -9,7 +9,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
  * by hand in doubles for the counts below.
  */
 describe('rare_terms and significant_terms aggregations', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const sig = 'sig-terms';
   const rare = 'rare-terms';
@@ -18,7 +18,6 @@ describe('rare_terms and significant_terms aggregations', () => {
     return { status: response.status, body: response.json as Json };
   };
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index: sig,
       mappings: {
@@ -74,9 +73,6 @@ describe('rare_terms and significant_terms aggregations', () => {
       refresh: true,
       operations: rows.flatMap((doc, i) => [{ index: { _id: String(i + 1) } }, doc]),
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   const foreground = { term: { class: 'good' } };

@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call, client8 } from '../support/http';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -9,13 +9,12 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
  * 1 − edits / min(len(candidate), len(token)), as float32.
  */
 describe('term suggester', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const index = 'suggest-term';
   const suggest = async (body: Json) =>
     (await call(server.url, 'POST', `/${index}/_search`, body)).json as Json;
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index,
       mappings: { properties: { body: { type: 'text' }, tag: { type: 'keyword' } } },
@@ -33,9 +32,6 @@ describe('term suggester', () => {
       refresh: true,
       operations: bodies.flatMap((body, i) => [{ index: { _id: String(i) } }, { body, tag: body }]),
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('suggests a correction for each misspelt token with its offset, length, score and freq (official client)', async () => {

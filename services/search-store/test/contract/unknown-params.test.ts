@@ -1,18 +1,14 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { esErrorBody } from '../support/es-error-body';
 import { call, client8, failure } from '../support/http';
 
 const envelope = (reason: string) => esErrorBody('illegal_argument_exception', reason);
 
 describe('unknown URL parameters', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().index({ index: 'idx', id: '1', document: { a: 1 }, refresh: true });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('refuses an unknown parameter on GET /<index>/_doc/<id> with ES reason, and writes nothing on PUT', async () => {

@@ -1,4 +1,4 @@
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
+import { useSearchStore } from '../support/use-search-store';
 import { call } from '../support/http';
 
 /**
@@ -8,13 +8,7 @@ import { call } from '../support/http';
  */
 describe('update size limits', () => {
   const LIMIT = 1024 * 1024;
-  let server: RunningSearchStore;
-  beforeAll(async () => {
-    server = await startSearchStore({ MAX_REQUEST_BYTES: String(LIMIT) });
-  });
-  afterAll(async () => {
-    await server.stop();
-  });
+  const server = useSearchStore({ MAX_REQUEST_BYTES: String(LIMIT) });
 
   const update = (id: string, body: unknown) => call(server.url, 'POST', `/limits/_update/${id}`, body);
   const sourceOf = async (id: string) => (await call(server.url, 'GET', `/limits/_source/${id}`)).text;

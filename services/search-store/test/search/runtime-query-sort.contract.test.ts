@@ -1,5 +1,5 @@
+import { useSearchStore } from '../support/use-search-store';
 import type { estypes } from 'es8';
-import { startSearchStore, type RunningSearchStore } from '../support/start-search-store';
 import { call, client8, failure } from '../support/http';
 
 const tagged = {
@@ -8,12 +8,11 @@ const tagged = {
 } as estypes.MappingRuntimeField;
 
 describe('runtime fields in queries and sort', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   const es = () => client8(server.url);
   const hitsOf = (result: estypes.SearchResponse) =>
     result.hits.hits.map((h) => ({ id: h._id, score: h._score, sort: h.sort }));
   beforeAll(async () => {
-    server = await startSearchStore();
     await es().indices.create({
       index: 'rt',
       mappings: {
@@ -39,9 +38,6 @@ describe('runtime fields in queries and sort', () => {
         { name: 'delta', kind: 'y' },
       ],
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('matches term and match on a request runtime keyword field with a constant score of the boost', async () => {
@@ -147,16 +143,12 @@ describe('runtime fields in queries and sort', () => {
 });
 
 describe('runtime fields beyond the evaluation limit', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore({}, { maxRuntimeDocs: 2 });
   beforeAll(async () => {
-    server = await startSearchStore({}, { maxRuntimeDocs: 2 });
     await client8(server.url).bulk({
       refresh: true,
       operations: [1, 2, 3].flatMap((n) => [{ index: { _index: 'many', _id: String(n) } }, { n }]),
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('refuses a query or sort that would evaluate the script over more documents than the limit', async () => {
@@ -199,16 +191,12 @@ describe('runtime fields beyond the evaluation limit', () => {
 });
 
 describe('runtime fields in filter aggregations', () => {
-  let server: RunningSearchStore;
+  const server = useSearchStore();
   beforeAll(async () => {
-    server = await startSearchStore();
     await client8(server.url).bulk({
       refresh: true,
       operations: [5, 15, 25].flatMap((n) => [{ index: { _index: 'aggs', _id: String(n) } }, { n }]),
     });
-  });
-  afterAll(async () => {
-    await server.stop();
   });
 
   it('counts the documents a filter aggregation selects through a runtime field', async () => {
