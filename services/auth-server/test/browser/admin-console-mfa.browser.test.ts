@@ -3,16 +3,11 @@ import { startAuthServer, type RunningAuthServer } from '../support/start-auth-s
 import { admin } from '../support/oauth-helpers';
 import { totpCode, userWithTotp } from '../web/support/totp-helpers';
 import { artifactsDir } from './support/artifacts-dir';
-import { checkAtWidths } from './support/check-at-widths';
+import { checkConsolePage } from './support/check-console-page';
 import { launchChromium } from './support/launch-chromium';
 import { signInWithPassword } from './support/sign-in-with-password';
 
 const ARTIFACTS = artifactsDir('admin-console-mfa');
-/** The console's own widths: taller, as its tables are. */
-const WIDTHS = [
-  { width: 360, height: 900 },
-  { width: 1280, height: 900 },
-];
 
 /**
  * An admin with TOTP signs in to the console in chromium: password, the console's own second-factor step
@@ -37,11 +32,7 @@ describe('admin console second factor in chromium', () => {
     await server?.stop();
   });
 
-  async function check(name: string): Promise<void> {
-    const inline = await page.evaluate(() => document.querySelectorAll('[style], script, style').length);
-    expect({ name, inline }).toEqual({ name, inline: 0 });
-    await checkAtWidths(page, name, { dir: ARTIFACTS, widths: WIDTHS, against: 'root' });
-  }
+  const check = (name: string) => checkConsolePage(page, name, ARTIFACTS);
 
   it('signs an admin in with the password and a TOTP code', async () => {
     const user = await userWithTotp(server);

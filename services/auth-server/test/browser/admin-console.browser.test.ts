@@ -3,17 +3,12 @@ import { startAuthServer, type RunningAuthServer } from '../support/start-auth-s
 import { admin, basic, pkce, postForm } from '../support/oauth-helpers';
 import { startCallbackServer, type CallbackServer } from './support/callback-server';
 import { artifactsDir } from './support/artifacts-dir';
-import { checkAtWidths } from './support/check-at-widths';
+import { checkConsolePage } from './support/check-console-page';
 import { codeFlowUrl } from './support/code-flow-url';
 import { launchChromium } from './support/launch-chromium';
 import { signInWithPassword } from './support/sign-in-with-password';
 
 const ARTIFACTS = artifactsDir('admin-console');
-/** The console's own widths: taller, as its tables are. */
-const WIDTHS = [
-  { width: 360, height: 900 },
-  { width: 1280, height: 900 },
-];
 
 /**
  * The admin console in chromium: an admin signs in, creates a confidential client with a redirect URI
@@ -49,13 +44,7 @@ describe('admin console in chromium', () => {
     await callback?.stop();
   });
 
-  async function check(name: string): Promise<void> {
-    // Before the screenshot (caret style) and axe (its script) add to the DOM: nothing inline of ours.
-    const inline = await page.evaluate(() => document.querySelectorAll('[style], script, style').length);
-    expect({ name, inline }).toEqual({ name, inline: 0 });
-    // Tables scroll inside their own box; the page itself never scrolls sideways.
-    await checkAtWidths(page, name, { dir: ARTIFACTS, widths: WIDTHS, against: 'root' });
-  }
+  const check = (name: string) => checkConsolePage(page, name, ARTIFACTS);
 
   it('an admin creates a client in the console and a user completes a code flow with it', async () => {
     const response = await page.goto(`${server.url}/admin`);

@@ -2,16 +2,16 @@ import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { uniqueId } from '@acme/testkit';
-import { startAuthServer, type RunningAuthServer } from '../support/start-auth-server';
-import { admin, createClient, pkce, postForm } from '../support/oauth-helpers';
+import type { RunningAuthServer } from '../support/start-auth-server';
+import { admin, pkce, postForm } from '../support/oauth-helpers';
 import { addVirtualAuthenticator } from './support/add-virtual-authenticator';
 import { artifactsDir } from './support/artifacts-dir';
-import { startCallbackServer, type CallbackServer } from './support/callback-server';
+import type { CallbackServer } from './support/callback-server';
 import { checkAtWidths } from './support/check-at-widths';
 import { codeFlowUrl } from './support/code-flow-url';
-import { launchChromium } from './support/launch-chromium';
 import { PAGE_WIDTHS } from './support/page-widths';
 import { signInWithPassword } from './support/sign-in-with-password';
+import { startPasskeySite, stopPasskeySite } from './support/start-passkey-site';
 
 const ARTIFACTS = artifactsDir('passkey-second-factor');
 
@@ -31,23 +31,9 @@ describe('passkey as the second factor in chromium (virtual authenticator)', () 
   const password = 'second factor in chromium';
 
   beforeAll(async () => {
-    callback = await startCallbackServer();
-    server = await startAuthServer({}, { issuerHost: 'localhost' });
-    issuer = server.config.ISSUER;
-    ({ clientId } = await createClient(server, {
-      name: 'Flow-Matic',
-      client_type: 'public',
-      application_type: 'native',
-      redirect_uris: ['http://127.0.0.1/cb'],
-      grant_types: ['authorization_code'],
-    }));
-    browser = await launchChromium();
+    ({ browser, server, callback, clientId, issuer } = await startPasskeySite());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await callback?.stop();
-  });
+  afterAll(() => stopPasskeySite({ browser, server, callback }));
 
   let context: BrowserContext | undefined;
   afterEach(async () => {

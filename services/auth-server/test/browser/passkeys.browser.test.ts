@@ -1,16 +1,16 @@
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startAuthServer, type RunningAuthServer } from '../support/start-auth-server';
+import type { RunningAuthServer } from '../support/start-auth-server';
 import { uniqueId } from '@acme/testkit';
-import { admin, createClient, pkce, postForm } from '../support/oauth-helpers';
+import { admin, pkce, postForm } from '../support/oauth-helpers';
 import { addVirtualAuthenticator } from './support/add-virtual-authenticator';
 import { artifactsDir } from './support/artifacts-dir';
-import { startCallbackServer, type CallbackServer } from './support/callback-server';
+import type { CallbackServer } from './support/callback-server';
 import { codeFlowUrl } from './support/code-flow-url';
-import { launchChromium } from './support/launch-chromium';
 import { PAGE_WIDTHS } from './support/page-widths';
 import { seriousAxeViolations } from './support/serious-axe-violations';
 import { signInWithPassword } from './support/sign-in-with-password';
+import { startPasskeySite, stopPasskeySite } from './support/start-passkey-site';
 
 const ARTIFACTS = artifactsDir('passkeys');
 
@@ -30,23 +30,9 @@ describe('passkeys in chromium (virtual authenticator)', () => {
   const password = 'compiler a-0 1952';
 
   beforeAll(async () => {
-    callback = await startCallbackServer();
-    server = await startAuthServer({}, { issuerHost: 'localhost' });
-    issuer = server.config.ISSUER;
-    ({ clientId } = await createClient(server, {
-      name: 'Flow-Matic',
-      client_type: 'public',
-      application_type: 'native',
-      redirect_uris: ['http://127.0.0.1/cb'],
-      grant_types: ['authorization_code'],
-    }));
-    browser = await launchChromium();
+    ({ browser, server, callback, clientId, issuer } = await startPasskeySite());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await callback?.stop();
-  });
+  afterAll(() => stopPasskeySite({ browser, server, callback }));
 
   /** A context with chromium's virtual platform authenticator that verifies the user (WebAuthn domain). */
   async function withAuthenticator(options: { viewport?: { width: number; height: number } } = {}) {

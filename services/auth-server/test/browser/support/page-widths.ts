@@ -3,3 +3,9 @@ export const PAGE_WIDTHS = [
   { width: 360, height: 740 },
   { width: 1280, height: 800 },
 ];
+
+/** The admin console's widths: taller pages, as its tables are. */
+export const CONSOLE_WIDTHS = [
+  { width: 360, height: 900 },
+  { width: 1280, height: 900 },
+];
