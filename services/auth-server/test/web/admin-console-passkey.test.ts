@@ -118,4 +118,31 @@ describe('admin console passkey sign-in', () => {
     expect(crossed.status).toBe(400);
     expect(atPages.browser.cookies.has('auth_admin')).toBe(false);
   });
+
+  it('backs off a credential at an address after failed assertions (429, Retry-After), the good one too', async () => {
+    const user = await userWithPasskey();
+    const signIn = (attempt: Awaited<ReturnType<typeof startAt>>, credential: unknown) =>
+      attempt.browser.post('/admin/console/login/passkey', {
+        csrf_token: attempt.csrf,
+        credential: JSON.stringify(credential),
+      });
+    const bad = async () => {
+      const attempt = await startAt('/admin/console/login/passkey/options');
+      return signIn(
+        attempt,
+        assert(user.credential, attempt.options, origin, { origin: 'http://evil.example' }),
+      );
+    };
+    // LOGIN_MAX_FAILURES_PER_ACCOUNT (5) free failures per credential and address, then the back-off.
+    for (let i = 0; i < 5; i++) expect((await bad()).status).toBe(400);
+    // The good answer is ready before the failure that starts the back-off (1 s): no race with it.
+    const attempt = await startAt('/admin/console/login/passkey/options');
+    const good = assert(user.credential, attempt.options, origin);
+    expect((await bad()).status).toBe(400);
+    const response = await signIn(attempt, good);
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await response.text()).toContain('Too many failed sign-in attempts.');
+    expect(attempt.browser.cookies.has('auth_admin')).toBe(false);
+  });
 });
