@@ -1,6 +1,7 @@
 import { startLocalRedis, testRedisUrl, type LocalRedis } from '@acme/testkit';
 import Redis from 'ioredis';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
+import { startTwoOnLocalRedis, stopTwoOnLocalRedis } from './support/start-two-on-local-redis';
 import { basic, createClient, createResourceServer, introspect, postForm } from './support/oauth-helpers';
 
 async function issue(server: RunningAuthServer, client: { clientId: string; secret?: string }) {
@@ -123,15 +124,9 @@ describe('introspection while Redis is down', () => {
   let a: RunningAuthServer;
   let b: RunningAuthServer;
   beforeAll(async () => {
-    redis = await startLocalRedis();
-    a = await startAuthServer({ REDIS_URL: redis.url });
-    b = await startAuthServer({ REDIS_URL: redis.url }, { databaseUrl: a.config.DATABASE_URL });
+    ({ redis, a, b } = await startTwoOnLocalRedis());
   });
-  afterAll(async () => {
-    await a.stop();
-    await b.stop();
-    await redis.stop().catch(() => undefined);
-  });
+  afterAll(() => stopTwoOnLocalRedis({ redis, a, b }));
 
   it('answers correctly from Postgres, never a stale active:true, and /ready says degraded', async () => {
     const client = await createClient(a);

@@ -1,5 +1,6 @@
 import { startLocalRedis, testRedisUrl, type LocalRedis } from '@acme/testkit';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
+import { startTwoOnLocalRedis, stopTwoOnLocalRedis } from './support/start-two-on-local-redis';
 import {
   admin,
   basic,
@@ -261,15 +262,9 @@ describe('GET /revocations/stream while Redis is down', () => {
   let a: RunningAuthServer;
   let b: RunningAuthServer;
   beforeAll(async () => {
-    redis = await startLocalRedis();
-    a = await startAuthServer({ REDIS_URL: redis.url });
-    b = await startAuthServer({ REDIS_URL: redis.url }, { databaseUrl: a.config.DATABASE_URL });
+    ({ redis, a, b } = await startTwoOnLocalRedis());
   });
-  afterAll(async () => {
-    await a.stop();
-    await b.stop();
-    await redis.stop().catch(() => undefined);
-  });
+  afterAll(() => stopTwoOnLocalRedis({ redis, a, b }));
 
   it("streams an instance's own revocations, misses the other's (the documented gap) and tells its subscribers to resync when Redis is back", async () => {
     const client = await createClient(a);
