@@ -1,19 +1,11 @@
 import { startLocalRedis, testRedisUrl, type LocalRedis } from '@acme/testkit';
 import Redis from 'ioredis';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
+import { clientCredentialsToken } from './support/client-credentials-token';
 import { startTwoOnLocalRedis, stopTwoOnLocalRedis } from './support/start-two-on-local-redis';
 import { basic, createClient, createResourceServer, introspect, postForm } from './support/oauth-helpers';
 
-async function issue(server: RunningAuthServer, client: { clientId: string; secret?: string }) {
-  const response = await postForm(
-    `${server.url}/token`,
-    { grant_type: 'client_credentials', scope: 'search.read' },
-    {
-      authorization: basic(client.clientId, client.secret!),
-    },
-  );
-  return response.body.access_token as string;
-}
+const issue = clientCredentialsToken;
 
 /**
  * B's answer once a revocation broadcast from A had time to arrive: it reaches B asynchronously (Redis

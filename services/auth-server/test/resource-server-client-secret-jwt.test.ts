@@ -5,6 +5,7 @@ import {
   bootstrapSearchStore,
   SEARCH_STORE_RESOURCE_SERVER,
 } from '../src/domain/admin/bootstrap-search-store';
+import { clientCredentialsToken } from './support/client-credentials-token';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import {
   admin,
@@ -68,12 +69,7 @@ describe('client_secret_jwt resource-server authentication at /token_info', () =
     expect(created.body.client_secret_jwt).toBe(true);
     rs = { id, secret: created.body.secret as string };
     const client = await createClient(server);
-    const issued = await postForm(
-      `${server.url}/token`,
-      { grant_type: 'client_credentials', scope: 'search.read' },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
-    accessToken = issued.body.access_token as string;
+    accessToken = await clientCredentialsToken(server, client);
   });
   afterAll(async () => {
     await server.stop();

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { testRedisUrl, uniqueId } from '@acme/testkit';
+import { clientCredentialsToken } from './support/client-credentials-token';
 import { startAuthServer, type RunningAuthServer } from './support/start-auth-server';
 import { admin, basic, createClient, postForm, type Json } from './support/oauth-helpers';
 
@@ -65,12 +66,7 @@ describe('private_key_jwt resource-server authentication at /token_info', () => 
     expect(created.body.jwks).toEqual({ keys: [key.publicJwk] });
     rs = { id, secret: created.body.secret as string };
     const client = await createClient(server);
-    const issued = await postForm(
-      `${server.url}/token`,
-      { grant_type: 'client_credentials', scope: 'search.read' },
-      { authorization: basic(client.clientId, client.secret!) },
-    );
-    accessToken = issued.body.access_token as string;
+    accessToken = await clientCredentialsToken(server, client);
   });
   afterAll(async () => {
     await server.stop();

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { createLogger } from '@acme/common';
-import { basic, createClient, createResourceServer, postForm } from './oauth-helpers';
+import { clientCredentialsToken } from './client-credentials-token';
+import { createClient, createResourceServer } from './oauth-helpers';
 import { startAuthServer, type RunningAuthServer } from './start-auth-server';
 
 export interface IntrospectionServer {
@@ -30,10 +31,5 @@ export async function startIntrospectionServer(
   const server = await startAuthServer({}, logger ? { logger } : {});
   const client = await createClient(server);
   const rs = await createResourceServer(server, ['search.read']);
-  const issued = await postForm(
-    `${server.url}/token`,
-    { grant_type: 'client_credentials', scope: 'search.read' },
-    { authorization: basic(client.clientId, client.secret!) },
-  );
-  return { server, rs, token: issued.body.access_token as string, lines };
+  return { server, rs, token: await clientCredentialsToken(server, client), lines };
 }
