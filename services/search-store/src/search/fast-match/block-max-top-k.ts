@@ -1,4 +1,4 @@
-import { termScore } from '../../query/score/bm25';
+import { blockPeaks } from './block-peaks';
 import type { MatchNode } from './plan-fast-match';
 import { advance, termClauses, type MatchPostings, type TermClauses } from './score-match-plan';
 import type { TopDocsHeap } from './top-docs-heap';
@@ -89,24 +89,16 @@ export function collectTopTerms(
 }
 
 /**
- * Each block's bound: the largest term score of any posting it may hold, freq ≤ max_freq and norm byte
- * ≥ min_norm. termScore grows with freq × normInverse and every float32 step of it is monotonic, so
- * the bound is termScore at max_freq and the largest normInverse over the bytes ≥ min_norm (a suffix
- * maximum: it does not assume the length table is monotonic). Times the term's multiplicity.
+ * Each block's bound: the largest term score of its postings, from the block's peak impact
+ * (block-peaks.ts: termScore is non-decreasing in it), times the term's multiplicity.
  */
 function blockBounds(clauses: TermClauses): Float64Array[] {
-  const { normInverse } = clauses;
-  const best = new Float64Array(normInverse.length);
-  for (let x = normInverse.length - 1, max = -Infinity; x >= 0; x--) {
-    max = Math.max(max, normInverse[x]!);
-    best[x] = max;
-  }
   return clauses.lists.map((list, i) => {
-    const { maxFreq, minNorm } = list.blocks!;
+    const peaks = blockPeaks(list, clauses.normInverse);
     const w = clauses.weights[i]!;
     const m = clauses.counts[i]!;
-    const out = new Float64Array(maxFreq.length);
-    for (let b = 0; b < out.length; b++) out[b] = m * termScore(w, maxFreq[b]!, best[minNorm[b]!]!);
+    const out = new Float64Array(peaks.length);
+    for (let b = 0; b < out.length; b++) out[b] = m * f(w - f(w / f(1 + peaks[b]!)));
     return out;
   });
 }

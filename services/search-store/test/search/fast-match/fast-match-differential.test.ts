@@ -470,6 +470,67 @@ describe('the fast match path agrees with the SQL plans', () => {
     expect(collect(true).heap.sorted()).toEqual(collect(false).heap.sorted());
   });
 
+  it('prunes by each block’s best posting, not its max_freq and min_norm, with the same answers', async () => {
+    // Every 128-document block holds a long document with `word` 12 times and a one-word document:
+    // the block's max_freq (12) and min_norm (the short one) together bound it above the best
+    // documents (`word` 4 times in 6 words, the first 12), although no document of it comes near.
+    const index = `fm-k-${suffix}`;
+    const text = (i: number): string => {
+      if (i < 12) return 'word word word word f1 f2';
+      if (i % 128 === 5)
+        return [...Array<string>(12).fill('word'), ...Array<string>(150).fill('long')].join(' ');
+      if (i % 128 === 6) return 'word';
+      const filler = Array.from({ length: 15 + (i % 10) }, (_, j) => `f${(i + j) % 40}`);
+      return ['word', ...(i % 3 === 0 ? ['other'] : []), ...filler].join(' ');
+    };
+    const bulk = await es.bulk({
+      refresh: true,
+      operations: Array.from({ length: 1280 }, (_, i) => [
+        { index: { _index: index, _id: String(i) } },
+        { body: text(i) },
+      ]).flat(),
+    });
+    expect(bulk.errors).toBe(false);
+    const queries = [
+      { match: { body: 'word' } },
+      { match: { body: 'word other' } },
+      { match: { body: 'other long word' } },
+    ];
+    for (const query of queries)
+      for (const extra of [
+        {},
+        { track_total_hits: false },
+        { track_total_hits: 100 },
+        { size: 3, from: 9 },
+      ]) {
+        const body = { query, size: 10, ...extra };
+        const fast = await viaFastPath(index, body);
+        expect(fast).toBeDefined();
+        try {
+          expect(comparable(fast!)).toEqual(comparable(await viaSql(index, body)));
+        } catch (error) {
+          throw new Error(`${JSON.stringify(body)}\n${String(error)}`);
+        }
+      }
+    // Counted from its list, the one-term match skips every block but the best documents' own.
+    const readers = openMappingReaders(await resolveSearchIndices(store.pool, index));
+    const plan = planFastMatch(readers[0]!, parseSearchRequest({ query: queries[0] }, {}))!;
+    const postings = await loadMatchPostings(store.pool, plan);
+    const c: TopCollector = {
+      heap: new TopDocsHeap(10),
+      shard: 0,
+      total: 1280,
+      limit: 10_000,
+      minScore: undefined,
+      maxScore: -Infinity,
+      scored: 0,
+      counted: true,
+    };
+    expect(collectTopTerms(plan.root as Extract<MatchNode, { kind: 'terms' }>, postings, c)).toBe(true);
+    expect(c.heap.sorted().map((h) => h.doc)).toHaveLength(10);
+    expect(c.scored).toBeLessThan(1280 / 4);
+  });
+
   it('leaves requests it does not cover to the SQL path', async () => {
     const outside = [
       { query: { term: { tag: { value: 'A', case_insensitive: true } } } },
