@@ -162,8 +162,11 @@ function topOr(clauses: TermClauses, c: TopCollector): void {
         order.push(i);
       }
     }
-    order.sort((a, b) => windowBound[a]! - windowBound[b]!);
-    // The longest prefix (smallest bounds first) that cannot clear the bar on its own.
+    // Least bound per posting first (Lucene's MaxScoreBulkScorer sorts by max score / cost): a long
+    // list of a common word goes non-essential before a short one whose bound is a little lower, so
+    // the candidates come from the short list and the long one is only probed or jumped over.
+    order.sort((a, b) => windowBound[a]! * lists[b]!.docs.length - windowBound[b]! * lists[a]!.docs.length);
+    // The longest prefix in that order that cannot clear the bar on its own.
     let nonEssential = 0;
     let nonEssentialBound = 0;
     while (nonEssential < order.length) {
@@ -172,7 +175,9 @@ function topOr(clauses: TermClauses, c: TopCollector): void {
       nonEssentialBound = next;
       nonEssential++;
     }
-    if (nonEssential < order.length) {
+    if (nonEssential === order.length - 1) {
+      oneEssential(clauses, c, order, nonEssential, nonEssentialBound, end, pos, hit, ts);
+    } else if (nonEssential < order.length) {
       for (;;) {
         let d = Infinity;
         for (let e = nonEssential; e < order.length; e++) {
@@ -215,6 +220,58 @@ function topOr(clauses: TermClauses, c: TopCollector): void {
       pos[i] = advance(lists[i]!.docs, pos[i]!, end + 1);
     }
   }
+}
+
+/**
+ * topOr's window when one list is essential (the others, order[0 .. nonEssential), are bounded by
+ * nonEssentialBound together): its documents are the candidates, in order. A candidate's score
+ * grows with its impact freq × normInverse (block-peaks.ts) and the bar only rises, so once an
+ * impact has been found too low to clear it in this window, a posting whose impact is no higher is
+ * passed over without being scored: on a common word most postings are a few such impacts.
+ */
+function oneEssential(
+  clauses: TermClauses,
+  c: TopCollector,
+  order: number[],
+  nonEssential: number,
+  nonEssentialBound: number,
+  end: number,
+  pos: Int32Array,
+  hit: Uint8Array,
+  ts: Float64Array,
+): void {
+  const { lists, normInverse } = clauses;
+  const i = order[nonEssential]!;
+  const { docs, freqs, norms } = lists[i]!;
+  const m = clauses.counts[i]!;
+  let tooLow = -Infinity;
+  let p = pos[i]!;
+  for (; p < docs.length && docs[p]! <= end; p++) {
+    const x = f(freqs[p]! * normInverse[norms[p]!]!);
+    if (x <= tooLow) continue;
+    const score = scoreAt(clauses, i, p);
+    if (canSkip(c, score * m + nonEssentialBound)) {
+      tooLow = x;
+      continue;
+    }
+    const d = docs[p]!;
+    ts[i] = score;
+    hit[i] = 1;
+    for (let e = nonEssential - 1; e >= 0; e--) {
+      const j = order[e]!;
+      const other = lists[j]!.docs;
+      const q = advance(other, pos[j]!, d);
+      pos[j] = q;
+      if (q < other.length && other[q] === d) {
+        ts[j] = scoreAt(clauses, j, q);
+        hit[j] = 1;
+        pos[j] = q + 1;
+      }
+    }
+    collect(c, d, sumInOrder(clauses, hit, ts));
+    hit.fill(0);
+  }
+  pos[i] = p;
 }
 
 /**
