@@ -11,7 +11,8 @@
 // Knobs: DOCS (100000), QUERIES (200), ROUNDS (2: each query list answered this many times after the
 // warm-up; the first answers of a round may read postings, later ones hit the postings cache),
 // KINDS (`or,and`), DATA_DIR, DIST (a checkout whose services/search-store/dist is measured; default
-// this one), CACHE_MB (SEARCH_POSTINGS_CACHE_MB; default the config's). It never builds: run
+// this one), CACHE_MB (SEARCH_POSTINGS_CACHE_MB; default the config's), SLOWEST (print this many of the
+// slowest requests with their words and stages). It never builds: run
 // `npx tsc -b` first. Nothing is recorded; the per-stage table is printed.
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -265,11 +266,12 @@ async function main() {
         current = {};
         const { ms } = await timed(() => run(q));
         current['client (all)'] = ms;
-        samples.push({ ...current, round });
+        samples.push({ ...current, round, query: q });
         current = undefined;
       }
     }
     printStages(kind);
+    printSlowest(kind);
     const { rows } = await db.query(
       `SELECT calls, round(mean_exec_time::numeric, 3) AS mean_ms, round(total_exec_time::numeric, 1) AS total_ms,
               rows / greatest(calls, 1) AS rows_per_call, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
@@ -291,7 +293,7 @@ async function main() {
 
 function printStages(kind) {
   const labels = new Set();
-  for (const s of samples) for (const k of Object.keys(s)) if (k !== 'round') labels.add(k);
+  for (const s of samples) for (const k of Object.keys(s)) if (k !== 'round' && k !== 'query') labels.add(k);
   const rows = [...labels].map((label) => {
     const values = samples.map((s) => s[label] ?? 0);
     const present = samples.filter((s) => s[label] !== undefined).length;
@@ -306,6 +308,21 @@ function printStages(kind) {
   rows.sort((a, b) => b['mean ms'] - a['mean ms']);
   console.log(`\nmatch ${kind}: ${samples.length} requests (means over all requests; overlapping stages)`);
   console.table(rows);
+}
+
+/** SLOWEST=n: the n slowest requests, each with its words, round and the stages it spent ≥ 1 ms in. */
+function printSlowest(kind) {
+  const n = Number(process.env.SLOWEST ?? 0);
+  if (!(n > 0)) return;
+  const slowest = [...samples].sort((a, b) => b['client (all)'] - a['client (all)']).slice(0, n);
+  console.log(`match ${kind}: the ${slowest.length} slowest requests`);
+  for (const s of slowest) {
+    const stages = Object.entries(s)
+      .filter(([k, v]) => k !== 'round' && k !== 'query' && !k.endsWith('(all)') && v >= 1)
+      .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+      .join(', ');
+    console.log(`  ${s['client (all)'].toFixed(1)} ms round ${s.round} "${s.query}": ${stages}`);
+  }
 }
 
 main().catch((error) => {
