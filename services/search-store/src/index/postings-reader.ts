@@ -89,6 +89,20 @@ export function joinTermBlocks(alias: string, indexId: string, termId: string): 
 }
 
 /**
+ * A `COPY … TO STDOUT (FORMAT binary)` of the posting blocks of `termIds` in index `indexId`, by term
+ * then doc: `(term_id, base_doc_key, doc_offsets, freqs, norms, max_freq, min_norm, xmin)` as
+ * joinTermBlocks describes them, and each block's xmin, so that the last block of a term gives its
+ * `version` (the `terms` view's `xmin/base_doc_key`, migration 0010). COPY takes no parameters: the
+ * ids are rendered from bigints, never from user text.
+ */
+export function copyTermBlocks(indexId: bigint, termIds: readonly bigint[]): string {
+  return `COPY (SELECT b.term_id, b.base_doc_key, b.doc_offsets, b.freqs, b.norms, b.max_freq, b.min_norm, b.xmin
+    FROM posting_blocks b
+    WHERE b.index_id = ${indexId.toString()} AND b.term_id = ANY('{${termIds.map((id) => id.toString()).join(',')}}'::bigint[])
+    ORDER BY b.term_id, b.base_doc_key) TO STDOUT (FORMAT binary)`;
+}
+
+/**
  * `(doc_key)` of the documents holding a term of field `fieldId` that satisfies `condition`, given the
  * term column (`lower(term) = ANY(…)`, `term LIKE …`): prefix, wildcard and unscored term queries.
  */
