@@ -24,10 +24,13 @@ import { resolveFromCatalog } from './search-index-resolver';
  * Every search reads the catalog, and the postings statement needs the mapping (analyzers) the catalog
  * holds. So the search runs with the readers derived from the last catalog seen for this expression
  * while the catalog loads, and its answer is kept only when the catalog comes back with the same key
- * (same indices, mappings, settings and aliases); otherwise it runs again with the fresh readers. Two
- * round trips in sequence instead of three, and never an answer from a stale catalog. When the search
- * is answered from the postings cache, its one statement reads the catalog too (CatalogFold): one
- * round trip and one statement in all.
+ * (same indices, mappings, settings and aliases); otherwise it runs again with the fresh readers, and
+ * never answers from a stale catalog. The catalog is read inside one of the search's own statements
+ * (CatalogFold): the cache check when the search is answered from the postings cache (one round trip
+ * and one statement in all), else the page statement after the postings (two in sequence and none
+ * beside them, on one connection: a statement costs node-postgres and a backend more CPU than the
+ * catalog's ~0.06 ms of execution, and the machine's cores are shared with Postgres).
+ * Without a guess (the expression's first search, fuzzy expansions) it loads beside the search.
  */
 interface Derived {
   key: string;
@@ -70,9 +73,8 @@ async function withFastReaders<T>(
 ): Promise<{ value?: T; indices: IndexRow[] }> {
   const cacheKey = `${options.ignoreUnavailable}\u0000${expression ?? '_all'}`;
   const guess = derived.get(cacheKey);
-  // The catalog statement numbered after the check statement's five parameters (check-cached-plan.ts).
   const fold: CatalogFold | undefined = guess
-    ? { statement: catalogStatement(expression ?? '_all', 6) }
+    ? { statement: (first) => catalogStatement(expression ?? '_all', first) }
     : undefined;
   const speculative = guess ? settle(asSearchPhase(guess.readers, work(guess.readers, fold))) : undefined;
   // Read synchronously after the call: set when the search reads the catalog in its own statement.

@@ -36,11 +36,12 @@ export interface CatalogText {
 }
 
 /**
- * A request's catalog statement handed to the fast path (search/fast-search.ts): `taken` is set, before
- * the first await, when the search runs it inside its own statement, and `found` once it has run.
+ * A request's catalog statement handed to the fast path (search/fast-search.ts), its parameters
+ * numbered from `first` (after those of the statement it joins): `taken` is set, before the first
+ * await, when the search runs it inside one of its own statements, and `found` once it has run.
  */
 export interface CatalogFold {
-  statement: { select: string; values: unknown[]; name: string };
+  statement(first: number): { select: string; values: unknown[]; name: string };
   taken?: boolean;
   found?: CatalogText;
 }
@@ -58,16 +59,18 @@ export async function checkCachedPlan(
   page: { docKey: number; score: number }[],
   fold?: CatalogFold,
 ): Promise<HitRow[] | undefined> {
+  // Numbered after the five parameters of the check.
+  const catalog = fold?.statement(6);
   const query: QueryArrayConfig = {
-    name: fold ? `fast-match-check-${fold.statement.name}` : 'fast-match-check',
-    text: fold ? WITH_CATALOG(fold.statement.select) : SQL,
+    name: catalog ? `fast-match-check-${catalog.name}` : 'fast-match-check',
+    text: catalog ? WITH_CATALOG(catalog.select) : SQL,
     values: [
       plan.reader.indexId,
       plan.fields,
       plan.terms.map((t) => t.path),
       plan.terms.map((t) => t.term),
       page.map((p) => p.docKey),
-      ...(fold ? fold.statement.values : []),
+      ...(catalog ? catalog.values : []),
     ],
     rowMode: 'array',
     types: RAW,

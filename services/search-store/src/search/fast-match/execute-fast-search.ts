@@ -86,6 +86,10 @@ export async function executeFastSearch(
       // Something changed: read the postings again below, which replaces what the cache holds.
     }
   }
+  // The catalog rides along in the page statement (unless the check above read it): the postings
+  // statement and the page's are the request's only ones, none in parallel beside them.
+  const pageFold = fold && !fold.found ? fold : undefined;
+  if (pageFold) pageFold.taken = true;
   // Terms the cache holds are not sent again while their version stands: a search with one new term
   // reads that term's blocks, not every list of the query (the common terms are the long ones).
   const postings = await Promise.all(
@@ -95,7 +99,7 @@ export async function executeFastSearch(
   );
   if (cache) plans.forEach((plan, i) => cache.remember(plan, postings[i]!));
   const ranked = rankPlans(plans, postings, rank, request);
-  const rows = await loadPageRows(db, ranked.page.map(located));
+  const rows = await loadPageRows(db, ranked.page.map(located), pageFold);
   return respond(db, readers, request, ranked, rows, started);
 }
 
@@ -244,20 +248,41 @@ function planAll(
   return plans;
 }
 
-/** The page's documents in page order; one deleted since its postings were read is left out. */
+const PAGE_SQL = `SELECT d.index_id, d.doc_key, d.id, d.source::text AS source_text, d.version, d.seq_no,
+         d.primary_term, p.rn
+  FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS p(index_id, doc_key, rn)
+  JOIN documents d ON d.index_id = p.index_id AND d.doc_key = p.doc_key`;
+
+/** The page and the catalog (CatalogFold): the catalog's row is the one without a rank, its columns in id and source_text. */
+const PAGE_WITH_CATALOG = (select: string) => `${PAGE_SQL}
+  UNION ALL
+  SELECT NULL, NULL, c.indices::text, c.aliases::text, NULL, NULL, NULL, NULL FROM (${select}) c`;
+
+/**
+ * The page's documents in page order; one deleted since its postings were read is left out. With
+ * `fold`, the same statement reads the catalog (fold.found), even for an empty page.
+ */
 async function loadPageRows(
   db: Pool | PoolClient,
   page: { indexId: string; docKey: number; score: number }[],
+  fold?: CatalogFold,
 ): Promise<HitRow[]> {
-  if (page.length === 0) return [];
-  const { rows } = await db.query<HitRow & { rn: string }>({
-    name: 'fast-match-page',
-    text: `SELECT d.index_id, d.doc_key, d.id, d.source::text AS source_text, d.version, d.seq_no,
-                  d.primary_term, p.rn
-           FROM unnest($1::bigint[], $2::bigint[]) WITH ORDINALITY AS p(index_id, doc_key, rn)
-           JOIN documents d ON d.index_id = p.index_id AND d.doc_key = p.doc_key
-           ORDER BY p.rn`,
-    values: [page.map((p) => p.indexId), page.map((p) => p.docKey)],
+  if (page.length === 0 && !fold) return [];
+  // Numbered after the page's two parameters.
+  const catalog = fold?.statement(3);
+  const { rows } = await db.query<HitRow & { rn: string | null }>({
+    name: catalog ? `fast-match-page-${catalog.name}` : 'fast-match-page',
+    text: catalog ? PAGE_WITH_CATALOG(catalog.select) : PAGE_SQL,
+    values: [page.map((p) => p.indexId), page.map((p) => p.docKey), ...(catalog ? catalog.values : [])],
   });
-  return rows.map((row) => ({ ...row, s: page[Number(row.rn) - 1]!.score }));
+  const hits: (HitRow | undefined)[] = new Array(page.length);
+  for (const row of rows) {
+    if (row.rn === null) {
+      fold!.found = { indices: row.id, aliases: row.source_text };
+      continue;
+    }
+    const rank = Number(row.rn) - 1;
+    hits[rank] = { ...row, s: page[rank]!.score };
+  }
+  return hits.filter((hit) => hit !== undefined);
 }
