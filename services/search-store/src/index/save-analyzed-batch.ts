@@ -76,7 +76,6 @@ export async function saveAnalyzedBatch(
   // The queue sends from a microtask: let that run now, not after the synchronous work below.
   await Promise.resolve();
   const turns = new EventLoopTurns(1);
-  hits.sort((a, b) => termIds[a]! - termIds[b]!);
   const statDeltas = batch.fields.map((_, f) => ({
     fieldId: fieldIds[f]!,
     docCount: batch.statDocCount[f]!,
@@ -147,17 +146,33 @@ export function* valueRows(
   }
 }
 
-/** Every batch term in ascending term id order: the cached ones come sorted, the others are few once warm. */
+/**
+ * Every batch term (those the cache knew, `hits`, and the others, `missing`) in ascending term id
+ * order. Term ids are distinct, so with the batch term in the low bits each key termId · 2^bits + t
+ * is distinct, and exact while below 2^53: a Float64Array's own numeric sort then orders the ~38k
+ * terms of a 5,000-document batch without calling a comparator back ~6·10⁵ times (issue 23).
+ */
 export function termIdOrder(hits: number[], missing: number[], termIds: Float64Array): Int32Array {
-  const others = [...missing].sort((a, b) => termIds[a]! - termIds[b]!);
-  const order = new Int32Array(hits.length + others.length);
-  let h = 0;
-  let m = 0;
-  for (let i = 0; i < order.length; i++)
-    order[i] =
-      m === others.length || (h < hits.length && termIds[hits[h]!]! < termIds[others[m]!]!)
-        ? hits[h++]!
-        : others[m++]!;
+  const count = hits.length + missing.length;
+  const order = new Int32Array(count);
+  let maxTerm = 0;
+  let maxId = 0;
+  for (const list of [hits, missing])
+    for (const t of list) {
+      if (t > maxTerm) maxTerm = t;
+      if (termIds[t]! > maxId) maxId = termIds[t]!;
+    }
+  const scale = 2 ** (32 - Math.clz32(maxTerm));
+  if ((maxId + 1) * scale > Number.MAX_SAFE_INTEGER) {
+    const all = [...hits, ...missing].sort((a, b) => termIds[a]! - termIds[b]!);
+    order.set(all);
+    return order;
+  }
+  const keys = new Float64Array(count);
+  let k = 0;
+  for (const list of [hits, missing]) for (const t of list) keys[k++] = termIds[t]! * scale + t;
+  keys.sort();
+  for (let i = 0; i < count; i++) order[i] = keys[i]! % scale;
   return order;
 }
 

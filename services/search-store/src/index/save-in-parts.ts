@@ -119,7 +119,6 @@ export async function analyzeAndSaveInParts(
     const postingKeys = new Float64Array(batch.postingDoc.length);
     for (let p = 0; p < postingKeys.length; p++) postingKeys[p] = docKeys[batch.postingDoc[p]!]!;
     const termIds = state.codeIds.subarray(1, terms + 1);
-    state.hits.sort((a, b) => termIds[a]! - termIds[b]!);
     const tailsAfter = await track(
       writeSegment(
         client,
