@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { copyTermBlocks } from '../../index/postings-reader';
 import { PgArrayError } from './parse-pg-int-array';
+import { emptyPostings } from './read-packed-blocks';
 import type { TermPostings } from './score-match-plan';
 
 /** A term's whole postings and the term's version in the snapshot they were read from. */
@@ -129,12 +130,9 @@ function width(bytes: number, size: number): number {
 function decodeTerm(data: Buffer, blocks: BlockAt[]): BinaryList {
   let n = 0;
   for (const b of blocks) n += b.size;
-  const docs = new Float64Array(n);
-  const freqs = new Int32Array(n);
-  const norms = new Uint8Array(n);
-  const ends = new Int32Array(blocks.length);
-  const maxFreq = new Int32Array(blocks.length);
-  const minNorm = new Uint8Array(blocks.length);
+  const postings = emptyPostings(n, n, blocks.length);
+  const { docs, freqs, norms } = postings;
+  const { ends, maxFreq, minNorm } = postings.blocks;
   let at = 0;
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!;
@@ -149,7 +147,7 @@ function decodeTerm(data: Buffer, blocks: BlockAt[]): BinaryList {
   }
   const last = blocks[blocks.length - 1]!;
   return {
-    postings: { docFreq: n, docs, freqs, norms, blocks: { ends, maxFreq, minNorm } },
+    postings,
     version: `${last.xmin}/${last.base}`,
   };
 }

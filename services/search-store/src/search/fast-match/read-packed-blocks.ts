@@ -19,12 +19,9 @@ export function readBlocks(docFreq: number, blocks: PackedBlock[]): TermPostings
   blocks.sort((a, b) => a.base - b.base);
   let n = 0;
   for (const b of blocks) n += byteaLength(b.norms); // a norm is one byte
-  const docs = new Float64Array(n);
-  const freqs = new Int32Array(n);
-  const norms = new Uint8Array(n);
-  const ends = new Int32Array(blocks.length);
-  const maxFreq = new Int32Array(blocks.length);
-  const minNorm = new Uint8Array(blocks.length);
+  const postings = emptyPostings(docFreq, n, blocks.length);
+  const { docs, freqs, norms } = postings;
+  const { ends, maxFreq, minNorm } = postings.blocks;
   let at = 0;
   blocks.forEach((b, i) => {
     const size = byteaLength(b.norms);
@@ -37,5 +34,24 @@ export function readBlocks(docFreq: number, blocks: PackedBlock[]): TermPostings
     maxFreq[i] = b.maxFreq;
     minNorm[i] = b.minNorm;
   });
-  return { docFreq, docs, freqs, norms, blocks: { ends, maxFreq, minNorm } };
+  return postings;
+}
+
+/** Zeroed arrays for `postings` postings in `blocks` blocks, which a reader of packed blocks fills in doc order. */
+export function emptyPostings(
+  docFreq: number,
+  postings: number,
+  blocks: number,
+): TermPostings & { blocks: NonNullable<TermPostings['blocks']> } {
+  return {
+    docFreq,
+    docs: new Float64Array(postings),
+    freqs: new Int32Array(postings),
+    norms: new Uint8Array(postings),
+    blocks: {
+      ends: new Int32Array(blocks),
+      maxFreq: new Int32Array(blocks),
+      minNorm: new Uint8Array(blocks),
+    },
+  };
 }
