@@ -23,8 +23,11 @@ const bestAtNorm = new Int32Array(256);
 
 /**
  * The column's bytes for postings [from, end) of parallel freq and norm arrays (a norm is a byte,
- * 0..255; a freq is >= 1 and fits uint32). One pass over the postings, then one over the norm bytes
- * between the block's shortest and longest: a pair is kept when its freq beats every shorter norm's.
+ * 0..255; a freq is >= 1 and fits int4). Most blocks a load writes are dominated by one posting (a
+ * freq of 1 everywhere, or a short field that has the highest freq): one pass finds max_freq and
+ * min_norm, a second stops at the posting that has both. Otherwise one pass records the best freq per
+ * norm byte and one over the norm bytes between the block's shortest and longest keeps a pair when its
+ * freq beats every shorter norm's.
  */
 export function peakPairs(
   freqs: ArrayLike<number>,
@@ -33,25 +36,22 @@ export function peakPairs(
   end: number,
 ): Uint8Array {
   if (end <= from) throw new RangeError(`a posting block holds at least one posting: [${from}, ${end})`);
-  let lowNorm = 255;
+  let maxFreq = freqs[from]!;
+  let minNorm = norms[from]!;
+  for (let p = from + 1; p < end; p++) {
+    if (freqs[p]! > maxFreq) maxFreq = freqs[p]!;
+    if (norms[p]! < minNorm) minNorm = norms[p]!;
+  }
+  for (let p = from; p < end; p++) if (freqs[p] === maxFreq && norms[p] === minNorm) return EMPTY;
   let highNorm = 0;
-  let maxFreq = 0;
   for (let p = from; p < end; p++) {
     const norm = norms[p]!;
-    const freq = freqs[p]!;
-    if (freq > bestAtNorm[norm]!) bestAtNorm[norm] = freq;
-    if (norm < lowNorm) lowNorm = norm;
+    if (freqs[p]! > bestAtNorm[norm]!) bestAtNorm[norm] = freqs[p]!;
     if (norm > highNorm) highNorm = norm;
-    if (freq > maxFreq) maxFreq = freq;
-  }
-  // The shortest norm's best freq is the front's first pair; when it is max_freq it is the only one.
-  if (bestAtNorm[lowNorm] === maxFreq) {
-    bestAtNorm.fill(0, lowNorm, highNorm + 1);
-    return EMPTY;
   }
   let count = 0;
   let best = 0;
-  for (let n = lowNorm; n <= highNorm && best < maxFreq; n++) {
+  for (let n = minNorm; n <= highNorm && best < maxFreq; n++) {
     if (bestAtNorm[n]! > best) {
       best = bestAtNorm[n]!;
       count++;
@@ -59,10 +59,10 @@ export function peakPairs(
   }
   const out = new Uint8Array(count * PEAK_PAIR_BYTES);
   best = 0;
-  for (let n = lowNorm, at = 0; n <= highNorm; n++) {
+  for (let n = minNorm, at = 0; n <= highNorm; n++) {
     const freq = bestAtNorm[n]!;
     bestAtNorm[n] = 0;
-    if (freq > best && best < maxFreq) {
+    if (freq > best) {
       best = freq;
       out[at] = freq >>> 24;
       out[at + 1] = (freq >>> 16) & 0xff;
