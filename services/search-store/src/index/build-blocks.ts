@@ -1,9 +1,10 @@
 import type { BinaryCopy } from '../storage/copy-binary';
+import { peakPairs } from './block-peak-pairs';
 
 /**
  * Cutting one term's postings into blocks of at most 128 documents (Lucene's block size), with the
- * per-block impact (highest freq, shortest norm) that block-max pruning reads. Pure: the SQL is in
- * posting-blocks.repo.ts.
+ * per-block impact (highest freq, shortest norm) and peaks (the Pareto front of its (freq, norm) pairs,
+ * block-peak-pairs.ts) that block-max pruning reads. Pure: the SQL is in posting-blocks.repo.ts.
  */
 export const BLOCK_SIZE = 128;
 
@@ -80,6 +81,8 @@ export interface Block {
   norms: number[];
   maxFreq: number;
   minNorm: number;
+  /** posting_blocks.peaks (migration 0032): empty when (maxFreq, minNorm) is a posting's. */
+  peaks: Uint8Array;
 }
 
 /** Where the block that starts at posting `from` ends (exclusive): 128 postings, or an offset past int4. */
@@ -105,6 +108,7 @@ export function buildBlocks(run: PostingRun): Block[] {
       norms: [],
       maxFreq: run.freqs[from]!,
       minNorm: run.norms[from]!,
+      peaks: peakPairs(run.freqs, run.norms, from, end),
     };
     for (let p = from; p < end; p++) {
       block.offsets.push(run.docKeys[p]! - base);
@@ -125,7 +129,7 @@ export interface TermTotals {
   totalTermFreq: number;
 }
 
-/** One posting_blocks row (all twelve columns, in table order) for the run's postings [from, end), by binary COPY. */
+/** One posting_blocks row (all thirteen columns, in table order) for the run's postings [from, end), by binary COPY. */
 export function writeBlockRow(
   copy: BinaryCopy,
   indexId: number,
@@ -154,6 +158,7 @@ export function writeBlockRow(
     minNorm,
     totals,
     smallRun,
+    peakPairs(run.freqs, run.norms, from, end),
     {
       offset: (i) => run.docKeys[from + i]! - base,
       freq: (i) => run.freqs[from + i]!,
@@ -182,6 +187,7 @@ export function writeBlock(
     b.minNorm,
     totals,
     smallRun,
+    b.peaks,
     {
       offset: (i) => b.offsets[i]!,
       freq: (i) => b.freqs[i]!,
@@ -191,8 +197,9 @@ export function writeBlock(
 }
 
 /**
- * The twelve posting_blocks columns in table order (the COPY statement in posting-blocks.repo.ts lists
- * them); offsets, freqs and norms packed at the block's widths (migration 0030).
+ * The thirteen posting_blocks columns in table order (the COPY statements in posting-blocks.repo.ts
+ * and segment-merge.ts list them); offsets, freqs and norms packed at the block's widths (migration
+ * 0030); peaks last (migration 0032).
  */
 function writeColumns(
   copy: BinaryCopy,
@@ -205,10 +212,11 @@ function writeColumns(
   minNorm: number,
   totals: TermTotals,
   smallRun: number,
+  peaks: Uint8Array,
   at: { offset(i: number): number; freq(i: number): number; norm(i: number): number },
 ): void {
   copy
-    .row(12)
+    .row(13)
     .int8(indexId)
     .int8(termId)
     .int8(base)
@@ -220,5 +228,6 @@ function writeColumns(
     .int2(minNorm)
     .int4(totals.docFreq)
     .int8(totals.totalTermFreq)
-    .int2(smallRun);
+    .int2(smallRun)
+    .packed(peaks.length, 1, (i) => peaks[i]!);
 }

@@ -343,7 +343,7 @@ export async function copyInvertedIndex(
     fields: 'field_id, path, type',
     term_dictionary: 'field_id, term, term_id',
     posting_blocks:
-      'term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm, term_doc_freq, term_total_freq, small_run',
+      'term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm, term_doc_freq, term_total_freq, small_run, peaks',
     doc_tokens: 'doc_key, field_id, length, term_ids',
     field_stats: 'field_id, doc_count, sum_total_term_freq',
     doc_values: 'field_id, doc_key, num, kw',

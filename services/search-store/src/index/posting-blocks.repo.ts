@@ -106,7 +106,7 @@ export async function writeSegment(
   const copying = queueStreamedBinaryCopy(
     client,
     `COPY posting_blocks (index_id, term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm,
-                         term_doc_freq, term_total_freq, small_run)
+                         term_doc_freq, term_total_freq, small_run, peaks)
      FROM STDIN`,
     function* (copy) {
       // One run object reused for every term (nothing keeps it): ~38k terms a batch, each allocation counted.
@@ -256,8 +256,8 @@ async function mergeBlocks(
  * Removes documents from the blocks, set-based: their token streams (doc_tokens, the forward index)
  * give each removed (term, doc, freq); each such posting lives in the first block of its term with
  * base_doc_key <= doc_key (one primary-key probe); every hit block is rewritten without the removed
- * documents (packed again at its new widths by migration 0030's posting_bytes), or dropped when
- * nothing is left. The same statement reads each term's totals off its last
+ * documents (packed again at its new widths by migration 0030's posting_bytes, its peaks computed
+ * again by 0032's block_peaks), or dropped when nothing is left. The same statement reads each term's totals off its last
  * block as it was; a second sets the lowered totals on the last block that remains (migration 0010).
  * Returns the term ids no document uses any more.
  */
@@ -283,7 +283,8 @@ export async function removePostings(
          ORDER BY b.base_doc_key DESC LIMIT 1) b
        GROUP BY g.term_id, b.base_doc_key),
      kept AS (
-       SELECT h.term_id, h.base_doc_key AS old_base, k.*
+       SELECT h.term_id, h.base_doc_key AS old_base, k.base, k.last, k.keys, k.max_freq, k.min_norm,
+              p.freqs, p.norms, block_peaks(p.freqs, p.norms) AS peaks -- 0032
        FROM hit h
        JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = h.term_id AND b.base_doc_key = h.base_doc_key
        CROSS JOIN LATERAL (
@@ -295,14 +296,15 @@ export async function removePostings(
                   posting_int(b.freqs, octet_length(b.freqs) / octet_length(b.norms), s.i) AS f,
                   get_byte(b.norms, s.i) AS n
            FROM unnest(block_subscripts(octet_length(b.norms))) AS s(i)) u -- packed (0030)
-         WHERE u.k <> ALL (h.keys)) k),
+         WHERE u.k <> ALL (h.keys)) k
+       CROSS JOIN LATERAL (SELECT posting_bytes(k.freqs) AS freqs, posting_bytes(k.norms) AS norms) p),
      dropped AS (
        DELETE FROM posting_blocks b USING kept k
        WHERE b.index_id = $1 AND b.term_id = k.term_id AND b.base_doc_key = k.old_base AND k.base IS NULL),
      shrunk AS (
        UPDATE posting_blocks b
-       SET base_doc_key = k.base, last_doc_key = k.last, freqs = posting_bytes(k.freqs),
-           norms = posting_bytes(k.norms), max_freq = k.max_freq, min_norm = k.min_norm,
+       SET base_doc_key = k.base, last_doc_key = k.last, freqs = k.freqs, norms = k.norms,
+           max_freq = k.max_freq, min_norm = k.min_norm, peaks = k.peaks,
            doc_offsets = posting_bytes(ARRAY(SELECT (x - k.base)::int4 FROM unnest(k.keys) AS x ORDER BY x))
        FROM kept k
        WHERE b.index_id = $1 AND b.term_id = k.term_id AND b.base_doc_key = k.old_base AND k.base IS NOT NULL),

@@ -90,7 +90,7 @@ export async function mergeSegments(
   await queueBinaryCopy(
     client,
     `COPY posting_blocks (index_id, term_id, base_doc_key, last_doc_key, doc_offsets, freqs, norms, max_freq, min_norm,
-                         term_doc_freq, term_total_freq, small_run)
+                         term_doc_freq, term_total_freq, small_run, peaks)
      FROM STDIN`,
     function* (copy) {
       for (const termId of [...byTerm.keys()].sort((a, b) => a - b)) {

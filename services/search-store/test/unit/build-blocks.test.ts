@@ -12,6 +12,7 @@ import {
   unpackBlock,
   type PostingRun,
 } from '../../src/index/build-blocks';
+import { peakPairs } from '../../src/index/block-peak-pairs';
 
 const run = (keys: number[]): PostingRun => ({
   docKeys: keys,
@@ -111,10 +112,15 @@ describe('writeBlockRow', () => {
         130,
         390,
         b.offsets.length < 128 ? 4 : 0,
+        { width: 1, values: Array.from(peakPairs(b.freqs, b.norms, 0, b.freqs.length)) },
       ]),
     );
     expect(rows.map((r) => r[7])).toEqual([5, 5]);
     expect(rows.map((r) => r[8])).toEqual([40, 42]);
+    // Peaks (migration 0032): the first block has a posting of freq 5 and norm 40 (empty: that pair);
+    // the second's two postings are (4, 42) and (5, 43), neither dominating the other.
+    expect(rows[0]![12]).toEqual({ width: 1, values: [] });
+    expect(rows[1]![12]).toEqual({ width: 1, values: [0, 0, 0, 4, 42, 0, 0, 0, 5, 43] });
     // A block built beforehand (the merge path) is written as the same row.
     const built = recorder();
     for (const b of blocks)
