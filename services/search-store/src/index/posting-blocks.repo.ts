@@ -257,7 +257,7 @@ async function mergeBlocks(
  * give each removed (term, doc, freq); each such posting lives in the first block of its term with
  * base_doc_key <= doc_key (one primary-key probe); every hit block is rewritten without the removed
  * documents (packed again at its new widths by migration 0030's posting_bytes, its peaks computed
- * again by 0032's block_peaks), or dropped when nothing is left. The same statement reads each term's totals off its last
+ * again over the postings kept, as 0032's block_peaks does), or dropped when nothing is left. The same statement reads each term's totals off its last
  * block as it was; a second sets the lowered totals on the last block that remains (migration 0010).
  * Returns the term ids no document uses any more.
  */
@@ -283,28 +283,34 @@ export async function removePostings(
          ORDER BY b.base_doc_key DESC LIMIT 1) b
        GROUP BY g.term_id, b.base_doc_key),
      kept AS (
-       SELECT h.term_id, h.base_doc_key AS old_base, k.base, k.last, k.keys, k.max_freq, k.min_norm,
-              p.freqs, p.norms, block_peaks(p.freqs, p.norms) AS peaks -- 0032
+       SELECT h.term_id, h.base_doc_key AS old_base, k.*
        FROM hit h
        JOIN posting_blocks b ON b.index_id = $1 AND b.term_id = h.term_id AND b.base_doc_key = h.base_doc_key
        CROSS JOIN LATERAL (
          SELECT min(u.k) AS base, max(u.k) AS last,
                 array_agg(u.k ORDER BY u.k) AS keys, array_agg(u.f ORDER BY u.k) AS freqs,
-                array_agg(u.n ORDER BY u.k) AS norms, max(u.f) AS max_freq, min(u.n) AS min_norm
+                array_agg(u.n ORDER BY u.k) AS norms, max(u.f) AS max_freq, min(u.n) AS min_norm,
+                CASE WHEN count(*) FILTER (WHERE u.peak) = 1 THEN ''::bytea
+                     ELSE string_agg(int4send(u.f) || substring(int4send(u.n) FROM 4), ''::bytea ORDER BY u.f)
+                            FILTER (WHERE u.peak) END AS peaks
          FROM (
-           SELECT b.base_doc_key + posting_int(b.doc_offsets, octet_length(b.doc_offsets) / octet_length(b.norms), s.i) AS k,
-                  posting_int(b.freqs, octet_length(b.freqs) / octet_length(b.norms), s.i) AS f,
-                  get_byte(b.norms, s.i) AS n
-           FROM unnest(block_subscripts(octet_length(b.norms))) AS s(i)) u -- packed (0030)
-         WHERE u.k <> ALL (h.keys)) k
-       CROSS JOIN LATERAL (SELECT posting_bytes(k.freqs) AS freqs, posting_bytes(k.norms) AS norms) p),
+           -- The front of what is kept (0032's block_peaks, over the rows at hand): by norm, then freq
+           -- descending, a posting whose freq beats every one before it.
+           SELECT v.*, v.f > coalesce(max(v.f) OVER (ORDER BY v.n, v.f DESC
+                                                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS peak
+           FROM (
+             SELECT b.base_doc_key + posting_int(b.doc_offsets, octet_length(b.doc_offsets) / octet_length(b.norms), s.i) AS k,
+                    posting_int(b.freqs, octet_length(b.freqs) / octet_length(b.norms), s.i) AS f,
+                    get_byte(b.norms, s.i) AS n
+             FROM unnest(block_subscripts(octet_length(b.norms))) AS s(i)) v -- packed (0030)
+           WHERE v.k <> ALL (h.keys)) u) k),
      dropped AS (
        DELETE FROM posting_blocks b USING kept k
        WHERE b.index_id = $1 AND b.term_id = k.term_id AND b.base_doc_key = k.old_base AND k.base IS NULL),
      shrunk AS (
        UPDATE posting_blocks b
-       SET base_doc_key = k.base, last_doc_key = k.last, freqs = k.freqs, norms = k.norms,
-           max_freq = k.max_freq, min_norm = k.min_norm, peaks = k.peaks,
+       SET base_doc_key = k.base, last_doc_key = k.last, freqs = posting_bytes(k.freqs),
+           norms = posting_bytes(k.norms), max_freq = k.max_freq, min_norm = k.min_norm, peaks = k.peaks,
            doc_offsets = posting_bytes(ARRAY(SELECT (x - k.base)::int4 FROM unnest(k.keys) AS x ORDER BY x))
        FROM kept k
        WHERE b.index_id = $1 AND b.term_id = k.term_id AND b.base_doc_key = k.old_base AND k.base IS NOT NULL),
