@@ -17,9 +17,10 @@ ALTER TABLE posting_blocks ALTER COLUMN peaks SET STATISTICS 0;
 
 -- The same bytes as index/block-peak-pairs.ts peakPairs from a block's packed freqs and norms
 -- (migration 0030's encoding): the best freq per norm byte, kept where it beats every shorter norm's.
--- For this backfill and the SQL-side rewrite of a block (index/posting-blocks.repo.ts removePostings).
--- A block of one posting is its own peak without reading it. Not inlinable (an aggregate): one
--- function call per block, which only the backfill and a delete's rewritten blocks pay.
+-- For this backfill and any rewrite of blocks in SQL (index/posting-blocks.repo.ts removePostings
+-- applies the same rule as a window over the postings it already reads, which costs less than
+-- unpacking the repacked block again). A block of one posting is its own peak without reading it.
+-- Not inlinable (an aggregate): one function call per block.
 CREATE FUNCTION block_peaks(freqs bytea, norms bytea) RETURNS bytea
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
   SELECT CASE WHEN octet_length(norms) = 1 THEN '\x'::bytea ELSE (
