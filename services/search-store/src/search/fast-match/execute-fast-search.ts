@@ -4,6 +4,7 @@ import { checkResultWindow, searchResponse, type SearchResponse } from '../execu
 import type { IndexReader } from '../../query/index-reader';
 import type { SearchRequest } from '../../query/parse/search-request';
 import { loadMatchPostings } from './load-match-postings';
+import { loadTopTermPostings, topTermOf, TOP_TERM_MAX_K } from './load-top-term-postings';
 import { isFastMatchRequest, planFastMatch, type FastMatchPlan, type MatchNode } from './plan-fast-match';
 import { checkCachedPlan, type CatalogFold } from './check-cached-plan';
 import { termKey, type PostingsCache } from './postings-cache';
@@ -92,10 +93,16 @@ export async function executeFastSearch(
   if (pageFold) pageFold.taken = true;
   // Terms the cache holds are not sent again while their version stands: a search with one new term
   // reads that term's blocks, not every list of the query (the common terms are the long ones).
+  const k = request.size === 0 ? 0 : request.from + request.size;
   const postings = await Promise.all(
-    plans.map((plan) =>
-      loadMatchPostings(db, plan, cache?.enabled, cache?.known(plan), cache ? cacheRoom(cache) : 0),
-    ),
+    plans.map((plan) => {
+      const known = cache?.known(plan);
+      const readAll = () => loadMatchPostings(db, plan, cache?.enabled, known, cache ? cacheRoom(cache) : 0);
+      // A one-term search for a small top k reads only the blocks that can hold it
+      // (load-top-term-postings.ts), unless the cache holds the list or every match must be scored.
+      const topK = request.minScore === undefined && k >= 1 && k <= TOP_TERM_MAX_K && !known?.size;
+      return topK && topTermOf(plan) ? loadTopTermPostings(db, plan, k, readAll) : readAll();
+    }),
   );
   if (cache) plans.forEach((plan, i) => cache.remember(plan, postings[i]!));
   const ranked = rankPlans(plans, postings, rank, request);
@@ -179,7 +186,9 @@ function countedUpFront(
   const lengths = new Map<string, number>();
   for (const term of node.terms) {
     const list = data.terms.get(termKey(node.path, term));
-    if (list) lengths.set(term, list.docs.length);
+    // docFreq, not the postings held: a one-term list may hold only its promising blocks
+    // (load-top-term-postings.ts); a whole list holds docFreq postings.
+    if (list) lengths.set(term, list.docFreq);
   }
   const longest = Math.max(0, ...lengths.values());
   if (lengths.size === 1) return longest;

@@ -32,7 +32,7 @@ export const STATS = `f AS (
     ${joinTerm('t', '$1', 'f.field_id', 'q.term')}
   )`;
 
-const STATS_ROWS = `SELECT 0 AS kind, f.path, NULL::text AS term, f.doc_count AS a, f.sum_total_term_freq AS b,
+export const STATS_ROWS = `SELECT 0 AS kind, f.path, NULL::text AS term, f.doc_count AS a, f.sum_total_term_freq AS b,
          NULL::bytea AS offsets, NULL::bytea AS freqs, NULL::bytea AS norms, NULL::text AS version,
          NULL::int4 AS max_freq, NULL::int2 AS min_norm
   FROM f
