@@ -101,7 +101,9 @@ export async function executeFastSearch(
       // A one-term search for a small top k reads only the blocks that can hold it
       // (load-top-term-postings.ts), unless the cache holds the list or every match must be scored.
       const topK = request.minScore === undefined && k >= 1 && k <= TOP_TERM_MAX_K && !known?.size;
-      return topK && topTermOf(plan) ? loadTopTermPostings(db, plan, k, readAll) : readAll();
+      return topK && topTermOf(plan)
+        ? loadTopTermPostings(db, plan, k, readAll, undefined, cache ? cacheRoom(cache) : 0)
+        : readAll();
     }),
   );
   if (cache) plans.forEach((plan, i) => cache.remember(plan, postings[i]!));

@@ -242,13 +242,19 @@ describe('one-term top-k over long lists', () => {
 
   it('gives the SQL plans’ hits, scores and totals, with and without a cache', async () => {
     await expectSame([index, `${index},${other}`]);
-    const cache = new PostingsCache(64 * 2 ** 20);
-    await expectSame([index], () => cache);
+    // A cache with room for the lists reads them whole (to keep them); one without reads in part.
+    for (const bytes of [64 * 2 ** 20, 256 * 2 ** 10]) {
+      const cache = new PostingsCache(bytes);
+      await expectSame([index], () => cache);
+    }
     // A list read in part is not kept as if whole.
-    const fresh = new PostingsCache(64 * 2 ** 20);
-    await viaFastPath(index, { query: { match: { body: 'peak' } } }, fresh);
-    expect(fresh.known(await planOf('peak')).size).toBe(0);
-    expect(fresh.size.terms).toBe(0);
+    const small = new PostingsCache(256 * 2 ** 10);
+    await viaFastPath(index, { query: { match: { body: 'peak' } } }, small);
+    expect(small.known(await planOf('peak')).size).toBe(0);
+    // With room for it, the list is read whole and kept.
+    const roomy = new PostingsCache(64 * 2 ** 20);
+    await viaFastPath(index, { query: { match: { body: 'peak' } } }, roomy);
+    expect(roomy.known(await planOf('peak')).size).toBe(1);
   }, 120_000);
 
   it('bounds blocks whose peaks are unknown by max_freq and min_norm', async () => {
