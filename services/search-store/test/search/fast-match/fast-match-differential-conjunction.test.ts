@@ -1,16 +1,15 @@
 import { Client } from 'es8';
 import { uniqueId } from '@acme/testkit';
 import { resolveSearchIndices } from '../../../src/search/search-index-resolver';
-import { executeCount, executeSearch, type SearchResponse } from '../../../src/search/execute-search';
-import { executeFastCount, executeFastSearch } from '../../../src/search/fast-match/execute-fast-search';
+import { executeFastCount } from '../../../src/search/fast-match/execute-fast-search';
 import { openMappingReaders } from '../../../src/search/fast-match/open-mapping-readers';
 import { planFastMatch } from '../../../src/search/fast-match/plan-fast-match';
 import { loadMatchPostings } from '../../../src/search/fast-match/load-match-postings';
 import { PostingsCache } from '../../../src/search/fast-match/postings-cache';
-import { openIndexReaders } from '../../../src/query/index-reader';
 import { parseSearchRequest } from '../../../src/query/parse/search-request';
 import { startSearchStore, type RunningSearchStore } from '../../support/start-search-store';
 import { seededRandom as random } from '../../support/seeded-random';
+import { fastMatchOracle, comparable, bulkIndex } from '../../support/fast-match-oracle';
 
 /**
  * Match with operator and over long lists (issue 23): a term much longer than the rarest is read
@@ -21,6 +20,7 @@ import { seededRandom as random } from '../../support/seeded-random';
  */
 let store: RunningSearchStore;
 let es: Client;
+const { viaSql, viaFastPath, countViaSql } = fastMatchOracle(() => store.pool);
 const suffix = uniqueId('fmc')
   .toLowerCase()
   .replace(/[^a-z0-9]/g, '');
@@ -53,16 +53,7 @@ beforeAll(async () => {
     [other, 2000],
   ] as const) {
     await es.indices.create({ index: name, mappings: { properties: { body: { type: 'text' } } } });
-    for (let from = 0; from < count; from += 6000) {
-      const bulk = await es.bulk({
-        refresh: true,
-        operations: Array.from({ length: Math.min(6000, count - from) }, (_, k) => [
-          { index: { _index: name, _id: String(from + k) } },
-          { body: text(from + k, prng) },
-        ]).flat(),
-      });
-      if (bulk.errors) throw new Error('fixture bulk failed');
-    }
+    await bulkIndex(es, name, count, (i) => ({ body: text(i, prng) }));
   }
   // Deletions and replacements: blocks rewritten, gaps and new doc keys in every list.
   const churn = await es.bulk({
@@ -81,46 +72,6 @@ afterAll(async () => {
   await es.close();
   await store.stop();
 });
-
-async function viaSql(indices: string, body: Record<string, unknown>): Promise<SearchResponse> {
-  const request = parseSearchRequest(body, {});
-  const client = await store.pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const readers = await openIndexReaders(client, await resolveSearchIndices(client, indices));
-    const response = await executeSearch(client, readers, request, {}, 0);
-    await client.query('COMMIT');
-    return response;
-  } finally {
-    client.release();
-  }
-}
-
-async function viaFastPath(
-  indices: string,
-  body: Record<string, unknown>,
-  cache?: PostingsCache,
-): Promise<SearchResponse | undefined> {
-  const readers = openMappingReaders(await resolveSearchIndices(store.pool, indices));
-  return executeFastSearch(store.pool, readers, parseSearchRequest(body, {}), 0, cache);
-}
-
-async function countViaSql(indices: string, query: unknown): Promise<number> {
-  const request = parseSearchRequest({ query }, {}, true);
-  const client = await store.pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const readers = await openIndexReaders(client, await resolveSearchIndices(client, indices));
-    const count = await executeCount(client, readers, request, {});
-    await client.query('COMMIT');
-    return count;
-  } finally {
-    client.release();
-  }
-}
-
-const comparable = (response: SearchResponse): unknown =>
-  JSON.parse(JSON.stringify({ ...response, took: 0 })) as unknown;
 
 const and = (query: string) => ({ match: { body: { query, operator: 'and' } } });
 

@@ -2,8 +2,6 @@ import { Client } from 'es8';
 import type { Pool, QueryConfig } from 'pg';
 import { uniqueId } from '@acme/testkit';
 import { resolveSearchIndices } from '../../../src/search/search-index-resolver';
-import { executeSearch, type SearchResponse } from '../../../src/search/execute-search';
-import { executeFastSearch } from '../../../src/search/fast-match/execute-fast-search';
 import { openMappingReaders } from '../../../src/search/fast-match/open-mapping-readers';
 import { planFastMatch, type FastMatchPlan } from '../../../src/search/fast-match/plan-fast-match';
 import { loadMatchPostings, type LoadedPostings } from '../../../src/search/fast-match/load-match-postings';
@@ -12,10 +10,10 @@ import {
   TOP_TERM_POSTINGS,
 } from '../../../src/search/fast-match/load-top-term-postings';
 import { PostingsCache } from '../../../src/search/fast-match/postings-cache';
-import { openIndexReaders } from '../../../src/query/index-reader';
 import { parseSearchRequest } from '../../../src/query/parse/search-request';
 import { startSearchStore, type RunningSearchStore } from '../../support/start-search-store';
 import { seededRandom as random } from '../../support/seeded-random';
+import { fastMatchOracle, comparable, bulkIndex } from '../../support/fast-match-oracle';
 
 /**
  * A match of one word over a long list reads only the posting blocks whose peaks (posting_blocks.peaks,
@@ -25,6 +23,7 @@ import { seededRandom as random } from '../../support/seeded-random';
  */
 let store: RunningSearchStore;
 let es: Client;
+const { viaSql, viaFastPath } = fastMatchOracle(() => store.pool);
 const suffix = uniqueId('fmt')
   .toLowerCase()
   .replace(/[^a-z0-9]/g, '');
@@ -67,16 +66,7 @@ beforeAll(async () => {
     [other, 3000],
   ] as const) {
     await es.indices.create({ index: name, mappings: { properties: { body: { type: 'text' } } } });
-    for (let from = 0; from < count; from += 6000) {
-      const bulk = await es.bulk({
-        refresh: true,
-        operations: Array.from({ length: Math.min(6000, count - from) }, (_, k) => [
-          { index: { _index: name, _id: String(from + k) } },
-          { body: text(from + k, prng) },
-        ]).flat(),
-      });
-      if (bulk.errors) throw new Error('fixture bulk failed');
-    }
+    await bulkIndex(es, name, count, (i) => ({ body: text(i, prng) }));
   }
   // Deletions and replacements: blocks rewritten, gaps and new doc keys in every list.
   const churn = await es.bulk({
@@ -95,32 +85,6 @@ afterAll(async () => {
   await es.close();
   await store.stop();
 });
-
-async function viaSql(indices: string, body: Record<string, unknown>): Promise<SearchResponse> {
-  const request = parseSearchRequest(body, {});
-  const client = await store.pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const readers = await openIndexReaders(client, await resolveSearchIndices(client, indices));
-    const response = await executeSearch(client, readers, request, {}, 0);
-    await client.query('COMMIT');
-    return response;
-  } finally {
-    client.release();
-  }
-}
-
-async function viaFastPath(
-  indices: string,
-  body: Record<string, unknown>,
-  cache?: PostingsCache,
-): Promise<SearchResponse | undefined> {
-  const readers = openMappingReaders(await resolveSearchIndices(store.pool, indices));
-  return executeFastSearch(store.pool, readers, parseSearchRequest(body, {}), 0, cache);
-}
-
-const comparable = (response: SearchResponse): unknown =>
-  JSON.parse(JSON.stringify({ ...response, took: 0 })) as unknown;
 
 const WORDS = ['peak', 'tie', 'long', 'rare', 'absent'];
 

@@ -1,8 +1,8 @@
 import { Client } from 'es8';
 import { uniqueId } from '@acme/testkit';
 import { resolveSearchIndices } from '../../../src/search/search-index-resolver';
-import { executeCount, executeSearch, type SearchResponse } from '../../../src/search/execute-search';
-import { executeFastCount, executeFastSearch } from '../../../src/search/fast-match/execute-fast-search';
+import { type SearchResponse } from '../../../src/search/execute-search';
+import { executeFastSearch } from '../../../src/search/fast-match/execute-fast-search';
 import { openMappingReaders } from '../../../src/search/fast-match/open-mapping-readers';
 import {
   isFastMatchRequest,
@@ -13,10 +13,10 @@ import { collectTopTerms, type TopCollector } from '../../../src/search/fast-mat
 import { loadMatchPostings } from '../../../src/search/fast-match/load-match-postings';
 import { TopDocsHeap } from '../../../src/search/fast-match/top-docs-heap';
 import { PostingsCache } from '../../../src/search/fast-match/postings-cache';
-import { openIndexReaders } from '../../../src/query/index-reader';
 import { parseSearchRequest } from '../../../src/query/parse/search-request';
 import { startSearchStore, type RunningSearchStore } from '../../support/start-search-store';
 import { seededRandom as random } from '../../support/seeded-random';
+import { fastMatchOracle, comparable } from '../../support/fast-match-oracle';
 
 /**
  * The fast path against the SQL plans it replaces: the same random match, multi_match and bool
@@ -25,6 +25,7 @@ import { seededRandom as random } from '../../support/seeded-random';
  */
 let store: RunningSearchStore;
 let es: Client;
+const { viaSql, viaFastPath, countViaSql, countViaFastPath } = fastMatchOracle(() => store.pool);
 const suffix = uniqueId('fm')
   .toLowerCase()
   .replace(/[^a-z0-9]/g, '');
@@ -183,52 +184,6 @@ function randomBody(): Record<string, unknown> {
   if (rnd() < 0.05) body.highlight = { fields: { body: {} } };
   return body;
 }
-
-async function viaSql(index: string, body: Record<string, unknown>): Promise<SearchResponse> {
-  const request = parseSearchRequest(body, {});
-  const client = await store.pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const readers = await openIndexReaders(client, await resolveSearchIndices(client, index));
-    const response = await executeSearch(client, readers, request, {}, 0);
-    await client.query('COMMIT');
-    return response;
-  } finally {
-    client.release();
-  }
-}
-
-async function viaFastPath(
-  index: string,
-  body: Record<string, unknown>,
-): Promise<SearchResponse | undefined> {
-  const request = parseSearchRequest(body, {});
-  const readers = openMappingReaders(await resolveSearchIndices(store.pool, index));
-  return executeFastSearch(store.pool, readers, request, 0);
-}
-
-async function countViaSql(index: string, query: unknown): Promise<number> {
-  const request = parseSearchRequest({ query }, {}, true);
-  const client = await store.pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const readers = await openIndexReaders(client, await resolveSearchIndices(client, index));
-    const count = await executeCount(client, readers, request, {});
-    await client.query('COMMIT');
-    return count;
-  } finally {
-    client.release();
-  }
-}
-
-async function countViaFastPath(index: string, query: unknown): Promise<number | undefined> {
-  const request = parseSearchRequest({ query }, {}, true);
-  const readers = openMappingReaders(await resolveSearchIndices(store.pool, index));
-  return executeFastCount(store.pool, readers, request);
-}
-
-const comparable = (response: SearchResponse): unknown =>
-  JSON.parse(JSON.stringify({ ...response, took: 0 })) as unknown;
 
 describe('the fast match path agrees with the SQL plans', () => {
   it('gives the same hits, scores, totals, max_score and _count for 240 random requests', async () => {
