@@ -1,6 +1,6 @@
 import type { CustomTypesConfig, Pool, PoolClient } from 'pg';
 import { forEachPeakPair } from '../../index/block-peak-pairs';
-import { joinTermBlocks } from '../../index/postings-reader';
+import { joinTermBlocks, termBlockBounds } from '../../index/postings-reader';
 import type { LoadedPostings } from './load-match-postings';
 import { STATS, STATS_ROWS } from './load-match-postings';
 import type { FastMatchPlan, MatchNode } from './plan-fast-match';
@@ -39,10 +39,7 @@ const PEAKS_SQL = `WITH ${STATS}
   WHERE t.doc_freq < $5
   UNION ALL
   SELECT 3, NULL, NULL, t.term_id, NULL,
-         (SELECT string_agg(int8send(b.base_doc_key) || int4send(b.max_freq) || int2send(b.min_norm)
-                  || int2send(coalesce(octet_length(b.peaks), -1)::int2) || coalesce(b.peaks, '\\x'::bytea),
-                  ''::bytea ORDER BY b.base_doc_key)
-          FROM posting_blocks b WHERE b.index_id = $1 AND b.term_id = t.term_id),
+         ${termBlockBounds('$1', 't.term_id')},
          NULL, NULL, NULL, NULL, NULL
   FROM t
   WHERE t.doc_freq >= $5`;
@@ -89,7 +86,7 @@ interface BlockBound {
 /**
  * The postings of a one-term plan (topTermOf) for its top `k` by score: when the term has at least
  * `minPostings`, only the blocks that can hold a top-k document are read. Statement 1 sends each
- * block's peaks (posting_blocks.peaks, migration 0032: the Pareto front of its (freq, norm) pairs,
+ * block's peaks (the blocks' peaks column, migration 0032: the Pareto front of its (freq, norm) pairs,
  * index/block-peak-pairs.ts); a block's bound is the best of its pairs' scores, computed with the
  * scorer's own float32 steps (block-max-top-k.ts scoreAt), so it is the score of a posting of the
  * block, and θ, the k-th highest bound, is met by k documents at least. Statement 2 sends the blocks
