@@ -1,5 +1,6 @@
 import type { CustomTypesConfig, Pool, PoolClient } from 'pg';
 import { forEachPeakPair } from '../../index/block-peak-pairs';
+import { termScore } from '../../query/score/bm25';
 import { joinTermBlocks, termBlockBounds } from '../../index/postings-reader';
 import type { LoadedPostings } from './load-match-postings';
 import { STATS, STATS_ROWS } from './load-match-postings';
@@ -88,7 +89,7 @@ interface BlockBound {
  * `minPostings`, only the blocks that can hold a top-k document are read. Statement 1 sends each
  * block's peaks (the blocks' peaks column, migration 0032: the Pareto front of its (freq, norm) pairs,
  * index/block-peak-pairs.ts); a block's bound is the best of its pairs' scores, computed with the
- * scorer's own float32 steps (block-max-top-k.ts scoreAt), so it is the score of a posting of the
+ * scorer's own float32 steps (bm25.ts termScore), so it is the score of a posting of the
  * block, and θ, the k-th highest bound, is met by k documents at least. Statement 2 sends the blocks
  * whose bound reaches θ, a block of unknown peaks (NULL) by its upper bound BM25(max_freq, min_norm),
  * except the blocks at θ after k documents at θ or above are certain (promisingBlocks): on prose many
@@ -160,7 +161,7 @@ export async function loadTopTermPostings(
   const ni = clauses.normInverse;
   if (!(w >= 0) || !Number.isFinite(w)) return readAll();
   const score = (freq: number, norm: number): number => {
-    const ts = f(w - f(w / f(1 + f(freq * ni[norm]!))));
+    const ts = termScore(w, freq, ni[norm]!);
     let sum = 0;
     for (let r = 0; r < m; r++) sum += ts;
     return f(sum);
