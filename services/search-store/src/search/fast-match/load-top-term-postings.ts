@@ -5,7 +5,7 @@ import { joinTermBlocks, termBlockBounds } from '../../index/postings-reader';
 import type { LoadedPostings } from './load-match-postings';
 import { STATS, STATS_ROWS } from './load-match-postings';
 import type { FastMatchPlan, MatchNode } from './plan-fast-match';
-import { termKey, type TermVersion } from './postings-cache';
+import { cachedListBytes, termKey, type TermVersion } from './postings-cache';
 import { PgArrayError } from './parse-pg-int-array';
 import { emptyPostings, readBlocks, type PackedBlock } from './read-packed-blocks';
 import { termClauses, type MatchPostings, type TermPostings } from './score-match-plan';
@@ -17,9 +17,6 @@ const f = Math.fround;
  * (loadTopTermPostings). Below it, the whole list costs less than the second round trip.
  */
 export const TOP_TERM_POSTINGS = 20_000;
-
-/** What a decoded posting takes in the postings cache: doc (float64), freq (int32), norm (byte). */
-const POSTING_BYTES = 13;
 
 /** Up to this many hits (from + size) a one-term search reads only the promising blocks. */
 export const TOP_TERM_MAX_K = 100;
@@ -152,7 +149,7 @@ export async function loadTopTermPostings(
   // The postings cache can keep the whole list without evicting: read it whole once, and the next
   // searches for the term are answered from the cache in one statement (at 100k documents the cache
   // holds every list the bench reads; at 1M it is full after a few searches and room is 0).
-  if (docFreq * POSTING_BYTES <= room) return readAll();
+  if (cachedListBytes(docFreq) <= room) return readAll();
   // The scorer's weight, multiplicity and length table for this term (only its docFreq is read).
   const clauses = termClauses(node, { fields, terms: new Map([[key, emptyPostings(docFreq, 0, 0)]]) });
   if (!clauses) return readAll();

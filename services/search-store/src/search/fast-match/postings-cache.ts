@@ -1,9 +1,11 @@
 import type { FastMatchPlan } from './plan-fast-match';
 import type { MatchPostings, TermPostings } from './score-match-plan';
+import { packedBytes, packPostings, unpackPostings, type PackedPostings } from './packed-postings';
 
 /**
- * Decoded postings of the fast path kept between requests, as Lucene keeps a segment's postings in
- * the page cache; bounded by bytes, least recently used out first.
+ * Postings of the fast path kept between requests, as Lucene keeps a segment's postings in the page
+ * cache; bounded by bytes, least recently used out first. Lists are kept packed (packed-postings.ts:
+ * about 3 bytes a posting instead of 13) and unpacked for each search that uses them.
  *
  * Nothing is answered from here on trust: every entry carries the version of its term (the xmin and
  * key of the term's last block, as the term dictionary reports it: migration 0010), which changes
@@ -32,9 +34,20 @@ export interface KnownPostings {
 interface TermEntry {
   /** undefined: the index had no such term when last read (a search for it matches nothing). */
   version?: TermVersion;
-  postings?: TermPostings;
+  /** The list packed, or as read when it does not pack (packed-postings.ts). */
+  postings?: PackedPostings | TermPostings;
   bytes: number;
 }
+
+/**
+ * What the cache takes for a list of `docFreq` postings, about: a common term's packs to 3 bytes a
+ * posting, a rare one's (gaps of 2 or 3 bytes) to 4 or 5. Readers decide with it whether to read a
+ * whole list so that it can be kept (read-conjunction.ts, load-top-term-postings.ts).
+ */
+export const cachedListBytes = (docFreq: number): number => ENTRY_OVERHEAD + 4 * docFreq;
+
+const unpacked = (held: PackedPostings | TermPostings): TermPostings =>
+  'data' in held ? unpackPostings(held) : held;
 
 type FieldStats = { docCount: number; sumTotalTermFreq: number };
 
@@ -78,9 +91,14 @@ export class PostingsCache {
       const key = termKey(path, term);
       const entry = this.terms.get(`${index}\u0000${key}`);
       if (!entry) return undefined;
-      if (entry.version) {
+    }
+    // Every term is held: unpack the lists (a term twice in the plan is unpacked once).
+    for (const { path, term } of plan.terms) {
+      const key = termKey(path, term);
+      const entry = this.terms.get(`${index}\u0000${key}`)!;
+      if (entry.version && !terms.has(key)) {
         versions.set(key, entry.version);
-        terms.set(key, entry.postings!);
+        terms.set(key, unpacked(entry.postings!));
       }
     }
     // Recently used: move to the back of the eviction order.
@@ -108,7 +126,7 @@ export class PostingsCache {
       const at = `${index}\u0000${key}`;
       const entry = this.terms.get(at);
       if (!entry?.version || out.has(key)) continue;
-      out.set(key, { version: entry.version, postings: entry.postings! });
+      out.set(key, { version: entry.version, postings: unpacked(entry.postings!) });
       this.terms.delete(at);
       this.terms.set(at, entry);
     }
@@ -131,15 +149,13 @@ export class PostingsCache {
       const version = versions.get(key);
       if (postings && version) {
         if (postings.docs.length !== postings.docFreq) continue;
-        const blocks = postings.blocks;
-        const bytes =
-          ENTRY_OVERHEAD +
-          postings.docs.byteLength +
-          postings.freqs.byteLength +
-          postings.norms.byteLength +
-          (blocks ? blocks.ends.byteLength + blocks.maxFreq.byteLength + blocks.minNorm.byteLength : 0);
+        // A list longer than a quarter of the cache is not kept: it would evict most of the others.
+        // Packed, a posting takes at least its norm and freq bytes, so longer lists are not packed.
+        if (ENTRY_OVERHEAD + 2 * postings.docFreq > this.maxBytes / 4) continue;
+        const packed = packPostings(postings);
+        const bytes = ENTRY_OVERHEAD + (packed ? packedBytes(packed) : decodedBytes(postings));
         if (bytes > this.maxBytes / 4) continue;
-        this.put(`${index}\u0000${key}`, { version, postings, bytes });
+        this.put(`${index}\u0000${key}`, { version, postings: packed ?? postings, bytes });
       } else if (!postings && !version) {
         this.put(`${index}\u0000${key}`, { bytes: ENTRY_OVERHEAD });
       }
@@ -162,6 +178,16 @@ export class PostingsCache {
       this.bytes -= evicted.bytes;
     }
   }
+}
+
+function decodedBytes(p: TermPostings): number {
+  const b = p.blocks;
+  return (
+    p.docs.byteLength +
+    p.freqs.byteLength +
+    p.norms.byteLength +
+    (b ? b.ends.byteLength + b.maxFreq.byteLength + b.minNorm.byteLength : 0)
+  );
 }
 
 export const termKey = (path: string, term: string): string => `${path}\u0000${term}`;

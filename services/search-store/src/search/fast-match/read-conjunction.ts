@@ -1,4 +1,5 @@
 import { postingsAt } from './postings-at';
+import { cachedListBytes } from './postings-cache';
 import { readBlocks, type PackedBlock } from './read-packed-blocks';
 import type { TermPostings } from './score-match-plan';
 
@@ -18,9 +19,6 @@ export interface ConjunctionTerm {
  * of its postings does (parsing and scoring the 141 multi-word AND queries took 3.8 ms each, not 7.8).
  */
 const SPARSE_RATIO = 4;
-
-/** What a parsed list costs the postings cache (its accounting: 8 + 4 + 1 bytes a posting, block data). */
-const cachedBytes = (docFreq: number): number => 160 + 14 * docFreq;
 
 /**
  * The postings of a conjunction (match with operator and: every term required), keyed as
@@ -46,11 +44,11 @@ export function readConjunction(entries: ConjunctionTerm[], room: number): Map<s
   for (const e of sorted.slice(1)) {
     if (e.held) {
       out.set(e.key, e.held);
-    } else if (rare.docFreq * SPARSE_RATIO <= e.docFreq && cachedBytes(e.docFreq) > room) {
+    } else if (rare.docFreq * SPARSE_RATIO <= e.docFreq && cachedListBytes(e.docFreq) > room) {
       sparse.push(e);
     } else {
       out.set(e.key, readBlocks(e.docFreq, e.blocks));
-      room -= cachedBytes(e.docFreq);
+      room -= cachedListBytes(e.docFreq);
     }
   }
   // Shortest first: each looks up only the documents every list before it holds.
