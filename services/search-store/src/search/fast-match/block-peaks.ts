@@ -2,11 +2,19 @@ import type { TermPostings } from './score-match-plan';
 
 interface Peaks {
   normInverse: Float32Array;
+  /** The block ends they were computed for (undefined: the list as one block). */
+  ends: Int32Array | undefined;
   peaks: Float32Array;
 }
 
-/** Per list, the peaks last computed and the field's length table they were computed with. */
-const held = new WeakMap<TermPostings, Peaks>();
+/**
+ * Per list, the peaks last computed and the field's length table they were computed with; keyed by
+ * the list's norms array, which the postings cache hands out with every unpacked copy of a list it
+ * keeps (packed-postings.ts), so the peaks are computed once per cached list, not once per search.
+ * A list's norms array is never another list's, but for those copies (equal postings and blocks);
+ * the block ends are compared all the same, since a copy without its blocks is one block.
+ */
+const held = new WeakMap<Uint8Array, Peaks>();
 
 /**
  * Each posting block's largest `freq × normInverse[norm]` (float32, as bm25.ts termScore computes
@@ -23,8 +31,9 @@ const held = new WeakMap<TermPostings, Peaks>();
  * kept per list while the table is unchanged, so a list the postings cache holds pays the pass once.
  */
 export function blockPeaks(list: TermPostings, normInverse: Float32Array): Float32Array {
-  const known = held.get(list);
-  if (known && sameValues(known.normInverse, normInverse)) return known.peaks;
+  const known = held.get(list.norms);
+  if (known && known.ends === list.blocks?.ends && sameValues(known.normInverse, normInverse))
+    return known.peaks;
   // A list read without its blocks is one block.
   const ends = list.blocks?.ends ?? Int32Array.of(list.docs.length);
   const { freqs, norms } = list;
@@ -41,7 +50,7 @@ export function blockPeaks(list: TermPostings, normInverse: Float32Array): Float
     }
     peaks[b] = peak;
   }
-  held.set(list, { normInverse, peaks });
+  held.set(list.norms, { normInverse, ends: list.blocks?.ends, peaks });
   return peaks;
 }
 

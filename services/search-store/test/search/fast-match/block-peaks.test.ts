@@ -1,4 +1,5 @@
 import { blockPeaks } from '../../../src/search/fast-match/block-peaks';
+import { packPostings, unpackPostings } from '../../../src/search/fast-match/packed-postings';
 import type { TermPostings } from '../../../src/search/fast-match/score-match-plan';
 import { normInverseCache, termScore } from '../../../src/query/score/bm25';
 import { seededRandom as random } from '../../support/seeded-random';
@@ -47,6 +48,17 @@ describe('blockPeaks', () => {
     const other = blockPeaks(postings, Float32Array.from(normInverseCache(51)));
     expect(other).not.toBe(once);
     expect(other).not.toEqual(once);
+  });
+
+  it('is kept across the copies of one list the postings cache unpacks, not for the list without its blocks', () => {
+    const table = Float32Array.from(normInverseCache(52));
+    const packed = packPostings(postings)!;
+    const first = blockPeaks(unpackPostings(packed), table);
+    expect(blockPeaks(unpackPostings(packed), table)).toBe(first);
+    expect(first).toEqual(blockPeaks({ ...postings, norms: Uint8Array.from(postings.norms) }, table));
+    const oneBlock = blockPeaks({ ...unpackPostings(packed), blocks: undefined }, table);
+    expect(oneBlock.length).toBe(1);
+    expect(oneBlock[0]).toBe(Math.max(...first));
   });
 
   it('treats a list without blocks as one block', () => {
