@@ -4,8 +4,15 @@ import { packedBytes, packPostings, unpackPostings, type PackedPostings } from '
 
 /**
  * Postings of the fast path kept between requests, as Lucene keeps a segment's postings in the page
- * cache; bounded by bytes, least recently used out first. Lists are kept packed (packed-postings.ts:
- * about 3 bytes a posting instead of 13) and unpacked for each search that uses them.
+ * cache; bounded by bytes, least recently used out first.
+ *
+ * Two tiers in one budget. Lists are kept as read (decoded, 13 bytes a posting) while they fit; when
+ * the budget is short, the least recently used are packed (packed-postings.ts, about 3 bytes a
+ * posting) before any is dropped, and a packed list a search uses is unpacked for it and kept both
+ * ways until the budget is short again (dropping the decoded copy then costs nothing). At 100k
+ * documents every list the bench reads fits decoded, so a search unpacks nothing; at 1M its 356 query
+ * words hold 18.5M postings, 240 MB decoded, and most of them fit packed in the default 64 MB, where
+ * decoded they fit a fifth (issue 23).
  *
  * Nothing is answered from here on trust: every entry carries the version of its term (the xmin and
  * key of the term's last block, as the term dictionary reports it: migration 0010), which changes
@@ -34,20 +41,20 @@ export interface KnownPostings {
 interface TermEntry {
   /** undefined: the index had no such term when last read (a search for it matches nothing). */
   version?: TermVersion;
-  /** The list packed, or as read when it does not pack (packed-postings.ts). */
-  postings?: PackedPostings | TermPostings;
+  /** The list as read or unpacked: present in the decoded tier. */
+  decoded?: TermPostings;
+  /** The list packed: present in the packed tier, and in the decoded one once it has been packed. */
+  packed?: PackedPostings;
   bytes: number;
 }
 
 /**
- * What the cache takes for a list of `docFreq` postings, about: a common term's packs to 3 bytes a
- * posting, a rare one's (gaps of 2 or 3 bytes) to 4 or 5. Readers decide with it whether to read a
- * whole list so that it can be kept (read-conjunction.ts, load-top-term-postings.ts).
+ * What the cache takes for a list of `docFreq` postings when it is short of room (packed): a common
+ * term's packs to 3 bytes a posting, a rare one's (gaps of 2 or 3 bytes) to 4 or 5. Readers decide
+ * with it whether to read a whole list so that it can be kept (read-conjunction.ts,
+ * load-top-term-postings.ts).
  */
 export const cachedListBytes = (docFreq: number): number => ENTRY_OVERHEAD + 4 * docFreq;
-
-const unpacked = (held: PackedPostings | TermPostings): TermPostings =>
-  'data' in held ? unpackPostings(held) : held;
 
 type FieldStats = { docCount: number; sumTotalTermFreq: number };
 
@@ -61,7 +68,10 @@ export interface CachedPlan {
 const ENTRY_OVERHEAD = 160;
 
 export class PostingsCache {
-  private readonly terms = new Map<string, TermEntry>();
+  /** The decoded tier, least recently used first (a Map iterates in insertion order). */
+  private readonly decoded = new Map<string, TermEntry>();
+  /** The packed tier (and terms known absent), least recently used first. */
+  private readonly packed = new Map<string, TermEntry>();
   private readonly fields = new Map<string, FieldStats | null>();
   private bytes = 0;
 
@@ -72,7 +82,7 @@ export class PostingsCache {
   }
 
   get size(): { terms: number; bytes: number } {
-    return { terms: this.terms.size, bytes: this.bytes };
+    return { terms: this.decoded.size + this.packed.size, bytes: this.bytes };
   }
 
   /** Everything the plan scores with, when the cache holds all of it; undefined otherwise. */
@@ -85,29 +95,20 @@ export class PostingsCache {
       if (stats === undefined) return undefined;
       if (stats) fields.set(path, stats);
     }
+    for (const { path, term } of plan.terms)
+      if (!this.entry(`${index}\u0000${termKey(path, term)}`)) return undefined;
+    // Every term is held: each is used (unpacked if packed, and now the most recently used).
     const terms: MatchPostings['terms'] = new Map();
     const versions = new Map<string, TermVersion>();
     for (const { path, term } of plan.terms) {
       const key = termKey(path, term);
-      const entry = this.terms.get(`${index}\u0000${key}`);
-      if (!entry) return undefined;
-    }
-    // Every term is held: unpack the lists (a term twice in the plan is unpacked once).
-    for (const { path, term } of plan.terms) {
-      const key = termKey(path, term);
-      const entry = this.terms.get(`${index}\u0000${key}`)!;
-      if (entry.version && !terms.has(key)) {
-        versions.set(key, entry.version);
-        terms.set(key, unpacked(entry.postings!));
+      const { version, postings } = this.use(`${index}\u0000${key}`)!;
+      if (version && !terms.has(key)) {
+        versions.set(key, version);
+        terms.set(key, postings!);
       }
     }
-    // Recently used: move to the back of the eviction order.
-    for (const { path, term } of plan.terms) {
-      const at = `${index}\u0000${termKey(path, term)}`;
-      const entry = this.terms.get(at)!;
-      this.terms.delete(at);
-      this.terms.set(at, entry);
-    }
+    this.shrink();
     return { postings: { fields, terms }, versions };
   }
 
@@ -124,12 +125,11 @@ export class PostingsCache {
     for (const { path, term } of plan.terms) {
       const key = termKey(path, term);
       const at = `${index}\u0000${key}`;
-      const entry = this.terms.get(at);
-      if (!entry?.version || out.has(key)) continue;
-      out.set(key, { version: entry.version, postings: unpacked(entry.postings!) });
-      this.terms.delete(at);
-      this.terms.set(at, entry);
+      if (out.has(key) || !this.entry(at)?.version) continue;
+      const { version, postings } = this.use(at)!;
+      out.set(key, { version: version!, postings: postings! });
     }
+    this.shrink();
     return out;
   }
 
@@ -149,34 +149,98 @@ export class PostingsCache {
       const version = versions.get(key);
       if (postings && version) {
         if (postings.docs.length !== postings.docFreq) continue;
-        // A list longer than a quarter of the cache is not kept: it would evict most of the others.
-        // Packed, a posting takes at least its norm and freq bytes, so longer lists are not packed.
-        if (ENTRY_OVERHEAD + 2 * postings.docFreq > this.maxBytes / 4) continue;
-        const packed = packPostings(postings);
-        const bytes = ENTRY_OVERHEAD + (packed ? packedBytes(packed) : decodedBytes(postings));
-        if (bytes > this.maxBytes / 4) continue;
-        this.put(`${index}\u0000${key}`, { version, postings: packed ?? postings, bytes });
+        this.put(`${index}\u0000${key}`, { version, postings });
       } else if (!postings && !version) {
-        this.put(`${index}\u0000${key}`, { bytes: ENTRY_OVERHEAD });
+        this.put(`${index}\u0000${key}`);
       }
     }
+    this.shrink();
     // Field statistics are a few numbers per field; bound their count all the same.
     while (this.fields.size > 10_000) this.fields.delete(this.fields.keys().next().value!);
   }
 
-  private put(at: string, entry: TermEntry): void {
-    const old = this.terms.get(at);
+  private entry(at: string): TermEntry | undefined {
+    return this.decoded.get(at) ?? this.packed.get(at);
+  }
+
+  /** The term's version and decoded postings, made the most recently used; the caller shrinks after. */
+  private use(at: string): { version?: TermVersion; postings?: TermPostings } | undefined {
+    const entry = this.entry(at);
+    if (!entry) return undefined;
+    this.decoded.delete(at);
+    this.packed.delete(at);
+    if (entry.packed && !entry.decoded) {
+      entry.decoded = unpackPostings(entry.packed);
+      this.resize(entry, ENTRY_OVERHEAD + decodedBytes(entry.decoded) + packedBytes(entry.packed));
+    }
+    (entry.decoded ? this.decoded : this.packed).set(at, entry);
+    return { version: entry.version, postings: entry.decoded };
+  }
+
+  /**
+   * Keeps a term's list decoded (or the term as absent), replacing what was held. A list that would
+   * take more than a quarter of the budget even packed is not kept: it would evict most others.
+   */
+  private put(at: string, read?: { version: TermVersion; postings: TermPostings }): void {
+    const old = this.entry(at);
     if (old) {
       this.bytes -= old.bytes;
-      this.terms.delete(at);
+      this.decoded.delete(at);
+      this.packed.delete(at);
     }
-    this.terms.set(at, entry);
+    if (!read) {
+      this.packed.set(at, { bytes: ENTRY_OVERHEAD });
+      this.bytes += ENTRY_OVERHEAD;
+      return;
+    }
+    const entry: TermEntry = {
+      version: read.version,
+      decoded: read.postings,
+      bytes: ENTRY_OVERHEAD + decodedBytes(read.postings),
+    };
+    if (entry.bytes > this.maxBytes / 4) {
+      if (!this.pack(entry) || entry.bytes > this.maxBytes / 4) return;
+    }
+    (entry.decoded ? this.decoded : this.packed).set(at, entry);
     this.bytes += entry.bytes;
-    while (this.bytes > this.maxBytes) {
-      const [oldest, evicted] = this.terms.entries().next().value!;
-      this.terms.delete(oldest);
-      this.bytes -= evicted.bytes;
+  }
+
+  /**
+   * Back within budget: the least recently used decoded lists are packed first (or, when the cache
+   * already holds them packed, only their decoded copy dropped), then the least recently used packed
+   * ones dropped. A list that does not pack (packPostings) is dropped instead.
+   */
+  private shrink(): void {
+    while (this.bytes > this.maxBytes && this.decoded.size > 0) {
+      const [at, entry] = this.decoded.entries().next().value!;
+      this.decoded.delete(at);
+      const before = entry.bytes;
+      if (!this.pack(entry)) {
+        this.bytes -= before;
+        continue;
+      }
+      this.bytes += entry.bytes - before;
+      this.packed.set(at, entry);
     }
+    while (this.bytes > this.maxBytes && this.packed.size > 0) {
+      const [at, entry] = this.packed.entries().next().value!;
+      this.packed.delete(at);
+      this.bytes -= entry.bytes;
+    }
+  }
+
+  /** Leaves the entry packed only (entry.bytes updated, the cache's total not); false when it does not pack. */
+  private pack(entry: TermEntry): boolean {
+    entry.packed ??= packPostings(entry.decoded!);
+    if (!entry.packed) return false;
+    entry.decoded = undefined;
+    entry.bytes = ENTRY_OVERHEAD + packedBytes(entry.packed);
+    return true;
+  }
+
+  private resize(entry: TermEntry, bytes: number): void {
+    this.bytes += bytes - entry.bytes;
+    entry.bytes = bytes;
   }
 }
 

@@ -94,6 +94,47 @@ describe('PostingsCache', () => {
     expect(off.lookup(plan('one'))).toBeUndefined();
   });
 
+  describe('its two tiers', () => {
+    const run = (n: number, from: number) => list(Array.from({ length: n }, (_, i) => from + i));
+    const keep = (cache: PostingsCache, word: string, postings: TermPostings) =>
+      cache.remember(plan(word), {
+        ...read({ [word]: postings }),
+        versions: versions({ [word]: ['1', '1'] }),
+      });
+    const held = (cache: PostingsCache, word: string) =>
+      cache.lookup(plan(word))?.postings.terms.get(`body\u0000${word}`);
+    // 1,300 postings: 17,060 bytes decoded with the entry's overhead, 4,148 packed, 21,048 both ways.
+
+    it('keeps lists decoded while they fit and packs the least recently used, before dropping any', () => {
+      const cache = new PostingsCache(80_000);
+      const one = run(1300, 1);
+      keep(cache, 'one', one);
+      for (const [i, word] of ['two', 'three', 'four'].entries())
+        keep(cache, word, run(1300, 5000 * (i + 1)));
+      expect(cache.size).toEqual({ terms: 4, bytes: 68_240 });
+      expect(held(cache, 'one')).toBe(one); // as read: nothing unpacked, and now the most recently used
+      // A fifth does not fit decoded: the least recently used (two) is packed, nothing is dropped.
+      keep(cache, 'five', run(1300, 30_000));
+      expect(cache.size).toEqual({ terms: 5, bytes: 72_388 });
+      const two = held(cache, 'two')!;
+      expect(two).toEqual(run(1300, 5000));
+      // two is unpacked and kept both ways; three, now the least recently used, is packed for room.
+      expect(cache.size).toEqual({ terms: 5, bytes: 76_376 });
+      expect(held(cache, 'two')).toBe(two);
+      expect(held(cache, 'three')).toEqual(run(1300, 10_000));
+    });
+
+    it('drops a list that does not pack (a doc key twice) when room is short', () => {
+      const cache = new PostingsCache(80_000);
+      keep(cache, 'odd', list([3, 3, 4]));
+      for (const [i, word] of ['one', 'two', 'three', 'four', 'five'].entries())
+        keep(cache, word, run(1300, 5000 * i));
+      // 68,439 bytes held when the fifth came: odd (199 bytes) went first, then one was packed.
+      expect(cache.lookup(plan('odd'))).toBeUndefined();
+      expect(cache.size).toEqual({ terms: 5, bytes: 72_388 });
+    });
+  });
+
   it('hands out the terms it holds of a plan it cannot answer whole, with their versions', () => {
     const cache = new PostingsCache(1 << 20);
     const alpha = list([1, 4, 9]);
