@@ -171,7 +171,9 @@ export class PostingsCache {
     this.packed.delete(at);
     if (entry.packed && !entry.decoded) {
       entry.decoded = unpackPostings(entry.packed);
-      this.resize(entry, ENTRY_OVERHEAD + decodedBytes(entry.decoded) + packedBytes(entry.packed));
+      // The unpacked copy shares the packed list's norms and blocks: only its docs and freqs are new.
+      const { docs, freqs } = entry.decoded;
+      this.resize(entry, ENTRY_OVERHEAD + packedBytes(entry.packed) + docs.byteLength + freqs.byteLength);
     }
     (entry.decoded ? this.decoded : this.packed).set(at, entry);
     return { version: entry.version, postings: entry.decoded };
