@@ -267,8 +267,11 @@ describe('pushed authorization requests (RFC 9126)', () => {
       await get({ client_id: other.clientId, request_uri: requestUri }),
       'invalid_request_uri',
     );
+    // Its last character changed: one that differs from it (a fixed 'A' left one in 64 unchanged).
+    const altered = `${requestUri.slice(0, -1)}${requestUri.endsWith('A') ? 'B' : 'A'}`;
+    expect(altered).not.toBe(requestUri);
     await expectAuthorizeErrorPage(
-      await get({ client_id: client.clientId, request_uri: `${requestUri.slice(0, -1)}A` }),
+      await get({ client_id: client.clientId, request_uri: altered }),
       'invalid_request_uri',
     );
     await expectAuthorizeErrorPage(
