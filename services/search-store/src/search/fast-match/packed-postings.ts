@@ -30,14 +30,14 @@ const MAX_WIDTH_VALUE = 2 ** 32;
 
 /** Bytes a packed list takes, for the cache's accounting. */
 export function packedBytes(p: PackedPostings): number {
-  const b = p.blocks;
   return (
-    p.firsts.byteLength +
-    p.widths.byteLength +
-    p.data.byteLength +
-    p.norms.byteLength +
-    (b ? b.ends.byteLength + b.maxFreq.byteLength + b.minNorm.byteLength : 0)
+    p.firsts.byteLength + p.widths.byteLength + p.data.byteLength + p.norms.byteLength + blocksBytes(p.blocks)
   );
+}
+
+/** Bytes a list's block bounds take (packed and decoded lists share them). */
+export function blocksBytes(b: PostingBlocks | undefined): number {
+  return b ? b.ends.byteLength + b.maxFreq.byteLength + b.minNorm.byteLength : 0;
 }
 
 /**

@@ -1,6 +1,12 @@
 import type { FastMatchPlan } from './plan-fast-match';
 import type { MatchPostings, TermPostings } from './score-match-plan';
-import { packedBytes, packPostings, unpackPostings, type PackedPostings } from './packed-postings';
+import {
+  blocksBytes,
+  packedBytes,
+  packPostings,
+  unpackPostings,
+  type PackedPostings,
+} from './packed-postings';
 
 /**
  * Postings of the fast path kept between requests, as Lucene keeps a segment's postings in the page
@@ -247,13 +253,7 @@ export class PostingsCache {
 }
 
 function decodedBytes(p: TermPostings): number {
-  const b = p.blocks;
-  return (
-    p.docs.byteLength +
-    p.freqs.byteLength +
-    p.norms.byteLength +
-    (b ? b.ends.byteLength + b.maxFreq.byteLength + b.minNorm.byteLength : 0)
-  );
+  return p.docs.byteLength + p.freqs.byteLength + p.norms.byteLength + blocksBytes(p.blocks);
 }
 
 export const termKey = (path: string, term: string): string => `${path}\u0000${term}`;
