@@ -184,6 +184,24 @@ describe('parseBinaryBlocks', () => {
     expect([...lists.get('6')!.postings.freqs]).toEqual([200]);
   });
 
+  it('tells apart term ids that differ in their high word, and reads int8 keys past 2^32', () => {
+    const high = 2 ** 32 + 5; // the same low word as term 5
+    const data = Buffer.concat([
+      header,
+      block(5, 2 ** 40, [0, 1], [1, 1], [1, 2]),
+      block(high, 2 ** 33 + 7, [0], [3], [4]),
+      block(high, 2 ** 52, [9], [1], [5]),
+      block(5, 2 ** 41, [2], [4], [6]), // a term met again after another keeps one list
+      trailer,
+    ]);
+    const lists = parseBinaryBlocks(data);
+    expect([...lists.keys()]).toEqual(['5', String(high)]);
+    expect([...lists.get('5')!.postings.docs]).toEqual([2 ** 40, 2 ** 40 + 1, 2 ** 41 + 2]);
+    expect([...lists.get('5')!.postings.freqs]).toEqual([1, 1, 4]);
+    expect([...lists.get(String(high))!.postings.docs]).toEqual([2 ** 33 + 7, 2 ** 52 + 9]);
+    expect(lists.get(String(high))!.version).toBe(`77/${2 ** 52}`);
+  });
+
   it('refuses what is not copyTermBlocks’s binary COPY', () => {
     expect(() => parseBinaryBlocks(Buffer.from('1\t2\n'))).toThrow(PgArrayError);
     const wrongCount = Buffer.concat([header, row([int(8, 5)]), trailer]);
