@@ -109,11 +109,18 @@ export function packPostings(list: TermPostings): PackedPostings | undefined {
   };
 }
 
-/** The list decoded into fresh arrays (the scorer's TermPostings); norms and blocks are shared, read-only. */
-export function unpackPostings(p: PackedPostings): TermPostings {
+/**
+ * The list decoded into fresh arrays, or into `into`'s (p.length elements each: unpack-buffers.ts), as
+ * the scorer's TermPostings; norms and blocks are shared, read-only.
+ */
+export function unpackPostings(
+  p: PackedPostings,
+  into?: { docs: Float64Array; freqs: Int32Array },
+): TermPostings {
   const n = p.length;
-  const docs = new Float64Array(n);
-  const freqs = new Int32Array(n);
+  const docs = into?.docs ?? new Float64Array(n);
+  const freqs = into?.freqs ?? new Int32Array(n);
+  if (docs.length !== n || freqs.length !== n) throw new RangeError(`arrays for ${n} postings expected`);
   const { firsts, widths, data } = p;
   let at = 0;
   for (let c = 0; c < firsts.length; c++) {

@@ -7,6 +7,7 @@ import {
   unpackPostings,
   type PackedPostings,
 } from './packed-postings';
+import { UnpackBuffers } from './unpack-buffers';
 
 /**
  * Postings of the fast path kept between requests, as Lucene keeps a segment's postings in the page
@@ -80,8 +81,17 @@ export class PostingsCache {
   private readonly packed = new Map<string, TermEntry>();
   private readonly fields = new Map<string, FieldStats | null>();
   private bytes = 0;
+  /**
+   * Arrays of dropped unpacked copies, for the next unpacks (unpack-buffers.ts): up to a quarter of
+   * the budget more, outside it.
+   */
+  private readonly buffers: UnpackBuffers;
+  /** Unpacked copies whose arrays go back to `buffers` when dropped: none a search holds across an await. */
+  private readonly reusable = new WeakSet<TermPostings>();
 
-  constructor(readonly maxBytes: number) {}
+  constructor(readonly maxBytes: number) {
+    this.buffers = new UnpackBuffers(maxBytes / 4);
+  }
 
   get enabled(): boolean {
     return this.maxBytes > 0;
@@ -133,6 +143,8 @@ export class PostingsCache {
       const at = `${index}\u0000${key}`;
       if (out.has(key) || !this.entry(at)?.version) continue;
       const { version, postings } = this.use(at)!;
+      // The search reads these after its postings statement: their arrays are never handed out again.
+      this.reusable.delete(postings!);
       out.set(key, { version: version!, postings: postings! });
     }
     this.shrink();
@@ -176,10 +188,15 @@ export class PostingsCache {
     this.decoded.delete(at);
     this.packed.delete(at);
     if (entry.packed && !entry.decoded) {
-      entry.decoded = unpackPostings(entry.packed);
-      // The unpacked copy shares the packed list's norms and blocks: only its docs and freqs are new.
+      entry.decoded = unpackPostings(entry.packed, this.buffers.take(entry.packed.length));
+      this.reusable.add(entry.decoded);
+      // The unpacked copy shares the packed list's norms and blocks: only its docs and freqs are new
+      // (whole arrays: a reused pair may be up to twice the list).
       const { docs, freqs } = entry.decoded;
-      this.resize(entry, ENTRY_OVERHEAD + packedBytes(entry.packed) + docs.byteLength + freqs.byteLength);
+      this.resize(
+        entry,
+        ENTRY_OVERHEAD + packedBytes(entry.packed) + docs.buffer.byteLength + freqs.buffer.byteLength,
+      );
     }
     (entry.decoded ? this.decoded : this.packed).set(at, entry);
     return { version: entry.version, postings: entry.decoded };
@@ -223,6 +240,8 @@ export class PostingsCache {
       const [at, entry] = this.decoded.entries().next().value!;
       this.decoded.delete(at);
       const before = entry.bytes;
+      const copy = entry.packed ? entry.decoded : undefined;
+      if (copy && this.reusable.delete(copy)) this.buffers.retire(copy.docs, copy.freqs);
       if (!this.pack(entry)) {
         this.bytes -= before;
         continue;

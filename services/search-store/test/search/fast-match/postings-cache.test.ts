@@ -125,6 +125,44 @@ describe('PostingsCache', () => {
       expect(held(cache, 'three')).toEqual(run(1300, 10_000));
     });
 
+    it('unpacks into the arrays of copies it dropped, from the next turn on, never into those a search holds', async () => {
+      const turn = () => new Promise((resolve) => setImmediate(resolve));
+      // 64,000 bytes: twelve lists packed (49,776) once a thirteenth use packs the last one read; one
+      // unpacked copy more (15,600) does not fit, so each copy is dropped by the shrink after the
+      // unpack that made it, and a quarter of the budget (16,000) holds its arrays for reuse.
+      const filled = () => {
+        const cache = new PostingsCache(64_000);
+        for (let w = 0; w < 12; w++) keep(cache, `w${w}`, run(1300, 10_000 * w + 1));
+        return cache;
+      };
+      const words = (w: number) => run(1300, 10_000 * w + 1);
+      const cache = filled();
+      const first = held(cache, 'w0')!;
+      const second = held(cache, 'w1')!;
+      expect(cache.size).toEqual({ terms: 12, bytes: 49_776 });
+      // In the turn of a search that is still scoring them, both copies stay as they were unpacked.
+      expect(second.docs.buffer).not.toBe(first.docs.buffer);
+      expect(first).toEqual(words(0));
+      expect(second).toEqual(words(1));
+      await turn();
+      const again = held(cache, 'w2')!;
+      expect(again.docs.buffer === first.docs.buffer || again.docs.buffer === second.docs.buffer).toBe(true);
+      expect(again).toEqual(words(2));
+
+      // A copy handed out by known() is read after the search's postings statement: never reused.
+      const other = filled();
+      held(other, 'w0'); // packs the one list still decoded
+      await turn();
+      const kept = other.known(plan('w1')).get('body\u0000w1')!.postings;
+      expect(other.size).toEqual({ terms: 12, bytes: 49_776 });
+      await turn();
+      for (let w = 2; w < 6; w++) {
+        expect(held(other, `w${w}`)).toEqual(words(w));
+        await turn();
+      }
+      expect(kept).toEqual(words(1));
+    });
+
     it('drops a list that does not pack (a doc key twice) when room is short', () => {
       const cache = new PostingsCache(80_000);
       keep(cache, 'odd', list([3, 3, 4]));
