@@ -21,7 +21,7 @@ export class UnpackBuffers {
 
   constructor(readonly maxBytes: number) {}
 
-  /** Bytes held by free arrays (for tests and the cache's size). */
+  /** Bytes held by free arrays (outside the cache's budget: its owner bounds them with maxBytes). */
   get bytes(): number {
     return this.freeBytes;
   }
