@@ -24,10 +24,19 @@ export interface LocalPostgresOptions {
   tempRoot?: string;
   /** Where the server's own log goes; kept in memory (last lines) when absent. */
   logFile?: string;
+  /**
+   * Postgres's `shared_buffers` (default 256MB, enough for the tests). A bulk load into a large index
+   * needs the btrees it inserts into at random to stay in the buffers: bench/search sizes it for 1M
+   * documents, whose `posting_blocks` primary key alone is ~400 MB during the load.
+   */
+  sharedBuffers?: string;
 }
 
 /** Starts a Postgres server from the binaries on PATH (or /usr/lib/postgresql/N/bin) on a loopback port. */
 export async function startLocalPostgres(options: LocalPostgresOptions = {}): Promise<LocalPostgres> {
+  const sharedBuffers = options.sharedBuffers ?? '256MB';
+  if (!/^\d+(kB|MB|GB)$/.test(sharedBuffers))
+    throw new Error(`sharedBuffers "${sharedBuffers}" is not like 256MB`);
   const initdb = findBinary('initdb');
   const postgres = findBinary('postgres');
   if (!initdb || !postgres) throw new Error('Postgres server binaries (initdb, postgres) are not on PATH');
@@ -61,7 +70,7 @@ export async function startLocalPostgres(options: LocalPostgresOptions = {}): Pr
     '-c',
     'unix_socket_directories=',
   ];
-  args.push('-c', 'max_connections=300', '-c', 'shared_buffers=256MB');
+  args.push('-c', 'max_connections=300', '-c', `shared_buffers=${sharedBuffers}`);
   if (options.ephemeral)
     args.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   const child = runAs(postgres, args, { stdio: ['ignore', 'pipe', 'pipe'] });

