@@ -210,9 +210,11 @@ function searchBoxQuery(words) {
 
 /** (c) */
 async function measureSearchStore(databaseUrl, port, corpus, queries) {
+  // As npm start and the Dockerfile run it: with glibc's allocator settings (common/config/malloc-env.ts).
+  const { MALLOC_ENV } = require(join(root, 'packages/common/dist/index.js'));
   const { child, base } = await startChild(
     join(here, 'search-server.mjs'),
-    { DATABASE_URL: databaseUrl, PORT: String(port) },
+    { ...MALLOC_ENV, DATABASE_URL: databaseUrl, PORT: String(port) },
     'search-store',
   );
   const memory = watchMemory(child.pid);

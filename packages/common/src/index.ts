@@ -2,6 +2,7 @@ export * from './errors/oauth-error';
 export * from './errors/es-error';
 export * from './config/load-config';
 export * from './config/env-types';
+export * from './config/malloc-env';
 export * from './logging/create-logger';
 export * from './logging/redact';
 export * from './http/request-id';

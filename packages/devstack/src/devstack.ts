@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { MALLOC_ENV } from '@acme/common';
 import { findFreePort, startLocalPostgres, type LocalPostgres } from '@acme/testkit';
 import { loadOrCreateSecrets } from './secrets-file';
 import { startServiceProcess, type ServiceProcess } from './service-process';
@@ -115,6 +116,8 @@ export async function startDevstack(options: DevstackOptions): Promise<Devstack>
       port: searchPort,
       quiet: options.quiet,
       env: {
+        // glibc's allocator settings (common/config/malloc-env.ts); one set in your environment wins.
+        ...MALLOC_ENV,
         ...inherited,
         DATABASE_URL: databaseUrl,
         AUTH_SERVER_URL: authUrl,

@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { MALLOC_ENV } from '@acme/common';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevstack, type Devstack } from '../src/devstack';
@@ -65,4 +66,46 @@ describe('npm start (devstack)', () => {
     expect(token.status).toBe(200);
     expect(await token.json()).toMatchObject({ token_type: 'Bearer', scope: 'search.read' });
   }, 120_000);
+
+  it("starts search-store with glibc's allocator settings, which an exported variable overrides", async () => {
+    await stack?.stop();
+    stack = await startDevstack({ repoRoot, dataDir, quiet: true });
+    expect(environOfServiceOn(stack.searchUrl).get('MALLOC_MMAP_THRESHOLD_')).toBe(
+      MALLOC_ENV.MALLOC_MMAP_THRESHOLD_,
+    );
+    await stack.stop();
+    stack = await startDevstack({
+      repoRoot,
+      dataDir,
+      quiet: true,
+      passThroughEnv: { MALLOC_MMAP_THRESHOLD_: '262144' },
+    });
+    expect(environOfServiceOn(stack.searchUrl).get('MALLOC_MMAP_THRESHOLD_')).toBe('262144');
+  }, 120_000);
 });
+
+/** The environment of the `node …/dist/main.js` process listening on `url`'s port (Linux /proc). */
+function environOfServiceOn(url: string): Map<string, string> {
+  const port = new URL(url).port;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let cmdline: string;
+    let environ: string;
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+    } catch {
+      continue; // exited, or not ours to read
+    }
+    if (!cmdline.includes('dist/main.js')) continue;
+    const env = new Map(
+      environ
+        .split('\0')
+        .filter(Boolean)
+        .map(
+          (pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as [string, string],
+        ),
+    );
+    if (env.get('PORT') === port) return env;
+  }
+  throw new Error(`no service process listens on port ${port}`);
+}
