@@ -7,7 +7,9 @@
  * which small live blocks pin and which is never given back. Measured on the bench's 100k-document
  * load (/proc VmHWM, 2 GB of Postgres buffers): the peak while the background merge ran after the load
  * went from 467 MB to 379 MB with blocks of 1 MB and more always mapped (and unmapped when freed); RSS
- * once settled from ~320 to ~200 MB. Queries did not slow (bench replay at 1M documents, alternating).
+ * once settled from ~320 to ~200 MB. Match searches replayed over HTTP (100k and 1M documents, alternating)
+ * did not slow; the aggregation and scroll in the process that had just loaded were 10-20 % slower in one
+ * series of bench runs, which a fresh server did not reproduce (bench/RESULTS.md, dcb47e2's 100k run).
  * 128 kB (glibc's starting value) did as well for memory but made warm OR searches ~15 % slower: their
  * few-hundred-kB buffers paid a map and page faults each time. Setting the value also turns glibc's
  * dynamic adjustment off (mallopt(3), M_MMAP_THRESHOLD). Other C libraries ignore it.
