@@ -98,9 +98,9 @@ export const isAscii = (text: string): boolean => /^[\u0000-\u007f]*$/.test(text
 /**
  * The words of pure-ASCII text as [start, end) offsets appended in pairs to `words`, before the
  * max_token_length split: the standard tokenizer's ASCII path, and the indexer's (index/batch-analyzer.ts),
- * which interns each word's lowercased code units without making a string of it.
+ * which interns each word's code units from the lowercased value without making a string of it.
  */
-export function scanAsciiWords(text: string, words: number[]): void {
+export function scanAsciiWords(text: string, words: { push(offset: number): unknown }): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -130,7 +130,10 @@ export function scanAsciiWords(text: string, words: number[]): void {
       if (!letters && !digits) break;
       i += 2;
     }
-    if (hasWordChar) words.push(start, i);
+    if (hasWordChar) {
+      words.push(start);
+      words.push(i);
+    }
   }
 }
 

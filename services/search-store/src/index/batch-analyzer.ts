@@ -122,8 +122,8 @@ export class BatchAnalyzer {
   private readonly valueNum: (number | null)[] = [];
   private readonly valueKw: (string | null)[] = [];
   /** Scratch for the fused path: word offsets in pairs, and where each value's words end. */
-  private readonly words: number[] = [];
-  private readonly valueEnds: number[] = [];
+  private readonly words = new IntList(4096);
+  private readonly valueEnds = new IntList(16);
   /** Fields by the nested scope ('' = root document) whose documents index them. */
   private readonly scoped = new Map<string, IndexedField[]>();
   private readonly nestedPaths: NestedPath[];
@@ -302,21 +302,27 @@ export class BatchAnalyzer {
   }
 
   /**
-   * A text field under the standard analyzer whose values are all ASCII, fused: the standard
-   * tokenizer's ASCII word boundaries (`scanAsciiWords`), pieces of max_token_length, lowercase and
-   * the term lookup in one pass over the code units. Positions as `analyzeValues` gives them: one
-   * per token, a gap of 100 between values.
+   * A text field under the standard analyzer whose values are all ASCII, fused: each value lowercased
+   * once, then the standard tokenizer's ASCII word boundaries (`scanAsciiWords`), pieces of
+   * max_token_length and the term lookup over its code units, with no string per token. Positions as
+   * `analyzeValues` gives them: one per token, a gap of 100 between values.
    */
   private addAsciiText(doc: number, field: IndexedField, texts: string[]): void {
     const { words, valueEnds } = this;
+    // IntLists reset by count keep their storage; `array.length = 0` dropped an array's, which then
+    // grew again, as garbage, for every value.
     words.length = 0;
     valueEnds.length = 0;
     let count = 0;
-    for (const text of texts) {
+    for (let v = 0; v < texts.length; v++) {
+      // Lowercased once, natively: for ASCII, `toLowerCase` maps A–Z to a–z only, so offsets and the
+      // word boundaries (letters of either case are one class) are the same as in the value.
+      const text = texts[v]!.toLowerCase();
+      texts[v] = text;
       const from = words.length;
       scanAsciiWords(text, words);
       for (let w = from; w < words.length; w += 2)
-        count += Math.ceil((words[w + 1]! - words[w]!) / MAX_TOKEN_LENGTH);
+        count += Math.ceil((words.at(w + 1) - words.at(w)) / MAX_TOKEN_LENGTH);
       valueEnds.push(words.length);
     }
     if (count === 0) return;
@@ -330,11 +336,11 @@ export class BatchAnalyzer {
       const text = texts[v]!;
       if (v > 0) base += POSITION_INCREMENT_GAP;
       let p = base;
-      for (; w < valueEnds[v]!; w += 2) {
-        const end = words[w + 1]!;
-        for (let start = words[w]!; start < end; start += MAX_TOKEN_LENGTH) {
+      for (; w < valueEnds.at(v); w += 2) {
+        const end = words.at(w + 1);
+        for (let start = words.at(w); start < end; start += MAX_TOKEN_LENGTH) {
           const term = this.counted(
-            this.terms.internAsciiLowercase(f, text, start, Math.min(end, start + MAX_TOKEN_LENGTH)),
+            this.terms.internSlice(f, text, start, Math.min(end, start + MAX_TOKEN_LENGTH)),
           );
           while (position < p) {
             this.streamTokens.push(0);

@@ -7,9 +7,9 @@ import { IntList } from './int-list';
  * looks up ~10⁶ tokens for ~38k terms, and a JS `Map` keyed by each token's fresh string took ~130 ms
  * of a batch's ~270 ms of analysis (hashing every new string, then comparing it).
  *
- * `internAsciiLowercase` interns a slice of ASCII text lowercased as it reads it, so the standard
- * analyser's tokens never become strings at all unless the term is new (batch-analyzer.ts).
- * Both interns hash the same code units the same way, so a term reaches the same entry either way.
+ * `internSlice` interns a slice of a longer text where it is, so the standard analyser's tokens
+ * never become strings at all unless the term is new (batch-analyzer.ts); `intern` is the slice
+ * that is the whole string.
  */
 export class TermHash {
   /** Term number + 1 per slot; 0 is empty. At most half full. */
@@ -38,59 +38,56 @@ export class TermHash {
 
   /** The number of `text` in `field`, a new one (= the size before) when the batch had not seen it. */
   intern(field: number, text: string): number {
-    let h = seed(field);
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
-    h = finish(h);
-    for (let s = h & this.mask; ; s = (s + 1) & this.mask) {
-      const v = this.slots[s]!;
-      if (v === 0) return this.add(s, h, field, text);
-      const t = v - 1;
-      if (this.hashes.at(t) === h && this.fieldOf.at(t) === field && this.equals(t, text)) return t;
-    }
+    return this.internSlice(field, text, 0, text.length);
   }
 
   /**
-   * The number of `text.slice(start, end).toLowerCase()` in `field`, for ASCII text: A–Z become a–z as
-   * they are read, which is all `toLowerCase` does to ASCII. The string is made only for a new term.
+   * The number of `text.slice(start, end)` in `field`: the slice is hashed and compared where it is,
+   * and made a string only for a new term (the indexer interns the words of a lowercased value this
+   * way, batch-analyzer.ts).
    */
-  internAsciiLowercase(field: number, text: string, start: number, end: number): number {
+  internSlice(field: number, text: string, start: number, end: number): number {
     let h = seed(field);
-    for (let i = start; i < end; i++) h = Math.imul(h ^ lower(text.charCodeAt(i)), FNV_PRIME);
+    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
     h = finish(h);
     const length = end - start;
     for (let s = h & this.mask; ; s = (s + 1) & this.mask) {
       const v = this.slots[s]!;
-      if (v === 0) return this.add(s, h, field, text.slice(start, end).toLowerCase());
+      if (v === 0) return this.add(s, h, field, text, start, end);
       const t = v - 1;
       if (this.hashes.at(t) !== h || this.fieldOf.at(t) !== field) continue;
       const from = this.starts.at(t);
       if (this.starts.at(t + 1) - from !== length) continue;
       let i = 0;
-      while (i < length && this.pool[from + i] === lower(text.charCodeAt(start + i))) i++;
+      while (i < length && this.pool[from + i] === text.charCodeAt(start + i)) i++;
       if (i === length) return t;
     }
   }
 
-  private equals(t: number, text: string): boolean {
-    const from = this.starts.at(t);
-    if (this.starts.at(t + 1) - from !== text.length) return false;
-    for (let i = 0; i < text.length; i++) if (this.pool[from + i] !== text.charCodeAt(i)) return false;
-    return true;
-  }
-
-  private add(slot: number, hash: number, field: number, text: string): number {
+  private add(slot: number, hash: number, field: number, text: string, start: number, end: number): number {
     const t = this.texts.length;
-    this.texts.push(text);
-    this.hashes.push(hash);
-    this.fieldOf.push(field);
     const from = this.starts.at(t);
-    if (from + text.length > this.pool.length) {
-      const grown = new Uint16Array(Math.max(this.pool.length * 2, from + text.length));
+    const length = end - start;
+    if (from + length > this.pool.length) {
+      const grown = new Uint16Array(Math.max(this.pool.length * 2, from + length));
       grown.set(this.pool);
       this.pool = grown;
     }
-    for (let i = 0; i < text.length; i++) this.pool[from + i] = text.charCodeAt(i);
-    this.starts.push(from + text.length);
+    for (let i = 0; i < length; i++) this.pool[from + i] = text.charCodeAt(start + i);
+    // A long slice is made a string of its own from the pool: V8 makes `slice` of 13 or more
+    // characters a view that keeps the whole text alive, and the term dictionary cache keeps terms
+    // past the batch. Shorter slices are copies already.
+    const whole = start === 0 && end === text.length;
+    this.texts.push(
+      whole
+        ? text
+        : length < 13
+          ? text.slice(start, end)
+          : ownString(this.pool.subarray(from, from + length)),
+    );
+    this.hashes.push(hash);
+    this.fieldOf.push(field);
+    this.starts.push(from + length);
     this.slots[slot] = t + 1;
     if (this.texts.length * 2 > this.slots.length) this.grow();
     return t;
@@ -123,6 +120,11 @@ function finish(h: number): number {
   return h ^ (h >>> 16);
 }
 
-function lower(c: number): number {
-  return c >= 65 && c <= 90 ? c + 32 : c;
+/** Code units as a string that refers to nothing else (in pieces: `fromCharCode` takes them as arguments). */
+function ownString(units: Uint16Array): string {
+  const PIECE = 4096;
+  if (units.length <= PIECE) return String.fromCharCode(...units);
+  let out = '';
+  for (let i = 0; i < units.length; i += PIECE) out += String.fromCharCode(...units.subarray(i, i + PIECE));
+  return out;
 }
