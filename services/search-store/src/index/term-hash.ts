@@ -123,7 +123,6 @@ function finish(h: number): number {
 /** Code units as a string that refers to nothing else (in pieces: `fromCharCode` takes them as arguments). */
 function ownString(units: Uint16Array): string {
   const PIECE = 4096;
-  if (units.length <= PIECE) return String.fromCharCode(...units);
   let out = '';
   for (let i = 0; i < units.length; i += PIECE) out += String.fromCharCode(...units.subarray(i, i + PIECE));
   return out;
